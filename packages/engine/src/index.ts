@@ -1,1 +1,80 @@
-export {};
+// The public surface of @gcrs/engine. Everything here is pure (imports only zod), so the
+// storefront bundle and the server share one implementation.
+
+export { numericIdOf } from './ids.ts';
+export {
+  gidSchema,
+  gidOrNumericIdSchema,
+  numericIdSchema,
+  productGidSchema,
+  variantGidSchema,
+  sellingPlanGidSchema,
+} from './schema/gid.ts';
+export {
+  cartSubtotalGteSchema,
+  cartSubtotalLteSchema,
+  cartTotalGteSchema,
+  cartItemCountGteSchema,
+} from './schema/cart-leaves.ts';
+export {
+  ONE_TIME_PURCHASE,
+  lineHasProductIdSchema,
+  lineHasVariantIdSchema,
+  lineInCollectionSchema,
+  lineQuantityMinSchema,
+  linePropertyEqualsSchema,
+  lineHasSellingPlanSchema,
+} from './schema/line-leaves.ts';
+export {
+  customerTagInSchema,
+  customerIsLoggedInSchema,
+  marketHandleInSchema,
+  countryInSchema,
+  discountCodePresentSchema,
+  discountCodeNotPresentSchema,
+  discountCodeEqualsSchema,
+} from './schema/audience-leaves.ts';
+export { LEAF_SCHEMAS, LEAF_TYPES, leafNodeSchema, isLeafType } from './schema/leaf-node.ts';
+export type { LeafType, LeafNode, LeafOf } from './schema/leaf-node.ts';
+export {
+  COMBINATOR_TYPES,
+  CONDITION_TYPES,
+  conditionNodeSchema,
+  validateConditionTree,
+} from './schema/condition-node.ts';
+export type {
+  AndNode,
+  OrNode,
+  NotNode,
+  CombinatorNode,
+  ConditionNode,
+  ConditionType,
+  ConditionTreeValidation,
+} from './schema/condition-node.ts';
+export {
+  conditionNodeJsonSchema,
+  buildConditionNodeJsonSchema,
+  leafDefinitionName,
+} from './schema/condition-node-json-schema.ts';
+export { giftSchema, giftConfigSchema } from './schema/gift-config.ts';
+export type { Gift, GiftConfig } from './schema/gift-config.ts';
+export { RULE_OPTION_DEFAULTS, ruleOptionsSchema } from './schema/rule-options.ts';
+export type { RuleOptions } from './schema/rule-options.ts';
+export { cartLineSchema, evaluationContextSchema } from './schema/evaluation-context.ts';
+export type { CartLine, Cart, EvaluationContext } from './schema/evaluation-context.ts';
+export {
+  payloadRuleSchema,
+  engineExperimentSchema,
+  shopSettingsSchema,
+  rulesPayloadSchema,
+} from './schema/rules-payload.ts';
+export type {
+  PayloadRule,
+  EngineExperiment,
+  ShopSettings,
+  RulesPayload,
+} from './schema/rules-payload.ts';
+export { planSchema, LEAF_TYPES_BY_PLAN, isLeafAllowed } from './plan/plan-matrix.ts';
+export type { Plan } from './plan/plan-matrix.ts';
+export { stripDisallowedLeaves } from './plan/strip-disallowed-leaves.ts';
+export { collectTriggerIds } from './plan/collect-trigger-ids.ts';

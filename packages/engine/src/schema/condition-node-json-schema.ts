@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { LEAF_SCHEMAS, LEAF_TYPES } from './leaf-node.ts';
+import type { LeafType } from './leaf-node.ts';
+
+type JsonSchema = Record<string, unknown>;
+
+/** The definition name of a leaf type, e.g. 'cart.subtotal_gte' -> 'CartSubtotalGteLeaf'. */
+export function leafDefinitionName(type: LeafType): string {
+  const words = type.split(/[._]/);
+  return `${words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('')}Leaf`;
+}
+
+/**
+ * The recursive JSON Schema of a condition tree, for documentation only (validation is
+ * {@link conditionNodeSchema}'s job). The leaf definitions come from the leaf Zod schemas
+ * through z.toJSONSchema, so they cannot drift from what the API accepts.
+ * `refPrefix` lets an OpenAPI document hoist the definitions into `components/schemas`.
+ *
+ * @example
+ * const { $defs } = buildConditionNodeJsonSchema('#/components/schemas/');
+ * Object.assign(openapi.components.schemas, $defs);
+ */
+export function buildConditionNodeJsonSchema(refPrefix = '#/$defs/'): {
+  $ref: string;
+  $defs: Record<string, JsonSchema>;
+} {
+  const ref = (name: string) => ({ $ref: `${refPrefix}${name}` });
+  const $defs: Record<string, JsonSchema> = {};
+  const leafRefs: JsonSchema[] = [];
+  for (const type of LEAF_TYPES) {
+    const { $schema: _dialect, ...body } = z.toJSONSchema(LEAF_SCHEMAS[type], { io: 'input' });
+    const name = leafDefinitionName(type);
+    $defs[name] = body;
+    leafRefs.push(ref(name));
+  }
+  const childrenOf = (type: 'AND' | 'OR', description: string): JsonSchema => ({
+    type: 'object',
+    description,
+    properties: {
+      type: { type: 'string', const: type },
+      children: { type: 'array', items: ref('ConditionNode') },
+    },
+    required: ['type', 'children'],
+    additionalProperties: false,
+  });
+  $defs['AndNode'] = childrenOf('AND', 'Every child must match; empty children never matches.');
+  $defs['OrNode'] = childrenOf('OR', 'At least one child matches; empty children never matches.');
+  $defs['NotNode'] = {
+    type: 'object',
+    description: 'Inverts its single child.',
+    properties: { type: { type: 'string', const: 'NOT' }, child: ref('ConditionNode') },
+    required: ['type', 'child'],
+    additionalProperties: false,
+  };
+  $defs['ConditionNode'] = {
+    description: 'A condition tree node: a combinator or a leaf, discriminated by `type`.',
+    oneOf: [ref('AndNode'), ref('OrNode'), ref('NotNode'), ...leafRefs],
+    discriminator: { propertyName: 'type' },
+  };
+  return { $ref: `${refPrefix}ConditionNode`, $defs };
+}
+
+/**
+ * Self-contained JSON Schema (draft 2020-12) of a condition tree. Its `$id` makes the
+ * internal `#/$defs/...` references resolve against this schema even when it is embedded
+ * in a bigger document.
+ */
+export const conditionNodeJsonSchema: JsonSchema = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: 'urn:gcrs:engine:condition-node',
+  ...buildConditionNodeJsonSchema(),
+};

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { gidOrNumericIdSchema } from './gid.ts';
+
+/** One cart line as the storefront sees it. Amounts are integers in minor units. */
+export const cartLineSchema = z.object({
+  id: z.string().optional(),
+  productId: gidOrNumericIdSchema('Product'),
+  variantId: gidOrNumericIdSchema('ProductVariant'),
+  quantity: z.int().nonnegative(),
+  /** Unit price before discounts. */
+  price: z.int().nonnegative(),
+  /** Unit price after line discounts; used when shopSettings.engine.useDiscountedPrices. */
+  discountedPrice: z.int().nonnegative().optional(),
+  sellingPlanId: gidOrNumericIdSchema('SellingPlan').nullable().optional(),
+  /** Line properties; `_svc_campaign_id` marks a gift line. */
+  attributes: z.record(z.string(), z.string()).optional(),
+});
+
+/**
+ * CONTRACT "Evaluation": what a condition tree is evaluated against, plus the optional
+ * `visitorId` of `POST /api/v1/evaluate` (sticky A/B assignment).
+ *
+ * @example evaluationContextSchema.parse({ cart: { currency: 'USD', lines: [] } })
+ */
+export const evaluationContextSchema = z.object({
+  cart: z.object({
+    currency: z.string().regex(/^[A-Za-z]{3}$/, { message: 'Expected an ISO 4217 currency code' }),
+    lines: z.array(cartLineSchema),
+    shipping: z.int().optional(),
+    tax: z.int().optional(),
+    discountCodes: z.array(z.string()).optional(),
+  }),
+  customer: z
+    .object({
+      id: z.string().optional(),
+      loggedIn: z.boolean(),
+      tags: z.array(z.string()),
+    })
+    .nullable()
+    .optional(),
+  market: z.object({ handle: z.string(), country: z.string() }).nullable().optional(),
+  /** Collection handle, numeric id or gid -> product gids or numeric ids. */
+  collections: z.record(z.string(), z.array(gidOrNumericIdSchema('Product'))).optional(),
+  visitorId: z.string().optional(),
+});
+
+export type CartLine = z.output<typeof cartLineSchema>;
+export type Cart = z.output<typeof evaluationContextSchema>['cart'];
+export type EvaluationContext = z.output<typeof evaluationContextSchema>;

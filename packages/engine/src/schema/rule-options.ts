@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+/** The options a rule gets when it (or one of its fields) is left out. */
+export const RULE_OPTION_DEFAULTS = {
+  actionType: 'auto_add',
+  discountMethod: 'automatic',
+  discountType: 'percentage',
+  discountValue: 100,
+  discountTitle: 'Free gift',
+} as const;
+
+/**
+ * How a rule's gift is added and discounted. Every field has a default, and a missing
+ * options object becomes {@link RULE_OPTION_DEFAULTS}. `discountValue` is a percentage
+ * (0..100, 100 = free) or a fixed amount in minor units, per `discountType`.
+ *
+ * @example ruleOptionsSchema.parse(undefined) // RULE_OPTION_DEFAULTS
+ * @example ruleOptionsSchema.parse({ discountValue: 50 }).discountType // 'percentage'
+ */
+export const ruleOptionsSchema = z
+  .object({
+    actionType: z.enum(['auto_add', 'customer_choice']).default(RULE_OPTION_DEFAULTS.actionType),
+    discountMethod: z.enum(['automatic']).default(RULE_OPTION_DEFAULTS.discountMethod),
+    discountType: z
+      .enum(['percentage', 'fixed_amount'])
+      .default(RULE_OPTION_DEFAULTS.discountType),
+    discountValue: z.number().min(0).default(RULE_OPTION_DEFAULTS.discountValue),
+    discountTitle: z.string().default(RULE_OPTION_DEFAULTS.discountTitle),
+  })
+  .superRefine((options, ctx) => {
+    if (options.discountType === 'percentage' && options.discountValue > 100) {
+      ctx.addIssue({
+        code: 'too_big',
+        origin: 'number',
+        maximum: 100,
+        inclusive: true,
+        input: options.discountValue,
+        path: ['discountValue'],
+        message: 'A percentage discount is at most 100',
+      });
+    }
+  })
+  .default({ ...RULE_OPTION_DEFAULTS });
+
+export type RuleOptions = z.output<typeof ruleOptionsSchema>;

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { conditionNodeSchema } from './condition-node.ts';
+import { giftConfigSchema } from './gift-config.ts';
+import { ruleOptionsSchema } from './rule-options.ts';
+
+/** A rule as `GET /rules` delivers it: SPEC's Rule plus its campaign and schedule. */
+export const payloadRuleSchema = z.object({
+  id: z.string(),
+  campaignId: z.string(),
+  name: z.string().optional(),
+  enabled: z.boolean().default(true),
+  conditionTree: conditionNodeSchema,
+  giftConfig: giftConfigSchema,
+  options: ruleOptionsSchema,
+  /** The campaign's schedule window; a rule outside it is skipped. */
+  startAt: z.string().nullable().optional(),
+  endAt: z.string().nullable().optional(),
+});
+
+/** An A/B experiment in engine shape: each variant names the one rule it applies. */
+export const engineExperimentSchema = z.object({
+  id: z.string(),
+  campaignId: z.string(),
+  variants: z.array(z.object({ id: z.string(), ruleId: z.string(), weight: z.number().min(0) })),
+});
+
+/** SPEC's `shopSettings` of the rules payload; every field optional (absent = off). */
+export const shopSettingsSchema = z.object({
+  engine: z
+    .object({
+      runOnExpressCheckout: z.boolean().optional(),
+      runOnCartSubmission: z.boolean().optional(),
+      useDiscountedPrices: z.boolean().optional(),
+      evaluationDelay: z.int().optional(),
+    })
+    .optional(),
+  checkout: z
+    .object({
+      blockZeroValueCart: z.boolean().optional(),
+      blockGiftOnlyCarts: z.boolean().optional(),
+      stripZeroPriceItems: z.boolean().optional(),
+      minOrderTotalCents: z.int().optional(),
+      minOrderTotalMessage: z.string().optional(),
+    })
+    .optional(),
+  data: z.object({ collectCartTokens: z.boolean().optional() }).optional(),
+});
+
+/**
+ * What the engine evaluates: SPEC's rules payload plus the shop's base currency, which
+ * threshold resolution needs (CONTRACT: the base currency is the shop's `currency`).
+ *
+ * @example rulesPayloadSchema.parse(await (await fetch(`${base}/api/v1/rules`)).json())
+ */
+export const rulesPayloadSchema = z.object({
+  rules: z.array(payloadRuleSchema),
+  experiments: z.array(engineExperimentSchema).optional(),
+  debugAllowed: z.boolean().optional(),
+  shopSettings: shopSettingsSchema.optional(),
+  baseCurrency: z.string(),
+});
+
+export type PayloadRule = z.output<typeof payloadRuleSchema>;
+export type EngineExperiment = z.output<typeof engineExperimentSchema>;
+export type ShopSettings = z.output<typeof shopSettingsSchema>;
+export type RulesPayload = z.output<typeof rulesPayloadSchema>;

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { collectTriggerIds, conditionNodeSchema, stripDisallowedLeaves } from '../src/index.ts';
+import { gid, nestedAnds, nestedNots } from './support/trees.ts';
+
+const DEPTH = 100_000;
+
+describe('100,000-level trees', () => {
+  it('validate, strip and collect ids without recursion', () => {
+    const tree = nestedNots(DEPTH, { type: 'line.has_product_id', value: gid.product(5) });
+    const parsed = conditionNodeSchema.safeParse(tree);
+    expect(parsed.success).toBe(true);
+    expect(stripDisallowedLeaves(tree, 'growth').tree).toBe(tree);
+    expect(stripDisallowedLeaves(tree, 'free')).toEqual({ tree: { type: 'AND', children: [] }, stripped: 1 });
+    expect(collectTriggerIds(tree).productIds).toEqual([gid.product(5)]);
+  });
+
+  it('reports an issue at the bottom of a deep tree with its full path', () => {
+    const tree = nestedAnds(DEPTH, { type: 'cart.subtotal_gte', value: 'x' } as never);
+    const result = conditionNodeSchema.safeParse(tree);
+    expect(result.success).toBe(false);
+    const path = result.error?.issues[0]?.path ?? [];
+    expect(path).toHaveLength(DEPTH * 2 + 1);
+    expect(path.slice(0, 2)).toEqual(['children', 0]);
+    expect(path.at(-1)).toBe('value');
+  });
+});
