@@ -1,0 +1,37 @@
+/**
+ * The rate limit policies of SPEC.md "Limits", in one table so routes, limiter keys and the
+ * RateLimit-Policy header all use the same numbers:
+ *
+ *   | Rate window | sliding 60 seconds, per API key |
+ *   | Most read/write endpoints (campaigns, campaign item, rules, widgets, redemptions, enable,
+ *   |   disable, schedule) | 120 per minute |
+ *   | `/analytics` | 30 per minute |
+ *   | `/events` (POST) | 60 per minute |
+ *   | `/campaigns/import` | 10 per minute |
+ */
+
+export interface RateLimitPolicy {
+  /** The policy identifier sent in the RateLimit and RateLimit-Policy headers. */
+  readonly name: string;
+  readonly limit: number;
+  readonly windowMs: number;
+}
+
+const MINUTE_MS = 60_000;
+
+export const RATE_LIMIT_POLICIES = {
+  default: { name: 'default', limit: 120, windowMs: MINUTE_MS },
+  analytics: { name: 'analytics', limit: 30, windowMs: MINUTE_MS },
+  events: { name: 'events', limit: 60, windowMs: MINUTE_MS },
+  import: { name: 'import', limit: 10, windowMs: MINUTE_MS },
+} as const satisfies Record<string, RateLimitPolicy>;
+
+/**
+ * The limiter key of an API key under a policy: each policy has its own window per key.
+ *
+ * @example
+ * rateLimitKey('key_123', RATE_LIMIT_POLICIES.analytics); // 'key_123:analytics'
+ */
+export function rateLimitKey(apiKeyId: string, policy: RateLimitPolicy): string {
+  return `${apiKeyId}:${policy.name}`;
+}
