@@ -78,3 +78,21 @@ export { planSchema, LEAF_TYPES_BY_PLAN, isLeafAllowed } from './plan/plan-matri
 export type { Plan } from './plan/plan-matrix.ts';
 export { stripDisallowedLeaves } from './plan/strip-disallowed-leaves.ts';
 export { collectTriggerIds } from './plan/collect-trigger-ids.ts';
+export {
+  GIFT_CAMPAIGN_ATTRIBUTE,
+  COLLECTIONS_ATTRIBUTE,
+  isGiftLine,
+  prepareContext,
+} from './evaluate/prepare-context.ts';
+export type { EvaluationOptions, PreparedContext, PreparedLine } from './evaluate/prepare-context.ts';
+export { OUTCOME, COMBINATOR_REASON } from './evaluate/outcomes.ts';
+export type { LeafOutcome } from './evaluate/outcomes.ts';
+export type { LeafPredicate } from './evaluate/leaf-predicate.ts';
+export { compileLeaf } from './evaluate/compile-leaf.ts';
+export { stripWrappingQuotes } from './evaluate/line-predicates.ts';
+export { MALFORMED_NODE, evaluateCondition } from './evaluate/evaluate-condition.ts';
+export type { ConditionResult } from './evaluate/evaluate-condition.ts';
+export { traceCondition } from './evaluate/trace-condition.ts';
+export type { ConditionTrace } from './evaluate/trace-condition.ts';
+export { compileConditionProgram } from './compile/condition-program.ts';
+export type { ConditionProgram } from './compile/condition-program.ts';

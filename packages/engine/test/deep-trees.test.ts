@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { collectTriggerIds, conditionNodeSchema, stripDisallowedLeaves } from '../src/index.ts';
+import type { ConditionTrace } from '../src/index.ts';
+import {
+  collectTriggerIds,
+  compileConditionProgram,
+  conditionNodeSchema,
+  evaluateCondition,
+  prepareContext,
+  stripDisallowedLeaves,
+  traceCondition,
+} from '../src/index.ts';
+import { context, line } from './support/contexts.ts';
 import { gid, nestedAnds, nestedNots } from './support/trees.ts';
 
 const DEPTH = 100_000;
@@ -22,5 +32,24 @@ describe('100,000-level trees', () => {
     expect(path).toHaveLength(DEPTH * 2 + 1);
     expect(path.slice(0, 2)).toEqual(['children', 0]);
     expect(path.at(-1)).toBe('value');
+  });
+});
+
+describe('100,000-level trees evaluate', () => {
+  const ctx = context([line()]);
+  const options = { baseCurrency: 'USD' };
+
+  it.each([
+    ['even NOTs around a matching leaf', nestedNots(DEPTH, { type: 'line.has_product_id', value: gid.product(1) }), true],
+    ['odd NOTs around a matching leaf', nestedNots(DEPTH + 1, { type: 'line.has_product_id', value: gid.product(1) }), false],
+    ['ANDs around a failing leaf', nestedAnds(DEPTH, { type: 'cart.subtotal_gte', value: 5000 }), false],
+  ])('%s: short-circuit, trace and compiled agree', (_name, tree, matched) => {
+    expect(evaluateCondition(tree, ctx, options).matched).toBe(matched);
+    expect(compileConditionProgram(tree).run(prepareContext(ctx, options)).matched).toBe(matched);
+    const trace = traceCondition(tree, ctx, options);
+    expect(trace.matched).toBe(matched);
+    let depth = 0;
+    for (let node: ConditionTrace | undefined = trace; node !== undefined; node = node.children?.[0]) depth++;
+    expect(depth).toBe(tree.type === 'NOT' && !matched ? DEPTH + 2 : DEPTH + 1);
   });
 });

@@ -1,0 +1,81 @@
+import type { LeafOf } from '../schema/leaf-node.ts';
+import type { LeafOutcome } from './outcomes.ts';
+import { OUTCOME } from './outcomes.ts';
+import type { LeafPredicate } from './leaf-predicate.ts';
+
+const always = (outcome: LeafOutcome): LeafPredicate => () => outcome;
+
+// Trimmed, case-folded, non-empty entries of a list (or a comma-separated string, which
+// SPEC accepts for customer.tag_in).
+function foldedList(value: unknown, fold: (text: string) => string): Set<string> {
+  const items = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : [];
+  const set = new Set<string>();
+  for (const item of items) {
+    if (typeof item !== 'string') continue;
+    const folded = fold(item.trim());
+    if (folded !== '') set.add(folded);
+  }
+  return set;
+}
+
+const lower = (text: string) => text.toLowerCase();
+const upper = (text: string) => text.toUpperCase();
+
+/** `customer.tag_in`: the logged-in customer has one of the tags (case-insensitive). */
+export function compileTagIn(leaf: LeafOf<'customer.tag_in'>): LeafPredicate {
+  const tags = foldedList(leaf.value, lower);
+  if (tags.size === 0) return always(OUTCOME.emptyTagList);
+  return (ctx) => {
+    if (!ctx.loggedIn) return OUTCOME.notLoggedInForTags;
+    for (const tag of tags) if (ctx.customerTags.has(tag)) return OUTCOME.customerTagMatched;
+    return OUTCOME.customerTagNotMatched;
+  };
+}
+
+/** `customer.is_logged_in`: true/false or 'true'/'false'; anything else fails closed. */
+export function compileIsLoggedIn(leaf: LeafOf<'customer.is_logged_in'>): LeafPredicate {
+  const value: unknown = leaf.value;
+  const wanted = value === true || value === 'true' ? true : value === false || value === 'false' ? false : undefined;
+  if (wanted === undefined) return always(OUTCOME.invalidValue);
+  return (ctx) => {
+    if (ctx.loggedIn) return wanted ? OUTCOME.loggedIn.yes : OUTCOME.loggedIn.no;
+    return wanted ? OUTCOME.notLoggedIn.no : OUTCOME.notLoggedIn.yes;
+  };
+}
+
+/** `market.handle_in`: the active market handle is listed (case-insensitive). */
+export function compileMarketHandleIn(leaf: LeafOf<'market.handle_in'>): LeafPredicate {
+  const handles = foldedList(leaf.value, lower);
+  if (handles.size === 0) return always(OUTCOME.emptyMarketList);
+  return (ctx) => {
+    if (ctx.marketHandle === undefined || ctx.marketHandle === '') return OUTCOME.noMarket;
+    return handles.has(ctx.marketHandle) ? OUTCOME.marketMatched : OUTCOME.marketNotMatched;
+  };
+}
+
+/** `country.in`: the market country is listed (case-insensitive). */
+export function compileCountryIn(leaf: LeafOf<'country.in'>): LeafPredicate {
+  const countries = foldedList(leaf.value, upper);
+  if (countries.size === 0) return always(OUTCOME.emptyCountryList);
+  return (ctx) => {
+    if (ctx.country === undefined || ctx.country === '') return OUTCOME.noMarket;
+    return countries.has(ctx.country) ? OUTCOME.countryMatched : OUTCOME.countryNotMatched;
+  };
+}
+
+/** `discount.code_present`: at least one discount code is applied. */
+export function compileCodePresent(): LeafPredicate {
+  return (ctx) => (ctx.discountCodes.size > 0 ? OUTCOME.codePresent.yes : OUTCOME.noCode.no);
+}
+
+/** `discount.code_not_present`: no discount code is applied. */
+export function compileCodeNotPresent(): LeafPredicate {
+  return (ctx) => (ctx.discountCodes.size > 0 ? OUTCOME.codePresent.no : OUTCOME.noCode.yes);
+}
+
+/** `discount.code_equals`: the code is applied (uppercased, trimmed on both sides). */
+export function compileCodeEquals(leaf: LeafOf<'discount.code_equals'>): LeafPredicate {
+  const code = typeof leaf.value === 'string' ? leaf.value.trim().toUpperCase() : '';
+  if (code === '') return always(OUTCOME.invalidValue);
+  return (ctx) => (ctx.discountCodes.has(code) ? OUTCOME.codeMatched : OUTCOME.codeNotMatched);
+}

@@ -1,0 +1,19 @@
+import type { LeafOutcome } from './outcomes.ts';
+import type { PreparedContext } from './prepare-context.ts';
+
+/**
+ * A leaf compiled once: its rule values are already normalised (ids reduced to numbers,
+ * tags lowercased, ...), so a call only reads the prepared context and allocates nothing.
+ */
+export type LeafPredicate = (ctx: PreparedContext) => LeafOutcome;
+
+/** A non-negative finite number: SPEC's valid threshold or minimum. */
+export function isValidThreshold(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
+
+/** Reads an object that the schema says is a record but unvalidated input may not be. */
+export function ownEntries(value: unknown): Array<[string, unknown]> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
+  return Object.entries(value);
+}
