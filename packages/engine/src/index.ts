@@ -73,6 +73,7 @@ export type {
   EngineExperiment,
   ShopSettings,
   RulesPayload,
+  RulesPayloadInput,
 } from './schema/rules-payload.ts';
 export { planSchema, LEAF_TYPES_BY_PLAN, isLeafAllowed } from './plan/plan-matrix.ts';
 export type { Plan } from './plan/plan-matrix.ts';
@@ -96,3 +97,21 @@ export { traceCondition } from './evaluate/trace-condition.ts';
 export type { ConditionTrace } from './evaluate/trace-condition.ts';
 export { compileConditionProgram } from './compile/condition-program.ts';
 export type { ConditionProgram } from './compile/condition-program.ts';
+export { compileRules } from './compile/compile-rules.ts';
+export type { CompiledRule, CompiledRules } from './compile/compile-rules.ts';
+export { fnv1a32 } from './planner/fnv1a.ts';
+export { assignVariant } from './planner/assign-variant.ts';
+export type { ExperimentVariant } from './planner/assign-variant.ts';
+export { SKIP_REASON, evaluateRules } from './planner/evaluate-rules.ts';
+export type { RuleResult, RuleEvaluationOptions } from './planner/evaluate-rules.ts';
+export { GIFT_ATTRIBUTE, giftLineAttributes, lineIdOf } from './planner/operations.ts';
+export type {
+  AddOperation,
+  RemoveOperation,
+  ChooseOperation,
+  CartOperation,
+} from './planner/operations.ts';
+export { planCart } from './planner/plan-cart.ts';
+export type { PlanOptions, CartPlan } from './planner/plan-cart.ts';
+export { applyOperations } from './planner/apply-operations.ts';
+export type { GiftChoices } from './planner/apply-operations.ts';

@@ -58,9 +58,13 @@ export const rulesPayloadSchema = z.object({
   debugAllowed: z.boolean().optional(),
   shopSettings: shopSettingsSchema.optional(),
   baseCurrency: z.string(),
+  /** Optional content version (e.g. the ETag): compiled rules are reused per version. */
+  version: z.union([z.string(), z.number()]).optional(),
 });
 
 export type PayloadRule = z.output<typeof payloadRuleSchema>;
 export type EngineExperiment = z.output<typeof engineExperimentSchema>;
 export type ShopSettings = z.output<typeof shopSettingsSchema>;
 export type RulesPayload = z.output<typeof rulesPayloadSchema>;
+/** A rules payload as sent: defaults not yet applied, condition trees not yet checked. */
+export type RulesPayloadInput = z.input<typeof rulesPayloadSchema>;

@@ -1,0 +1,123 @@
+import type { Gift } from '../schema/gift-config.ts';
+import { giftConfigSchema } from '../schema/gift-config.ts';
+import type { RuleOptions } from '../schema/rule-options.ts';
+import { ruleOptionsSchema } from '../schema/rule-options.ts';
+import type { EngineExperiment, RulesPayloadInput, ShopSettings } from '../schema/rules-payload.ts';
+import { shopSettingsSchema } from '../schema/rules-payload.ts';
+import type { ConditionProgram } from './condition-program.ts';
+import { compileConditionProgram } from './condition-program.ts';
+
+/** One rule, ready to evaluate: its program compiled, its options and gifts defaulted. */
+export type CompiledRule = {
+  id: string;
+  campaignId: string;
+  /** The tree as delivered, for traces. */
+  conditionTree: unknown;
+  program: ConditionProgram;
+  /** `undefined` when giftConfig or options were invalid: the rule then fails closed. */
+  options: RuleOptions | undefined;
+  gifts: readonly Gift[];
+  fallbackOnOOS: boolean;
+  enabled: boolean;
+  /** Schedule window in epoch ms; NaN marks an unreadable timestamp (fails closed). */
+  startsAt: number | undefined;
+  endsAt: number | undefined;
+};
+
+/** A rules payload compiled once; {@link planCart} and the checkout logic run on this. */
+export type CompiledRules = {
+  readonly kind: 'compiled-rules';
+  baseCurrency: string;
+  useDiscountedPrices: boolean;
+  shopSettings: ShopSettings;
+  rules: readonly CompiledRule[];
+  rulesById: ReadonlyMap<string, CompiledRule>;
+  experiments: readonly EngineExperiment[];
+  /** Rule id -> the experiment one of whose variants it is. */
+  experimentOfRule: ReadonlyMap<string, EngineExperiment>;
+};
+
+// Compiled rules are reused for the same payload object, and for a re-fetched payload
+// that carries the same `version` (e.g. its ETag); the version cache keeps a few entries.
+const byObject = new WeakMap<object, CompiledRules>();
+const byVersion = new Map<string, CompiledRules>();
+const VERSION_CACHE_SIZE = 8;
+
+/**
+ * Compiles a rules payload once into plain closures and flat condition programs, so that
+ * evaluating a cart parses nothing. Cached per payload object and per `version`.
+ * Trees are compiled without recursion (any depth). Payload parts are not re-validated
+ * beyond defaults: an invalid giftConfig or options makes that rule fail closed.
+ *
+ * @example
+ * const compiled = compileRules({ ...rulesPayload, baseCurrency: 'USD' });
+ * planCart(compiled, ctx, { visitorId });
+ */
+export function compileRules(payload: RulesPayloadInput): CompiledRules {
+  const cached = byObject.get(payload);
+  if (cached !== undefined) return cached;
+  const versionKey = payload.version === undefined ? undefined : `${typeof payload.version}:${payload.version}`;
+  const versioned = versionKey === undefined ? undefined : byVersion.get(versionKey);
+  if (versioned !== undefined) {
+    byObject.set(payload, versioned);
+    return versioned;
+  }
+  const compiled = build(payload);
+  byObject.set(payload, compiled);
+  if (versionKey !== undefined) {
+    byVersion.set(versionKey, compiled);
+    const oldest = byVersion.keys().next();
+    if (byVersion.size > VERSION_CACHE_SIZE && oldest.done !== true) byVersion.delete(oldest.value);
+  }
+  return compiled;
+}
+
+function build(payload: RulesPayloadInput): CompiledRules {
+  const settings = shopSettingsSchema.safeParse(payload.shopSettings ?? {});
+  const shopSettings = settings.success ? settings.data : {};
+  const rules: CompiledRule[] = [];
+  const rulesById = new Map<string, CompiledRule>();
+  for (const rule of payload.rules) {
+    const compiled = compileRule(rule);
+    rules.push(compiled);
+    rulesById.set(compiled.id, compiled);
+  }
+  const experiments = payload.experiments ?? [];
+  const experimentOfRule = new Map<string, EngineExperiment>();
+  for (const experiment of experiments) {
+    for (const variant of experiment.variants) experimentOfRule.set(variant.ruleId, experiment);
+  }
+  return {
+    kind: 'compiled-rules',
+    baseCurrency: payload.baseCurrency,
+    useDiscountedPrices: shopSettings.engine?.useDiscountedPrices === true,
+    shopSettings,
+    rules,
+    rulesById,
+    experiments,
+    experimentOfRule,
+  };
+}
+
+function compileRule(rule: RulesPayloadInput['rules'][number]): CompiledRule {
+  const gifts = giftConfigSchema.safeParse(rule.giftConfig);
+  const options = ruleOptionsSchema.safeParse(rule.options);
+  const valid = gifts.success && options.success;
+  return {
+    id: rule.id,
+    campaignId: rule.campaignId,
+    conditionTree: rule.conditionTree,
+    program: compileConditionProgram(rule.conditionTree),
+    options: valid ? options.data : undefined,
+    gifts: gifts.success ? gifts.data.gifts : [],
+    fallbackOnOOS: gifts.success && gifts.data.fallbackOnOOS,
+    enabled: rule.enabled !== false,
+    startsAt: toEpoch(rule.startAt),
+    endsAt: toEpoch(rule.endAt),
+  };
+}
+
+function toEpoch(timestamp: string | null | undefined): number | undefined {
+  if (timestamp === undefined || timestamp === null) return undefined;
+  return Date.parse(timestamp);
+}

@@ -1,0 +1,94 @@
+import type { CompiledRule, CompiledRules } from '../compile/compile-rules.ts';
+import type { EvaluationContext } from '../schema/evaluation-context.ts';
+import type { ConditionTrace } from '../evaluate/trace-condition.ts';
+import { traceCondition } from '../evaluate/trace-condition.ts';
+import type { ConditionNode } from '../schema/condition-node.ts';
+import type { PreparedContext } from '../evaluate/prepare-context.ts';
+import { prepareContext } from '../evaluate/prepare-context.ts';
+import { assignVariant } from './assign-variant.ts';
+
+/** One rule's answer for one cart (CONTRACT, `/evaluate` results). */
+export type RuleResult = {
+  ruleId: string;
+  campaignId: string;
+  matched: boolean;
+  reasons: string[];
+  trace?: ConditionTrace;
+};
+
+export type RuleEvaluationOptions = {
+  /** Sticky A/B assignment; falls back to the context's `visitorId`. */
+  visitorId?: string | undefined;
+  /** The instant schedule windows are checked against; default: now. */
+  now?: Date | undefined;
+  /** Add a full trace per evaluated rule (the simulator's view). */
+  trace?: boolean | undefined;
+};
+
+/** Reason codes of rules that were not evaluated. */
+export const SKIP_REASON = {
+  disabled: 'rule_disabled',
+  invalidRule: 'invalid_rule',
+  outsideSchedule: 'outside_schedule',
+  invalidSchedule: 'invalid_schedule',
+  otherVariant: 'experiment_variant_not_assigned',
+} as const;
+
+/**
+ * Evaluates every compiled rule against one cart: the context is prepared once, each
+ * rule runs its flat program. Skipped rules (disabled, outside their schedule window,
+ * another experiment variant, invalid gift config or options) answer `matched: false`
+ * with the reason.
+ *
+ * @example evaluateRules(compileRules(payload), ctx, { visitorId: 'v1' })
+ */
+export function evaluateRules(
+  compiled: CompiledRules,
+  ctx: EvaluationContext,
+  options: RuleEvaluationOptions = {},
+): RuleResult[] {
+  const prepared = prepareContext(ctx, {
+    baseCurrency: compiled.baseCurrency,
+    useDiscountedPrices: compiled.useDiscountedPrices,
+  });
+  const now = (options.now ?? new Date()).getTime();
+  const visitorId = options.visitorId ?? ctx.visitorId;
+  const assigned = new Map<string, string | undefined>();
+  const results: RuleResult[] = [];
+  for (const rule of compiled.rules) {
+    const skip = skipReason(compiled, rule, now, visitorId, assigned);
+    if (skip !== undefined) {
+      results.push({ ruleId: rule.id, campaignId: rule.campaignId, matched: false, reasons: [skip] });
+      continue;
+    }
+    results.push(evaluateRule(rule, prepared, compiled.baseCurrency, options.trace === true));
+  }
+  return results;
+}
+
+function evaluateRule(rule: CompiledRule, prepared: PreparedContext, baseCurrency: string, withTrace: boolean): RuleResult {
+  const { matched, reasons } = rule.program.run(prepared);
+  const result: RuleResult = { ruleId: rule.id, campaignId: rule.campaignId, matched, reasons };
+  // The drivers treat malformed nodes as false, so an unchecked tree is safe to trace.
+  if (withTrace) result.trace = traceCondition(rule.conditionTree as ConditionNode, prepared, { baseCurrency });
+  return result;
+}
+
+function skipReason(
+  compiled: CompiledRules,
+  rule: CompiledRule,
+  now: number,
+  visitorId: string | undefined,
+  assigned: Map<string, string | undefined>,
+): string | undefined {
+  if (!rule.enabled) return SKIP_REASON.disabled;
+  if (rule.options === undefined) return SKIP_REASON.invalidRule;
+  if (Number.isNaN(rule.startsAt) || Number.isNaN(rule.endsAt)) return SKIP_REASON.invalidSchedule;
+  // The window is [startAt, endAt): a campaign ending at midnight is over at midnight.
+  if (rule.startsAt !== undefined && now < rule.startsAt) return SKIP_REASON.outsideSchedule;
+  if (rule.endsAt !== undefined && now >= rule.endsAt) return SKIP_REASON.outsideSchedule;
+  const experiment = compiled.experimentOfRule.get(rule.id);
+  if (experiment === undefined) return undefined;
+  if (!assigned.has(experiment.id)) assigned.set(experiment.id, assignVariant(experiment, visitorId)?.ruleId);
+  return assigned.get(experiment.id) === rule.id ? undefined : SKIP_REASON.otherVariant;
+}
