@@ -115,3 +115,16 @@ export { planCart } from './planner/plan-cart.ts';
 export type { PlanOptions, CartPlan } from './planner/plan-cart.ts';
 export { applyOperations } from './planner/apply-operations.ts';
 export type { GiftChoices } from './planner/apply-operations.ts';
+export { minorUnitExponent, toMinorUnits, toDecimalString } from './checkout/money.ts';
+export { CHECKOUT_MESSAGES, runCheckoutDiscount } from './checkout/run-checkout-discount.ts';
+export type {
+  CheckoutMoney,
+  CheckoutAttribute,
+  CheckoutCartLine,
+  CheckoutInput,
+  CheckoutDiscountValue,
+  CheckoutDiscount,
+  CheckoutErrorCode,
+  CheckoutError,
+  CheckoutResult,
+} from './checkout/checkout-types.ts';

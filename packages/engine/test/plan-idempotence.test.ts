@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { RulesPayloadInput } from '../src/index.ts';
+import type { CartLine, RulesPayloadInput } from '../src/index.ts';
 import { applyOperations, compileRules, planCart } from '../src/index.ts';
 import { contextArb, treeArb } from './support/arbitraries.ts';
 import { gid } from './support/trees.ts';
@@ -53,7 +53,7 @@ describe('planCart idempotence', () => {
         fc.func(fc.boolean()),
         fc.option(fc.string({ maxLength: 4 }), { nil: undefined }),
         (rules, ctx, existing, stock, visitorId) => {
-          const giftLines = existing.map(({ rule, withId, variant }, i) => ({
+          const giftLines = existing.map(({ rule, withId, variant }, i): CartLine => ({
             ...(withId ? { id: `existing-${i}` } : {}),
             productId: gid.product(900),
             variantId: gid.variant(900 + variant),
