@@ -24,11 +24,12 @@
  */
 import type { RateLimitDecision } from './limiter.ts';
 
-export interface RateLimitHeaders {
+// A type alias, not an interface, so it is assignable to header records.
+export type RateLimitHeaders = {
   'RateLimit-Policy': string;
   RateLimit: string;
   'Retry-After'?: string;
-}
+};
 
 /**
  * Builds the headers to set on a response governed by the policy `policyName`.

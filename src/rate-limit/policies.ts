@@ -26,6 +26,8 @@ export const RATE_LIMIT_POLICIES = {
   import: { name: 'import', limit: 10, windowMs: MINUTE_MS },
 } as const satisfies Record<string, RateLimitPolicy>;
 
+export type RateLimitPolicyName = keyof typeof RATE_LIMIT_POLICIES;
+
 /**
  * The limiter key of an API key under a policy: each policy has its own window per key.
  *

@@ -1,0 +1,82 @@
+/**
+ * API keys. A key is `gcr_<shop id body>_<32 random base62>`: it names its shop, so the
+ * lookup is keyed by shop like every other query, and only the SHA-256 of the whole key is
+ * stored. The visible prefix (`gcr_<shop>_<4 chars>`) is what lists and logs show.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import type { Queryable } from '../db/database.ts';
+import { apiKeys } from '../db/schema.ts';
+import { newId, randomBase62 } from '../ids.ts';
+
+const KEY_PATTERN = /^gcr_([0-9A-Za-z]{16})_([0-9A-Za-z]{32})$/;
+
+export type ApiKeyRecord = { id: string; name: string; prefix: string; createdAt: Date };
+
+const sha256 = (text: string): Buffer => createHash('sha256').update(text).digest();
+
+/** The key's visible start, safe to log; undefined for text that is not a key. */
+export function keyPrefixOf(key: string): string | undefined {
+  const match = KEY_PATTERN.exec(key);
+  return match ? `gcr_${match[1]}_${(match[2] ?? '').slice(0, 4)}` : undefined;
+}
+
+/**
+ * Creates a key for the shop and returns it with the only copy of the secret.
+ *
+ * @example
+ *   const { apiKey, key } = await createApiKey(db, shop.id, 'storefront'); // key: 'gcr_…'
+ */
+export async function createApiKey(
+  db: Queryable,
+  shopId: string,
+  name: string,
+): Promise<{ apiKey: ApiKeyRecord; key: string }> {
+  const key = `gcr_${shopId.slice('shp_'.length)}_${randomBase62(32)}`;
+  const prefix = keyPrefixOf(key) ?? 'gcr_';
+  const [row] = await db
+    .insert(apiKeys)
+    .values({ shopId, id: newId('key'), name, prefix, keyHash: sha256(key).toString('hex') })
+    .returning();
+  if (!row) throw new Error('insert returned no row');
+  return { apiKey: { id: row.id, name: row.name, prefix: row.prefix, createdAt: row.createdAt }, key };
+}
+
+export async function listApiKeys(db: Queryable, shopId: string): Promise<ApiKeyRecord[]> {
+  return db
+    .select({ id: apiKeys.id, name: apiKeys.name, prefix: apiKeys.prefix, createdAt: apiKeys.createdAt })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.shopId, shopId), isNull(apiKeys.revokedAt)))
+    .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
+}
+
+/** Revokes a key; false when the shop has no such live key. */
+export async function revokeApiKey(db: Queryable, shopId: string, keyId: string): Promise<boolean> {
+  const rows = await db
+    .update(apiKeys)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiKeys.shopId, shopId), eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id });
+  return rows.length > 0;
+}
+
+export type VerifiedKey = { shopId: string; keyId: string; prefix: string };
+
+/**
+ * Finds the live key `key` names, or undefined. The stored hash is compared in constant time
+ * so the answer's timing says nothing about how much of a guess was right.
+ */
+export async function verifyApiKey(db: Queryable, key: string): Promise<VerifiedKey | undefined> {
+  const match = KEY_PATTERN.exec(key);
+  if (!match) return undefined;
+  const shopId = `shp_${match[1] ?? ''}`;
+  const hash = sha256(key);
+  const [row] = await db
+    .select({ id: apiKeys.id, keyHash: apiKeys.keyHash, prefix: apiKeys.prefix })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.shopId, shopId), eq(apiKeys.keyHash, hash.toString('hex')), isNull(apiKeys.revokedAt)));
+  if (!row) return undefined;
+  const stored = Buffer.from(row.keyHash, 'hex');
+  if (stored.length !== hash.length || !timingSafeEqual(stored, hash)) return undefined;
+  return { shopId, keyId: row.id, prefix: row.prefix };
+}

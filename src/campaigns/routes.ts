@@ -1,0 +1,211 @@
+/** SPEC "GET/POST/PUT/DELETE /campaigns…": list, bulk import, read, full replace, delete. */
+import { stripDisallowedLeaves } from '@gcrs/engine';
+import type { AppContext } from '../context.ts';
+import { ApiError, notFound } from '../http/errors.ts';
+import { defineShopRoute } from '../http/shop-routes.ts';
+import type { ShopRoute } from '../http/shop-routes.ts';
+import { effectiveCaps } from '../shops/plans.ts';
+import type { Plan } from '../shops/plans.ts';
+import { bumpRulesVersion } from '../shops/store.ts';
+import { assertWithinCaps, isLive } from './caps.ts';
+import { presentCampaign, presentListItem } from './present.ts';
+import {
+  campaignIdParamsSchema,
+  importBodySchema,
+  importResponseSchema,
+  listQuerySchema,
+  listResponseSchema,
+  okResponseSchema,
+  putCampaignSchema,
+  singleResponseSchema,
+} from './schemas.ts';
+import {
+  countForCaps,
+  deleteCampaign,
+  getCampaign,
+  getRunningExperiment,
+  insertCampaigns,
+  listCampaigns,
+  replaceCampaign,
+  ruleIdsOf,
+} from './store.ts';
+import type { NewRule } from './store.ts';
+
+const CAMPAIGN_NOT_FOUND = () => notFound('Campaign');
+const notFoundResponse = { description: '`{ "error": "Campaign not found" }`', schema: okResponseSchema };
+const badRequest = { description: 'Invalid body (`issue` and `path` name the first bad field)', schema: okResponseSchema };
+
+/** SPEC rule 4: plan-gated condition types are stripped silently, at any depth. */
+const stripForPlan = <R extends NewRule>(rule: R, plan: Plan): R => ({
+  ...rule,
+  conditionTree: stripDisallowedLeaves(rule.conditionTree, plan).tree,
+});
+
+export function campaignRoutes(ctx: AppContext): ShopRoute[] {
+  const capsOf = (shop: { plan: Plan; limits: Parameters<typeof effectiveCaps>[2] }) =>
+    effectiveCaps(ctx.config.planCaps, shop.plan, shop.limits);
+
+  return [
+    defineShopRoute({
+      method: 'GET',
+      path: '/campaigns',
+      operationId: 'listCampaigns',
+      summary: 'List campaigns',
+      description: 'Oldest first. Increment `page` until the accumulated count reaches `meta.total`.',
+      tag: 'Campaigns',
+      rateLimit: 'default',
+      query: listQuerySchema,
+      responses: { 200: { description: 'A page of campaigns', schema: listResponseSchema }, 400: badRequest },
+      handler: async ({ shop, query }) => {
+        const { total, items } = await listCampaigns(ctx.db, shop.id, query);
+        return { campaigns: items.map(presentListItem), meta: { total, page: query.page, perPage: query.perPage } };
+      },
+    }),
+
+    defineShopRoute({
+      method: 'POST',
+      path: '/campaigns/import',
+      operationId: 'importCampaigns',
+      summary: 'Bulk-create campaigns (1–50), all or nothing',
+      description:
+        'Each entry creates a new campaign. Plan-gated condition types are stripped silently; a batch that would ' +
+        'exceed the campaign, rule or active-campaign cap is rejected whole with 403.',
+      tag: 'Campaigns',
+      rateLimit: 'import',
+      body: importBodySchema,
+      responses: {
+        200: { description: 'Imported', schema: importResponseSchema },
+        400: badRequest,
+        403: { description: 'Plan cap exceeded', schema: okResponseSchema },
+      },
+      handler: async ({ shop, body }) => {
+        const entries = body.campaigns.map((c) => ({ ...c, rules: c.rules.map((r) => stripForPlan(r, shop.plan)) }));
+        const campaignIds = await ctx.db.transaction(async (tx) => {
+          // Bumping first takes the shop row's lock: concurrent writers of this shop queue here,
+          // so two imports can never both pass the caps check.
+          await bumpRulesVersion(tx, shop.id);
+          const adding = {
+            campaigns: entries.length,
+            rules: entries.reduce((sum, c) => sum + c.rules.length, 0),
+            activeCampaigns: entries.filter(isLive).length,
+          };
+          assertWithinCaps(await countForCaps(tx, shop.id), adding, capsOf(shop));
+          return insertCampaigns(tx, shop.id, entries);
+        });
+        return { imported: campaignIds.length, campaignIds };
+      },
+    }),
+
+    defineShopRoute({
+      method: 'GET',
+      path: '/campaigns/:id',
+      operationId: 'getCampaign',
+      summary: 'Read one campaign with its rules',
+      tag: 'Campaigns',
+      rateLimit: 'default',
+      params: campaignIdParamsSchema,
+      responses: { 200: { description: 'The campaign', schema: singleResponseSchema }, 404: notFoundResponse },
+      handler: async ({ shop, params }) => {
+        const campaign = await getCampaign(ctx.db, shop.id, params.id);
+        if (!campaign) throw CAMPAIGN_NOT_FOUND();
+        return { campaign: presentCampaign(campaign, await getRunningExperiment(ctx.db, shop.id, campaign.id)) };
+      },
+    }),
+
+    defineShopRoute({
+      method: 'PUT',
+      path: '/campaigns/:id',
+      operationId: 'replaceCampaign',
+      summary: 'Replace a campaign and its rules',
+      description:
+        'Rules with an `id` are updated in place, rules without one are created, existing rules left out are deleted. ' +
+        'Caps count every other campaign. 409 when a rule of a running A/B experiment would be removed or replaced.',
+      tag: 'Campaigns',
+      rateLimit: 'default',
+      params: campaignIdParamsSchema,
+      body: putCampaignSchema,
+      responses: {
+        200: { description: 'The updated campaign', schema: singleResponseSchema },
+        400: badRequest,
+        403: { description: 'Plan cap exceeded', schema: okResponseSchema },
+        404: notFoundResponse,
+        409: { description: 'A rule of a running experiment would be removed or replaced', schema: okResponseSchema },
+      },
+      handler: async ({ shop, params, body }) => {
+        const rules = body.rules.map((r) => stripForPlan(r, shop.plan));
+        await ctx.db.transaction(async (tx) => {
+          await bumpRulesVersion(tx, shop.id);
+          const before = await getCampaign(tx, shop.id, params.id);
+          if (!before) throw CAMPAIGN_NOT_FOUND();
+          await assertRuleIdsBelong(tx, shop.id, params.id, rules);
+          await assertExperimentRulesKept(tx, shop.id, params.id, rules);
+          const adding = {
+            campaigns: 0,
+            rules: rules.length,
+            activeCampaigns: isLive(body) && !isLive(before) ? 1 : 0,
+          };
+          const others = await countForCaps(tx, shop.id, params.id);
+          assertWithinCaps({ ...others, activeCampaigns: others.activeCampaigns }, adding, capsOf(shop));
+          await replaceCampaign(tx, shop.id, params.id, { ...body, rules });
+        });
+        const campaign = await getCampaign(ctx.db, shop.id, params.id);
+        if (!campaign) throw CAMPAIGN_NOT_FOUND();
+        return { campaign: presentCampaign(campaign, await getRunningExperiment(ctx.db, shop.id, campaign.id)) };
+      },
+    }),
+
+    defineShopRoute({
+      method: 'DELETE',
+      path: '/campaigns/:id',
+      operationId: 'deleteCampaign',
+      summary: 'Delete a campaign, its rules and its events',
+      tag: 'Campaigns',
+      rateLimit: 'default',
+      params: campaignIdParamsSchema,
+      responses: { 200: { description: '`{ "ok": true }`', schema: okResponseSchema }, 404: notFoundResponse },
+      handler: async ({ shop, params }) => {
+        await ctx.db.transaction(async (tx) => {
+          await bumpRulesVersion(tx, shop.id);
+          const before = await getCampaign(tx, shop.id, params.id);
+          if (!before) throw CAMPAIGN_NOT_FOUND();
+          await deleteCampaign(tx, shop.id, params.id);
+        });
+        return { ok: true as const };
+      },
+    }),
+  ];
+}
+
+type Tx = Parameters<Parameters<AppContext['db']['transaction']>[0]>[0];
+
+/** A rule id in a PUT body must name a rule of this campaign, once. */
+async function assertRuleIdsBelong(tx: Tx, shopId: string, campaignId: string, rules: Array<{ id?: string | undefined }>) {
+  const ids = rules.flatMap((r) => (r.id === undefined ? [] : [r.id]));
+  const known = await ruleIdsOf(tx, shopId, campaignId, ids);
+  const seen = new Set<string>();
+  for (const [index, rule] of rules.entries()) {
+    if (rule.id === undefined) continue;
+    const issue = seen.has(rule.id)
+      ? 'This rule id appears more than once'
+      : known.has(rule.id)
+        ? undefined
+        : 'No rule with this id belongs to the campaign; leave id out to create a rule';
+    if (issue) throw new ApiError('validation', { error: 'Invalid request body', issue, path: ['rules', index, 'id'] });
+    seen.add(rule.id);
+  }
+}
+
+/** SPEC "PUT" rule 3: 409 if the update would remove or replace a rule of a running experiment. */
+async function assertExperimentRulesKept(tx: Tx, shopId: string, campaignId: string, rules: Array<{ id?: string | undefined }>) {
+  const experiment = await getRunningExperiment(tx, shopId, campaignId);
+  if (!experiment) return;
+  const kept = new Set(rules.flatMap((r) => (r.id === undefined ? [] : [r.id])));
+  const missing = experiment.variants.map((v) => v.ruleId).filter((ruleId) => !kept.has(ruleId));
+  if (missing.length > 0) {
+    throw new ApiError('conflict', {
+      error: 'Rule belongs to a running A/B experiment; stop the experiment first',
+      experimentId: experiment.id,
+      ruleIds: missing,
+    });
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The service's configuration, parsed once from the environment (CONTRACT "Running it").
+ * Nothing else reads `process.env`: the rest of the code receives this typed object.
+ */
+import { z } from 'zod';
+import { mergePlanCaps, planCapsOverrideSchema } from './shops/plans.ts';
+import type { PlanCaps } from './shops/plans.ts';
+
+const jsonText = z.string().transform((text, ctx) => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'must be JSON' });
+    return z.NEVER;
+  }
+});
+
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+
+const envSchema = z.object({
+  PORT: port.default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
+  ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Largest accepted request body; larger bodies get 413. */
+  BODY_LIMIT_BYTES: positiveInt.default(1_048_576),
+  /** Multiplies every per-minute rate limit (1 = SPEC's numbers); operators and benchmarks tune it. */
+  RATE_LIMIT_SCALE: z.coerce.number().positive().default(1),
+  /** Raw storefront events older than this are pruned; rollups are kept. */
+  EVENT_RETENTION_DAYS: positiveInt.default(90),
+  /** Secret of the platform app, used to verify the platform's order webhooks. */
+  PLATFORM_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** How often the outbox dispatcher looks for due work when idle. */
+  OUTBOX_POLL_MS: positiveInt.default(1000),
+  /** Overrides of the default plan caps, e.g. {"free":{"campaigns":5}}. */
+  PLAN_CAPS: jsonText.pipe(planCapsOverrideSchema).optional(),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  adminToken: string | undefined;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  bodyLimitBytes: number;
+  rateLimitScale: number;
+  eventRetentionDays: number;
+  platformWebhookSecret: string | undefined;
+  outboxPollMs: number;
+  planCaps: PlanCaps;
+};
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * Parses the environment into a Config, or throws a ConfigError naming every bad variable.
+ *
+ * @example
+ *   const config = loadConfig({ PORT: '8080' }); // config.port === 8080
+ */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  // An empty variable means "unset", as in most shells' `VAR= cmd`.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    adminToken: e.ADMIN_TOKEN,
+    logLevel: e.LOG_LEVEL,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    rateLimitScale: e.RATE_LIMIT_SCALE,
+    eventRetentionDays: e.EVENT_RETENTION_DAYS,
+    platformWebhookSecret: e.PLATFORM_WEBHOOK_SECRET,
+    outboxPollMs: e.OUTBOX_POLL_MS,
+    planCaps: mergePlanCaps(e.PLAN_CAPS),
+  };
+}

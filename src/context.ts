@@ -1,0 +1,61 @@
+/**
+ * The one wiring root: every service the handlers use is built here from the Config and
+ * handed down explicitly (no container, no global db import).
+ */
+import { Redis } from 'ioredis';
+import pino from 'pino';
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import { openDatabase } from './db/database.ts';
+import type { Database, DatabaseHandle } from './db/database.ts';
+import type { RateLimiter } from './rate-limit/limiter.ts';
+import { createMemoryRateLimiter } from './rate-limit/memory.ts';
+import { createRedisRateLimiter } from './rate-limit/redis.ts';
+
+export type AppContext = {
+  config: Config;
+  logger: Logger;
+  database: DatabaseHandle;
+  db: Database;
+  /** Present when REDIS_URL is set; shared by limiter and cache invalidation. */
+  redis: Redis | undefined;
+  limiter: RateLimiter;
+  /** Releases everything in reverse order of creation. */
+  close(): Promise<void>;
+};
+
+export type ContextOverrides = { database?: DatabaseHandle; logger?: Logger };
+
+export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
+  return pino({
+    level: config.logLevel,
+    // Secrets never reach the log: keys are logged by their prefix only.
+    redact: ['req.headers.authorization', 'headers.authorization', 'key'],
+  });
+}
+
+/**
+ * Builds the services for `config`. Tests pass their own database handle.
+ *
+ * @example
+ *   const ctx = await createAppContext(loadConfig(process.env));
+ */
+export async function createAppContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
+  const logger = overrides.logger ?? createLogger(config);
+  const database = overrides.database ?? (await openDatabase(config));
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
+  const limiter = redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter();
+  return {
+    config,
+    logger,
+    database,
+    db: database.db,
+    redis,
+    limiter,
+    async close() {
+      await limiter.close();
+      if (redis) await redis.quit().catch(() => {});
+      if (!overrides.database) await database.close();
+    },
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * Opens the one database the service runs on: embedded PGlite under DATA_DIR by default, or
+ * PostgreSQL when DATABASE_URL is set. Both speak the same SQL and run the same migrations.
+ */
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import * as schema from './schema.ts';
+import { acquireDataDirLock } from './data-dir-lock.ts';
+
+export type Schema = typeof schema;
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+/** A transaction handle; store functions that must share a transaction take this. */
+export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
+/** Either the database or a transaction in progress. */
+export type Queryable = Database | Tx;
+
+export type DatabaseHandle = {
+  db: Database;
+  kind: 'pglite' | 'postgres';
+  /** PostgreSQL only: a pool for LISTEN/NOTIFY and other raw work; undefined on PGlite. */
+  pool: pg.Pool | undefined;
+  /** Resolves when the database answers a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../migrations', import.meta.url));
+
+async function ping(db: Database): Promise<void> {
+  await db.execute(sql`SELECT 1`);
+}
+
+// Serialises migrations when several instances start at once on one PostgreSQL.
+const MIGRATION_LOCK_KEY = 7_235_114_021;
+
+/**
+ * Opens PostgreSQL at `url` and brings its schema up to date.
+ *
+ * @example
+ *   const handle = await openPostgres('postgres://postgres@127.0.0.1:5432/test');
+ */
+export async function openPostgres(url: string, options: { migrate?: boolean; poolSize?: number } = {}): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+  // An idle client that loses its server must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  const db = drizzleNodePg(pool, { schema }) as unknown as Database;
+  if (options.migrate !== false) {
+    const client = await pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+      await migrateNodePg(drizzleNodePg(pool, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
+      client.release();
+    }
+  }
+  return { db, kind: 'postgres', pool, ping: () => ping(db), close: () => pool.end() };
+}
+
+/**
+ * Opens (creating if needed) the embedded database in `dataDir`, locked against a second
+ * process, and brings its schema up to date.
+ *
+ * @example
+ *   const handle = await openPglite({ dataDir: './data' });
+ */
+export async function openPglite(source: { dataDir: string } | { loadDataDir: Blob }): Promise<DatabaseHandle> {
+  const release = 'dataDir' in source ? await acquireDataDirLock(source.dataDir) : () => {};
+  try {
+    const client =
+      'dataDir' in source ? await PGlite.create(source.dataDir) : await PGlite.create({ loadDataDir: source.loadDataDir });
+    const db = drizzlePglite(client, { schema });
+    await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    return {
+      db: db as unknown as Database,
+      kind: 'pglite',
+      pool: undefined,
+      ping: () => ping(db as unknown as Database),
+      close: async () => {
+        await client.close();
+        release();
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+/** Opens whichever database the configuration names. */
+export function openDatabase(config: { databaseUrl: string | undefined; dataDir: string }): Promise<DatabaseHandle> {
+  return config.databaseUrl ? openPostgres(config.databaseUrl) : openPglite({ dataDir: config.dataDir });
+}

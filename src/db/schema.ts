@@ -1,0 +1,340 @@
+/**
+ * The one Drizzle schema. Every table is keyed by shop first: the shop id leads each primary
+ * key and index, and every query filters by it, so one shop's rows can never answer another's.
+ * Change it, then run `npm run db:generate` to write the next migration.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  date,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
+const createdAt = () => ts('created_at').notNull().defaultNow();
+
+export const shops = pgTable(
+  'shops',
+  {
+    id: text('id').primaryKey(),
+    domain: text('domain').notNull(),
+    plan: text('plan').notNull(),
+    currency: text('currency').notNull(),
+    timezone: text('timezone').notNull(),
+    /** Per-shop overrides of the plan caps: { campaigns?, rules?, activeCampaigns? }. */
+    limits: jsonb('limits').$type<Record<string, number>>().notNull().default({}),
+    /** Partial shopSettings plus lowStockThreshold, as the admin last set them. */
+    settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
+    /** Bumped inside every transaction that changes what GET /rules returns (its ETag). */
+    rulesVersion: bigint('rules_version', { mode: 'number' }).notNull().default(1),
+    widgets: jsonb('widgets').$type<Record<string, unknown>>(),
+    widgetsVersion: integer('widgets_version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('shops_domain_key').on(t.domain)],
+);
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    shopId: text('shop_id').notNull().references(() => shops.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    name: text('name').notNull(),
+    /** The visible start of the key, safe to show and to log. */
+    prefix: text('prefix').notNull(),
+    /** SHA-256 of the whole key, hex. The key itself is never stored. */
+    keyHash: text('key_hash').notNull(),
+    createdAt: createdAt(),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.shopId, t.id] }),
+    uniqueIndex('api_keys_shop_hash_key').on(t.shopId, t.keyHash),
+  ],
+);
+
+export const campaigns = pgTable(
+  'campaigns',
+  {
+    shopId: text('shop_id').notNull().references(() => shops.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    name: text('name').notNull(),
+    enabled: boolean('enabled').notNull(),
+    isDraft: boolean('is_draft').notNull(),
+    startAt: ts('start_at'),
+    endAt: ts('end_at'),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.shopId, t.id] }),
+    index('campaigns_shop_created_idx').on(t.shopId, t.createdAt, t.id),
+  ],
+);
+
+export const rules = pgTable(
+  'rules',
+  {
+    shopId: text('shop_id').notNull(),
+    id: text('id').notNull(),
+    campaignId: text('campaign_id').notNull(),
+    /** Order of the rule inside its campaign, as last sent. */
+    position: integer('position').notNull(),
+    name: text('name').notNull(),
+    enabled: boolean('enabled').notNull(),
+    /**
+     * The condition tree as JSON text, not jsonb: nesting depth is unbounded (SPEC), and
+     * PostgreSQL's JSON parser stops at its stack depth limit long before our iterative one.
+     */
+    conditionTree: text('condition_tree').notNull(),
+    giftConfig: jsonb('gift_config').$type<Record<string, unknown>>().notNull(),
+    options: jsonb('options').$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.shopId, t.id] }),
+    index('rules_shop_campaign_idx').on(t.shopId, t.campaignId, t.position),
+    foreignKey({ columns: [t.shopId, t.campaignId], foreignColumns: [campaigns.shopId, campaigns.id] }).onDelete(
+      'cascade',
+    ),
+  ],
+);
+
+export const experiments = pgTable(
+  'experiments',
+  {
+    shopId: text('shop_id').notNull(),
+    id: text('id').notNull(),
+    campaignId: text('campaign_id').notNull(),
+    status: text('status').notNull(),
+    primaryMetric: text('primary_metric').notNull(),
+    /** [{ id, name, ruleId, weight }] */
+    variants: jsonb('variants').$type<Array<{ id: string; name: string; ruleId: string; weight: number }>>().notNull(),
+    winnerVariantId: text('winner_variant_id'),
+    startedAt: ts('started_at').notNull().defaultNow(),
+    stoppedAt: ts('stopped_at'),
+    concludedAt: ts('concluded_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.shopId, t.id] }),
+    index('experiments_shop_campaign_idx').on(t.shopId, t.campaignId),
+    foreignKey({ columns: [t.shopId, t.campaignId], foreignColumns: [campaigns.shopId, campaigns.id] }).onDelete(
+      'cascade',
+    ),
+  ],
+);
+
+export const products = pgTable(
+  'products',
+  {
+    shopId: text('shop_id').notNull().references(() => shops.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    title: text('title').notNull(),
+    status: text('status').notNull(),
+    deleted: boolean('deleted').notNull().default(false),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.id] })],
+);
+
+export const variants = pgTable(
+  'variants',
+  {
+    shopId: text('shop_id').notNull(),
+    id: text('id').notNull(),
+    productId: text('product_id').notNull(),
+    title: text('title').notNull(),
+    inventoryQuantity: integer('inventory_quantity').notNull(),
+    inventoryPolicy: text('inventory_policy').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.shopId, t.id] }),
+    index('variants_shop_product_idx').on(t.shopId, t.productId),
+    foreignKey({ columns: [t.shopId, t.productId], foreignColumns: [products.shopId, products.id] }).onDelete(
+      'cascade',
+    ),
+  ],
+);
+
+export const collections = pgTable(
+  'collections',
+  {
+    shopId: text('shop_id').notNull().references(() => shops.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    handle: text('handle').notNull(),
+    productIds: jsonb('product_ids').$type<string[]>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.id] }), uniqueIndex('collections_shop_handle_key').on(t.shopId, t.handle)],
+);
+
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    shopId: text('shop_id').notNull().references(() => shops.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    url: text('url').notNull(),
+    /** Event kinds delivered; empty means every kind. */
+    events: jsonb('events').$type<string[]>().notNull(),
+    secret: text('secret').notNull(),
+    /** Set when the receiver answered 410 Gone: nothing more is sent to it. */
+    disabledAt: ts('disabled_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.id] })],
+);
+
+/**
+ * Side effects promised by a committed change: written in the change's own transaction and
+ * claimed by dispatchers with FOR UPDATE SKIP LOCKED, so a crash loses none and two instances
+ * never send the same attempt. `kind` is 'webhook' (one row per endpoint) or 'discount_sync'.
+ */
+export const outbox = pgTable(
+  'outbox',
+  {
+    shopId: text('shop_id').notNull(),
+    id: text('id').notNull(),
+    kind: text('kind').notNull(),
+    /** For webhooks: the endpoint, and the message id sent as `webhook-id` on every attempt. */
+    endpointId: text('endpoint_id'),
+    messageId: text('message_id'),
+    eventType: text('event_type').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    /** pending → delivered | failed | cancelled */
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.shopId, t.id] }),
+    index('outbox_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    index('outbox_shop_created_idx').on(t.shopId, t.createdAt),
+  ],
+);
+
+/** One row per delivery attempt: the webhook delivery log. */
+export const outboxAttempts = pgTable(
+  'outbox_attempts',
+  {
+    shopId: text('shop_id').notNull(),
+    outboxId: text('outbox_id').notNull(),
+    attempt: integer('attempt').notNull(),
+    statusCode: integer('status_code'),
+    error: text('error'),
+    durationMs: integer('duration_ms').notNull(),
+    attemptedAt: ts('attempted_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.shopId, t.outboxId, t.attempt] }),
+    foreignKey({ columns: [t.shopId, t.outboxId], foreignColumns: [outbox.shopId, outbox.id] }).onDelete('cascade'),
+  ],
+);
+
+/** Desired state of each campaign's automatic discount on the platform, as the sync port last recorded it. */
+export const discountSyncs = pgTable(
+  'discount_syncs',
+  {
+    shopId: text('shop_id').notNull(),
+    campaignId: text('campaign_id').notNull(),
+    active: boolean('active').notNull(),
+    syncedAt: ts('synced_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.campaignId] })],
+);
+
+/** Raw storefront events (POST /events), pruned after the retention period. */
+export const storefrontEvents = pgTable(
+  'storefront_events',
+  {
+    shopId: text('shop_id').notNull(),
+    id: bigserial('id', { mode: 'number' }).notNull(),
+    type: text('type').notNull(),
+    campaignId: text('campaign_id').notNull(),
+    ruleId: text('rule_id').notNull(),
+    variantId: text('variant_id').notNull(),
+    cartToken: text('cart_token'),
+    visitorId: text('visitor_id'),
+    sessionId: text('session_id'),
+    context: jsonb('context').$type<Record<string, unknown>>(),
+    receivedAt: ts('received_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.shopId, t.id] }),
+    index('storefront_events_shop_campaign_idx').on(t.shopId, t.campaignId),
+    index('storefront_events_shop_received_idx').on(t.shopId, t.receivedAt),
+  ],
+);
+
+/** Platform orders; the primary key makes intake idempotent under concurrency. */
+export const orders = pgTable(
+  'orders',
+  {
+    shopId: text('shop_id').notNull(),
+    id: text('id').notNull(),
+    customerId: text('customer_id'),
+    completedAt: ts('completed_at').notNull(),
+    /** The day the order completed, in the shop's timezone at intake. */
+    day: date('day', { mode: 'string' }).notNull(),
+    currency: text('currency').notNull(),
+    total: bigint('total', { mode: 'number' }).notNull(),
+    giftLines: integer('gift_lines').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    receivedAt: ts('received_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.id] }), index('orders_shop_day_idx').on(t.shopId, t.day)],
+);
+
+export const redemptions = pgTable(
+  'redemptions',
+  {
+    shopId: text('shop_id').notNull(),
+    customerId: text('customer_id').notNull(),
+    ruleId: text('rule_id').notNull(),
+    campaignId: text('campaign_id').notNull(),
+    count: integer('count').notNull(),
+    lastRedeemedAt: ts('last_redeemed_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.customerId, t.ruleId] })],
+);
+
+/** Daily rollups in minor units, maintained by the order transaction; analytics read only these. */
+export const dailyTotals = pgTable(
+  'daily_totals',
+  {
+    shopId: text('shop_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    totalOrders: integer('total_orders').notNull(),
+    totalRevenue: bigint('total_revenue', { mode: 'number' }).notNull(),
+    ordersWithGifts: integer('orders_with_gifts').notNull(),
+    revenueWithGifts: bigint('revenue_with_gifts', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.day] })],
+);
+
+export const dailyCampaignStats = pgTable(
+  'daily_campaign_stats',
+  {
+    shopId: text('shop_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    campaignId: text('campaign_id').notNull(),
+    ordersWithGifts: integer('orders_with_gifts').notNull(),
+    giftsGiven: integer('gifts_given').notNull(),
+    revenueWithGifts: bigint('revenue_with_gifts', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.day, t.campaignId] })],
+);

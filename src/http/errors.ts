@@ -1,0 +1,119 @@
+/**
+ * The one error module: a closed set of codes, one code → status table, and one handler that
+ * writes every error body as SPEC "Errors" says: `{ error, issue?, path? }` with Zod's path array.
+ * Handlers throw ApiError (through the constructors below); they never build error JSON by hand.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+
+const STATUS = {
+  bad_request: 400,
+  validation: 400,
+  unauthorized: 401,
+  plan_required: 403,
+  plan_limit: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  health_warnings: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+} as const;
+
+export type ErrorCode = keyof typeof STATUS;
+export type ErrorPath = Array<string | number>;
+export type ErrorBody = { error: string; issue?: string; path?: ErrorPath; [extra: string]: unknown };
+
+export class ApiError extends Error {
+  override name = 'ApiError';
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly body: ErrorBody;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, body: ErrorBody, headers: Record<string, string> = {}) {
+    super(body.error);
+    this.code = code;
+    this.status = STATUS[code];
+    this.body = body;
+    this.headers = headers;
+  }
+}
+
+export const unauthorized = () => new ApiError('unauthorized', { error: 'Unauthorized' });
+export const planRequired = () => new ApiError('plan_required', { error: 'API access requires the Scale plan' });
+/** `what` names the resource as the error text does: notFound('Campaign') → "Campaign not found". */
+export const notFound = (what = 'Resource') => new ApiError('not_found', { error: `${what} not found` });
+export const badRequest = (error: string, issue?: string) =>
+  new ApiError('bad_request', issue === undefined ? { error } : { error, issue });
+export const conflict = (error: string, extra: Record<string, unknown> = {}) =>
+  new ApiError('conflict', { error, ...extra });
+export const methodNotAllowed = (allow: readonly string[]) =>
+  new ApiError('method_not_allowed', { error: 'Method not allowed' }, { Allow: allow.join(', ') });
+export const rateLimited = (headers: Record<string, string>) =>
+  new ApiError('rate_limited', { error: 'Rate limit exceeded' }, headers);
+
+/** A plan cap breach: `limit` names the cap, `max` its value for this shop. */
+export const planLimit = (limit: 'campaigns' | 'rules' | 'activeCampaigns', max: number) =>
+  new ApiError('plan_limit', {
+    error: 'Plan limit exceeded',
+    issue: `This change would exceed the shop's ${limit} limit of ${max}`,
+    limit,
+    max,
+  });
+
+/** A validation failure reported on the first Zod issue, with its path. */
+export function validationError(error: string, zodError: z.core.$ZodError): ApiError {
+  const first = zodError.issues[0];
+  if (!first) return new ApiError('validation', { error });
+  const path = first.path.map((key) => (typeof key === 'number' ? key : String(key)));
+  return new ApiError('validation', { error, issue: first.message, path });
+}
+
+/**
+ * Parses `value` with `schema` or throws the 400 of SPEC "Errors" naming the first bad field.
+ *
+ * @example
+ *   const body = parseOr400(importBodySchema, request.body, 'Invalid request body');
+ */
+export function parseOr400<T extends z.ZodType>(schema: T, value: unknown, error: string): z.output<T> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationError(error, result.error);
+  return result.data;
+}
+
+// Fastify's own client errors (body parsing, content types) mapped onto our codes.
+function fromFastifyError(error: FastifyError): ApiError | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('payload_too_large', { error: 'Request body too large' });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError('unsupported_media_type', { error: 'Unsupported content type; send application/json' });
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError('bad_request', { error: 'Malformed JSON body', issue: 'The body is empty' });
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ApiError('bad_request', { error: 'Malformed JSON body', issue: error.message });
+    default:
+      break;
+  }
+  if (error instanceof SyntaxError || error.statusCode === 400) {
+    return new ApiError('bad_request', { error: 'Malformed JSON body', issue: error.message });
+  }
+  if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+    return new ApiError('bad_request', { error: error.message });
+  }
+  return undefined;
+}
+
+/** Fastify's error handler: every error response of the service is written here. */
+export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const apiError = error instanceof ApiError ? error : fromFastifyError(error);
+  if (apiError) {
+    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    return reply.code(apiError.status).headers(apiError.headers).send(apiError.body);
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return reply.code(500).send({ error: 'Internal server error', requestId: request.id });
+}

@@ -1,0 +1,93 @@
+/**
+ * Shop settings: the admin stores a partial `shopSettings` (SPEC "Rules payload") plus
+ * `lowStockThreshold`; readers get it merged over the defaults below.
+ */
+import { z } from 'zod';
+
+/** What a shop gets before its admin changes anything (written down in docs/decisions.md). */
+export const DEFAULT_SHOP_SETTINGS = {
+  engine: { runOnExpressCheckout: true, runOnCartSubmission: true, useDiscountedPrices: false, evaluationDelay: 0 },
+  checkout: { blockZeroValueCart: false, blockGiftOnlyCarts: true, stripZeroPriceItems: false },
+  data: { collectCartTokens: true },
+} as const;
+export const DEFAULT_LOW_STOCK_THRESHOLD = 5;
+export const DEFAULT_MIN_ORDER_TOTAL_MESSAGE = 'Your order does not reach the minimum total for free gifts.';
+
+/** PATCH /shops/:shopId `settings`: every field optional; `null` turns the minimum-total guard off. */
+export const shopSettingsPatchSchema = z
+  .object({
+    engine: z
+      .object({
+        runOnExpressCheckout: z.boolean(),
+        runOnCartSubmission: z.boolean(),
+        useDiscountedPrices: z.boolean(),
+        evaluationDelay: z.int().min(0).max(60_000),
+      })
+      .partial()
+      .strict(),
+    checkout: z
+      .object({
+        blockZeroValueCart: z.boolean(),
+        blockGiftOnlyCarts: z.boolean(),
+        stripZeroPriceItems: z.boolean(),
+        minOrderTotalCents: z.int().min(0).nullable(),
+        minOrderTotalMessage: z.string().max(500).nullable(),
+      })
+      .partial()
+      .strict(),
+    data: z.object({ collectCartTokens: z.boolean() }).partial().strict(),
+    lowStockThreshold: z.int().min(0),
+  })
+  .partial()
+  .strict();
+
+export type ShopSettingsPatch = z.infer<typeof shopSettingsPatchSchema>;
+export type StoredShopSettings = ShopSettingsPatch;
+
+export type ResolvedShopSettings = {
+  engine: { runOnExpressCheckout: boolean; runOnCartSubmission: boolean; useDiscountedPrices: boolean; evaluationDelay: number };
+  checkout: {
+    blockZeroValueCart: boolean;
+    blockGiftOnlyCarts: boolean;
+    stripZeroPriceItems: boolean;
+    minOrderTotalCents?: number;
+    minOrderTotalMessage?: string;
+  };
+  data: { collectCartTokens: boolean };
+};
+
+/** Applies a PATCH to the stored settings; a `null` guard field removes it. */
+export function mergeShopSettings(stored: StoredShopSettings, patch: ShopSettingsPatch): StoredShopSettings {
+  const merged: StoredShopSettings = {
+    ...stored,
+    ...(patch.lowStockThreshold === undefined ? {} : { lowStockThreshold: patch.lowStockThreshold }),
+  };
+  if (patch.engine) merged.engine = { ...stored.engine, ...patch.engine };
+  if (patch.data) merged.data = { ...stored.data, ...patch.data };
+  if (patch.checkout) merged.checkout = { ...stored.checkout, ...patch.checkout };
+  return merged;
+}
+
+/**
+ * The shopSettings object of the rules payload: defaults, then the admin's values; the
+ * minimum-order-total keys only while the guard is set (SPEC "Rules payload").
+ *
+ * @example
+ *   resolveShopSettings({}).checkout; // { blockZeroValueCart: false, blockGiftOnlyCarts: true, stripZeroPriceItems: false }
+ */
+export function resolveShopSettings(stored: StoredShopSettings): ResolvedShopSettings {
+  const { minOrderTotalCents, minOrderTotalMessage, ...checkoutFlags } = stored.checkout ?? {};
+  const checkout: ResolvedShopSettings['checkout'] = { ...DEFAULT_SHOP_SETTINGS.checkout, ...checkoutFlags };
+  if (typeof minOrderTotalCents === 'number') {
+    checkout.minOrderTotalCents = minOrderTotalCents;
+    checkout.minOrderTotalMessage = minOrderTotalMessage ?? DEFAULT_MIN_ORDER_TOTAL_MESSAGE;
+  }
+  return {
+    engine: { ...DEFAULT_SHOP_SETTINGS.engine, ...stored.engine },
+    checkout,
+    data: { ...DEFAULT_SHOP_SETTINGS.data, ...stored.data },
+  };
+}
+
+export const lowStockThresholdOf = (stored: StoredShopSettings): number =>
+  stored.lowStockThreshold ?? DEFAULT_LOW_STOCK_THRESHOLD;

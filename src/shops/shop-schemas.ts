@@ -1,0 +1,78 @@
+/** Admin API shapes of shops (CONTRACT "Admin API"). */
+import { z } from 'zod';
+import { CAP_NAMES, effectiveCaps, planSchema } from './plans.ts';
+import type { PlanCaps } from './plans.ts';
+import { resolveShopSettings, lowStockThresholdOf, shopSettingsPatchSchema } from './settings.ts';
+import type { ShopRecord } from './store.ts';
+
+const isCurrency = (code: string) => {
+  try {
+    new Intl.NumberFormat('en', { style: 'currency', currency: code });
+    return /^[A-Z]{3}$/.test(code);
+  } catch {
+    return false;
+  }
+};
+
+const isTimeZone = (zone: string) => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+export const currencySchema = z.string().refine(isCurrency, 'Expected an ISO 4217 currency code such as USD');
+export const timezoneSchema = z.string().refine(isTimeZone, 'Expected an IANA time zone such as Europe/Paris');
+const domainSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'Expected a domain such as shop.example.com');
+
+export const createShopBodySchema = z.strictObject({
+  domain: domainSchema,
+  plan: planSchema,
+  currency: currencySchema.default('USD'),
+  timezone: timezoneSchema.default('UTC'),
+});
+
+const capOverride = z.int().min(0).nullable();
+export const patchShopBodySchema = z.strictObject({
+  plan: planSchema.optional(),
+  currency: currencySchema.optional(),
+  timezone: timezoneSchema.optional(),
+  limits: z.strictObject({ campaigns: capOverride, rules: capOverride, activeCampaigns: capOverride }).partial().optional(),
+  settings: shopSettingsPatchSchema.optional(),
+});
+
+/** `limits` overrides after a PATCH: a number sets an override, null removes it. */
+export function mergeLimits(
+  current: ShopRecord['limits'],
+  patch: z.infer<typeof patchShopBodySchema>['limits'],
+): ShopRecord['limits'] {
+  const next = { ...current };
+  for (const name of CAP_NAMES) {
+    const value = patch?.[name];
+    if (value === null) delete next[name];
+    else if (value !== undefined) next[name] = value;
+  }
+  return next;
+}
+
+/** The `shop` object of admin responses: caps in force and settings as resolved. */
+export function presentShop(shop: ShopRecord, planCaps: PlanCaps) {
+  return {
+    id: shop.id,
+    domain: shop.domain,
+    plan: shop.plan,
+    currency: shop.currency,
+    timezone: shop.timezone,
+    limits: effectiveCaps(planCaps, shop.plan, shop.limits),
+    limitOverrides: shop.limits,
+    settings: { ...resolveShopSettings(shop.settings), lowStockThreshold: lowStockThresholdOf(shop.settings) },
+    createdAt: shop.createdAt.toISOString(),
+    updatedAt: shop.updatedAt.toISOString(),
+  };
+}

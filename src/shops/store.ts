@@ -1,0 +1,101 @@
+/** Shops: create, read, change. Every other store function takes the shop this returns. */
+import { eq, sql } from 'drizzle-orm';
+import type { Queryable } from '../db/database.ts';
+import { shops } from '../db/schema.ts';
+import { newId } from '../ids.ts';
+import type { Caps, Plan } from './plans.ts';
+import type { StoredShopSettings } from './settings.ts';
+
+export type ShopRecord = {
+  id: string;
+  domain: string;
+  plan: Plan;
+  currency: string;
+  timezone: string;
+  /** Per-shop cap overrides only; see effectiveCaps for what is in force. */
+  limits: Partial<Caps>;
+  settings: StoredShopSettings;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+type ShopRow = typeof shops.$inferSelect;
+
+const toRecord = (row: ShopRow): ShopRecord => ({
+  id: row.id,
+  domain: row.domain,
+  plan: row.plan as Plan,
+  currency: row.currency,
+  timezone: row.timezone,
+  limits: row.limits as Partial<Caps>,
+  settings: row.settings as StoredShopSettings,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+});
+
+export class DuplicateDomainError extends Error {
+  override name = 'DuplicateDomainError';
+}
+
+const isUniqueViolation = (error: unknown): boolean => {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if ((e as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+};
+
+/** Creates a shop; throws DuplicateDomainError when the domain already has one. */
+export async function createShop(
+  db: Queryable,
+  input: { domain: string; plan: Plan; currency: string; timezone: string },
+): Promise<ShopRecord> {
+  try {
+    const [row] = await db
+      .insert(shops)
+      .values({ id: newId('shp'), ...input })
+      .returning();
+    if (!row) throw new Error('insert returned no row');
+    return toRecord(row);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new DuplicateDomainError(`A shop with domain ${input.domain} exists`);
+    throw error;
+  }
+}
+
+export async function getShop(db: Queryable, shopId: string): Promise<ShopRecord | undefined> {
+  const [row] = await db.select().from(shops).where(eq(shops.id, shopId));
+  return row ? toRecord(row) : undefined;
+}
+
+export async function getShopByDomain(db: Queryable, domain: string): Promise<ShopRecord | undefined> {
+  const [row] = await db.select().from(shops).where(eq(shops.domain, domain));
+  return row ? toRecord(row) : undefined;
+}
+
+export type ShopChanges = Partial<Pick<ShopRecord, 'plan' | 'currency' | 'timezone' | 'limits' | 'settings'>>;
+
+/**
+ * Writes `changes` and bumps the rules version: plan and settings both shape GET /rules.
+ * Returns undefined when the shop does not exist.
+ */
+export async function updateShop(db: Queryable, shopId: string, changes: ShopChanges): Promise<ShopRecord | undefined> {
+  const [row] = await db
+    .update(shops)
+    .set({ ...changes, updatedAt: new Date(), rulesVersion: sql`${shops.rulesVersion} + 1` })
+    .where(eq(shops.id, shopId))
+    .returning();
+  return row ? toRecord(row) : undefined;
+}
+
+/**
+ * Bumps the version behind GET /rules' ETag. Call it inside every transaction that changes
+ * what the rules payload returns; returns the new version.
+ */
+export async function bumpRulesVersion(tx: Queryable, shopId: string): Promise<number> {
+  const [row] = await tx
+    .update(shops)
+    .set({ rulesVersion: sql`${shops.rulesVersion} + 1` })
+    .where(eq(shops.id, shopId))
+    .returning({ rulesVersion: shops.rulesVersion });
+  return row?.rulesVersion ?? 0;
+}

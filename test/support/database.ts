@@ -1,0 +1,67 @@
+/**
+ * A fresh database for one test file, cloned from the run's migrated template: PGlite loads
+ * the template dump; PostgreSQL gets CREATE DATABASE … TEMPLATE and is dropped afterwards.
+ */
+import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { openPglite, openPostgres } from '../../src/db/database.ts';
+import type { DatabaseHandle } from '../../src/db/database.ts';
+
+export type TestDbKind = 'pglite' | 'postgres';
+
+export const testDbKind = (): TestDbKind => (process.env.TEST_DB_KIND === 'postgres' ? 'postgres' : 'pglite');
+
+/** The Redis URL tests on the PostgreSQL project use for limits and invalidation. */
+export const testRedisUrl = (): string | undefined =>
+  testDbKind() === 'postgres' ? process.env.TEST_REDIS_URL || undefined : undefined;
+
+let templateBlob: Blob | undefined;
+
+async function clonePostgres(): Promise<{ handle: DatabaseHandle; url: string }> {
+  const baseUrl = process.env.TEST_DATABASE_URL;
+  if (!baseUrl) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `gcrs_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  try {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${inject('postgresTemplate')}"`);
+        break;
+      } catch (error) {
+        // 55006: the template is briefly in use by a concurrent clone; try again.
+        if ((error as { code?: string }).code !== '55006' || attempt > 20) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 200));
+      }
+    }
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  const handle = await openPostgres(url.toString(), { migrate: false, poolSize: 5 });
+  const close = async () => {
+    await handle.close();
+    const dropper = new pg.Client({ connectionString: baseUrl });
+    await dropper.connect();
+    await dropper.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).finally(() => dropper.end());
+  };
+  return { handle: { ...handle, close }, url: url.toString() };
+}
+
+/**
+ * Opens a new, migrated, empty database of the project's kind.
+ *
+ * @example
+ *   const database = await createTestDatabase(); // … await database.close();
+ */
+export async function createTestDatabase(): Promise<DatabaseHandle & { url?: string }> {
+  if (testDbKind() === 'postgres') {
+    const { handle, url } = await clonePostgres();
+    return { ...handle, url };
+  }
+  templateBlob ??= new Blob([readFileSync(inject('pgliteTemplatePath'))]);
+  return openPglite({ loadDataDir: templateBlob });
+}

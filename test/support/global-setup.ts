@@ -1,0 +1,74 @@
+/**
+ * Migrates one template database per run so each test file gets its own database quickly:
+ * a PGlite data-directory dump that files load (no initdb, no migrations), and on
+ * PostgreSQL a template database that files clone with CREATE DATABASE … TEMPLATE.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync, renameSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle } from 'drizzle-orm/pglite';
+import { migrate } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { MIGRATIONS_FOLDER, openPostgres } from '../../src/db/database.ts';
+
+function migrationsHash(): string {
+  const hash = createHash('sha256');
+  for (const file of readdirSync(MIGRATIONS_FOLDER, { recursive: true }).map(String).sort()) {
+    if (file.endsWith('.sql') || file.endsWith('.json')) hash.update(file).update(readFileSync(join(MIGRATIONS_FOLDER, file)));
+  }
+  return hash.digest('hex').slice(0, 12);
+}
+
+async function pgliteTemplate(dir: string, hash: string): Promise<string> {
+  const path = join(dir, `pglite-template-${hash}.tar`);
+  if (existsSync(path)) return path;
+  const client = await PGlite.create();
+  await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
+  const dump = await client.dumpDataDir('none');
+  await client.close();
+  const tmp = `${path}.${process.pid}`;
+  writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
+  renameSync(tmp, path);
+  return path;
+}
+
+async function postgresTemplate(url: string, hash: string): Promise<string> {
+  const name = `gcrs_template_${hash}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    // Several runs may start at once: one creates, the others wait on the lock and reuse it.
+    await admin.query('SELECT pg_advisory_lock(7235114022)');
+    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (exists.rowCount === 0) {
+      await admin.query(`CREATE DATABASE "${name}"`);
+      const templateUrl = new URL(url);
+      templateUrl.pathname = `/${name}`;
+      const handle = await openPostgres(templateUrl.toString(), { poolSize: 1 });
+      await handle.close();
+      await admin.query(`ALTER DATABASE "${name}" WITH is_template true`);
+    }
+    await admin.query('SELECT pg_advisory_unlock(7235114022)');
+  } finally {
+    await admin.end();
+  }
+  return name;
+}
+
+export default async function setup(project: TestProject): Promise<void> {
+  const dir = join(process.cwd(), '.data-test');
+  mkdirSync(dir, { recursive: true });
+  const hash = migrationsHash();
+  project.provide('pgliteTemplatePath', await pgliteTemplate(dir, hash));
+  const url = process.env.TEST_DATABASE_URL;
+  project.provide('postgresTemplate', url ? await postgresTemplate(url, hash) : '');
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgliteTemplatePath: string;
+    postgresTemplate: string;
+  }
+}
