@@ -1,0 +1,72 @@
+/**
+ * Writing side effects into the outbox. Call these inside the transaction of the change
+ * that causes them: the effect is then committed exactly when the change is, and the
+ * dispatcher delivers it later, surviving any crash in between.
+ */
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Queryable } from '../db/database.ts';
+import { outbox, webhookEndpoints } from '../db/schema.ts';
+import { newId } from '../ids.ts';
+
+/** SPEC "Events", outbound webhook kinds. */
+export const WEBHOOK_EVENT_TYPES = ['campaign.activated', 'campaign.deactivated', 'gift.added', 'order.converted'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** The body every delivery POSTs (CONTRACT "Outbound webhooks"). */
+export type WebhookPayload = { type: WebhookEventType; timestamp: string; data: { shopId: string; [key: string]: unknown } };
+
+/**
+ * Queues one delivery of the event to each of the shop's live endpoints that subscribe to
+ * it (an endpoint with no `events` filter takes every kind). All deliveries of one event
+ * share one message id, sent as `webhook-id` on every attempt. Returns the message id.
+ *
+ * @example
+ *   await db.transaction(async (tx) => {
+ *     await enqueueWebhookEvent(tx, shop.id, 'campaign.activated', { campaignId, name, enabled: true, isDraft: false, trigger: 'api' });
+ *   });
+ */
+export async function enqueueWebhookEvent(
+  tx: Queryable,
+  shopId: string,
+  type: WebhookEventType,
+  data: Record<string, unknown>,
+  now: Date = new Date(),
+): Promise<string> {
+  const messageId = newId('msg');
+  const endpoints = await tx
+    .select({ id: webhookEndpoints.id, events: webhookEndpoints.events })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.shopId, shopId), isNull(webhookEndpoints.disabledAt)));
+  const subscribed = endpoints.filter((endpoint) => endpoint.events.length === 0 || endpoint.events.includes(type));
+  if (subscribed.length === 0) return messageId;
+  const payload: WebhookPayload = { type, timestamp: now.toISOString(), data: { ...data, shopId } };
+  await tx.insert(outbox).values(
+    subscribed.map((endpoint) => ({
+      shopId,
+      id: newId('obx'),
+      kind: 'webhook',
+      endpointId: endpoint.id,
+      messageId,
+      eventType: type,
+      payload,
+      nextAttemptAt: now,
+    })),
+  );
+  return messageId;
+}
+
+/**
+ * Queues a platform sync job (e.g. the automatic discount of a campaign) for the dispatcher.
+ *
+ * @example
+ *   await enqueueJob(tx, shop.id, 'discount_sync', { campaignId, active: true });
+ */
+export async function enqueueJob(
+  tx: Queryable,
+  shopId: string,
+  kind: 'discount_sync',
+  payload: Record<string, unknown>,
+  now: Date = new Date(),
+): Promise<void> {
+  await tx.insert(outbox).values({ shopId, id: newId('obx'), kind, eventType: kind, payload, nextAttemptAt: now });
+}
