@@ -6,12 +6,15 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createAppContext } from './context.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
+import { createWorkers, startWorkers, stopWorkers } from './workers.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const ctx = await createAppContext(config);
   const app = await buildApp(ctx);
   await app.listen({ port: config.port, host: config.host });
+  const workers = createWorkers(ctx);
+  startWorkers(workers);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -20,6 +23,7 @@ async function main(): Promise<void> {
     ctx.logger.info({ signal }, 'shutting down: draining requests and background work');
     try {
       await app.close();
+      await stopWorkers(workers);
       await ctx.close();
       process.exit(0);
     } catch (error) {

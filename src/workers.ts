@@ -1,0 +1,21 @@
+/**
+ * Background work of one instance (outbox dispatch, retention…). `npm start` starts every
+ * worker listed here; SIGTERM stops them after the HTTP server has drained, and each
+ * worker's stop() finishes the batch it has in hand before resolving.
+ */
+import type { AppContext } from './context.ts';
+
+export type Worker = { name: string; start(): void; stop(): Promise<void> };
+
+/** Every worker of the service; features add theirs to this list. */
+export function createWorkers(_ctx: AppContext): Worker[] {
+  return [];
+}
+
+export function startWorkers(workers: readonly Worker[]): void {
+  for (const worker of workers) worker.start();
+}
+
+export async function stopWorkers(workers: readonly Worker[]): Promise<void> {
+  await Promise.all(workers.map((worker) => worker.stop()));
+}
