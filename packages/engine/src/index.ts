@@ -1,7 +1,8 @@
 // The public surface of @gcrs/engine. Everything here is pure (imports only zod), so the
 // storefront bundle and the server share one implementation.
 
-export { numericIdOf } from './ids.ts';
+export { idKeyOf, numericIdOf } from './ids.ts';
+export type { IdKey } from './ids.ts';
 export {
   gidSchema,
   gidOrNumericIdSchema,

@@ -1,4 +1,5 @@
-import { numericIdOf } from '../ids.ts';
+import type { IdKey } from '../ids.ts';
+import { idKeyOf } from '../ids.ts';
 import { ONE_TIME_PURCHASE } from '../schema/line-leaves.ts';
 import type { LeafOutcome } from './outcomes.ts';
 import { OUTCOME } from './outcomes.ts';
@@ -28,11 +29,11 @@ export function compileLineFilter(leaf: Restrictions): LineFilter | LeafOutcome 
   let planFilter: LineFilter;
   if (plans !== undefined) {
     if (!Array.isArray(plans) || plans.length === 0) return OUTCOME.emptySellingPlanIds;
-    const ids = new Set<string>();
+    const ids = new Set<IdKey>();
     let oneTime = false;
     for (const plan of plans) {
       if (plan === ONE_TIME_PURCHASE) oneTime = true;
-      const id = numericIdOf(plan);
+      const id = idKeyOf(plan);
       if (id !== undefined) ids.add(id);
     }
     planFilter = (line) =>

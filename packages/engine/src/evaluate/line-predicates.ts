@@ -1,9 +1,10 @@
-import { numericIdOf } from '../ids.ts';
+import type { IdKey } from '../ids.ts';
+import { idKeyOf } from '../ids.ts';
 import type { LeafOf } from '../schema/leaf-node.ts';
 import type { LeafOutcome } from './outcomes.ts';
 import { OUTCOME } from './outcomes.ts';
 import type { PreparedContext, PreparedLine } from './prepare-context.ts';
-import { addCollectionKey } from './prepare-context.ts';
+import { collectionHasProductIn, collectionName } from './collection-map.ts';
 import type { LeafPredicate } from './leaf-predicate.ts';
 import { isValidThreshold } from './leaf-predicate.ts';
 import { compileLineFilter, isOutcome } from './line-filter.ts';
@@ -12,13 +13,13 @@ const always = (outcome: LeafOutcome): LeafPredicate => () => outcome;
 
 function compilePresence(
   value: unknown,
-  idOf: (line: PreparedLine) => string | undefined,
-  idsOf: (ctx: PreparedContext) => ReadonlySet<string>,
+  idOf: (line: PreparedLine) => IdKey | undefined,
+  idsOf: (ctx: PreparedContext) => ReadonlyMap<IdKey, number>,
   leaf: Parameters<typeof compileLineFilter>[0],
   found: LeafOutcome,
   missing: LeafOutcome,
 ): LeafPredicate {
-  const id = numericIdOf(value);
+  const id = idKeyOf(value);
   if (id === undefined) return always(OUTCOME.invalidId);
   const filter = compileLineFilter(leaf);
   if (isOutcome(filter)) return always(filter);
@@ -35,12 +36,12 @@ const variantOf = (line: PreparedLine) => line.variantId;
 
 /** `line.has_product_id`: a non-gift line is the product (ids compared numerically). */
 export function compileHasProductId(leaf: LeafOf<'line.has_product_id'>): LeafPredicate {
-  return compilePresence(leaf.value, productOf, (ctx) => ctx.productIds, leaf, OUTCOME.productInCart, OUTCOME.productNotInCart);
+  return compilePresence(leaf.value, productOf, (ctx) => ctx.productQuantities, leaf, OUTCOME.productInCart, OUTCOME.productNotInCart);
 }
 
 /** `line.has_variant_id`: a non-gift line is the variant. */
 export function compileHasVariantId(leaf: LeafOf<'line.has_variant_id'>): LeafPredicate {
-  return compilePresence(leaf.value, variantOf, (ctx) => ctx.variantIds, leaf, OUTCOME.variantInCart, OUTCOME.variantNotInCart);
+  return compilePresence(leaf.value, variantOf, (ctx) => ctx.variantQuantities, leaf, OUTCOME.variantInCart, OUTCOME.variantNotInCart);
 }
 
 /**
@@ -49,32 +50,28 @@ export function compileHasVariantId(leaf: LeafOf<'line.has_variant_id'>): LeafPr
  * `_collections` attribute (comma-separated handles or ids) decides.
  */
 export function compileInCollection(leaf: LeafOf<'line.in_collection'>): LeafPredicate {
-  const handles = new Set<string>();
-  const ids = new Set<string>();
-  if (typeof leaf.value === 'number') {
-    const id = numericIdOf(leaf.value);
-    if (id !== undefined) ids.add(id);
-  } else if (typeof leaf.value === 'string') {
-    addCollectionKey(leaf.value, handles, ids);
-  }
-  const [id] = ids;
-  const [handle] = handles;
-  if (id === undefined && handle === undefined) return always(OUTCOME.invalidValue);
+  const value: unknown = leaf.value;
+  const reference = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+  const name = collectionName(reference);
+  if (name === undefined) return always(OUTCOME.invalidValue);
+  // The `_collections` fallback matches ids by id and handles case-insensitively.
+  const id = idKeyOf(reference);
+  const handle = reference.toLowerCase();
   return (ctx) => {
-    const products = id !== undefined ? ctx.collectionsById.get(id) : ctx.collectionsByHandle.get(handle ?? '');
-    if (products !== undefined) {
-      for (const line of ctx.lines) {
-        if (line.productId !== undefined && products.has(line.productId)) return OUTCOME.collectionInCart;
-      }
-      return OUTCOME.collectionNotInCart;
+    let hit = ctx.collectionHits.get(name);
+    if (hit === undefined) {
+      hit = collectionHasProductIn(ctx.collections, name, ctx.productQuantities) ?? anyLineTagged(ctx, id, handle);
+      ctx.collectionHits.set(name, hit);
     }
-    for (const line of ctx.lines) {
-      if (id !== undefined ? line.collectionIds.has(id) : line.collectionHandles.has(handle ?? '')) {
-        return OUTCOME.collectionInCart;
-      }
-    }
-    return OUTCOME.collectionNotInCart;
+    return hit ? OUTCOME.collectionInCart : OUTCOME.collectionNotInCart;
   };
+}
+
+function anyLineTagged(ctx: PreparedContext, id: IdKey | undefined, handle: string): boolean {
+  for (const line of ctx.lines) {
+    if (id !== undefined ? line.collectionIds.has(id) : line.collectionHandles.has(handle)) return true;
+  }
+  return false;
 }
 
 /** `line.quantity_min`: summed quantity of the variant (wins) or product >= value. */
@@ -83,15 +80,21 @@ export function compileQuantityMin(leaf: LeafOf<'line.quantity_min'>): LeafPredi
   if (!isValidThreshold(minimum)) return always(OUTCOME.invalidThreshold);
   const byVariant = leaf.variantId !== undefined;
   if (!byVariant && leaf.productId === undefined) return always(OUTCOME.missingProductOrVariant);
-  const id = numericIdOf(byVariant ? leaf.variantId : leaf.productId);
+  const id = idKeyOf(byVariant ? leaf.variantId : leaf.productId);
   if (id === undefined) return always(OUTCOME.invalidId);
   const filter = compileLineFilter(leaf);
   if (isOutcome(filter)) return always(filter);
+  if (filter === undefined) {
+    return (ctx) => {
+      const quantity = (byVariant ? ctx.variantQuantities : ctx.productQuantities).get(id) ?? 0;
+      return quantity >= minimum ? OUTCOME.quantityReached : OUTCOME.quantityBelow;
+    };
+  }
   return (ctx) => {
     let quantity = 0;
     for (const line of ctx.lines) {
       if ((byVariant ? line.variantId : line.productId) !== id) continue;
-      if (filter !== undefined && !filter(line)) continue;
+      if (!filter(line)) continue;
       quantity += line.quantity;
     }
     return quantity >= minimum ? OUTCOME.quantityReached : OUTCOME.quantityBelow;

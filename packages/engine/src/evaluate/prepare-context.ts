@@ -1,5 +1,8 @@
-import { numericIdOf } from '../ids.ts';
+import type { IdKey } from '../ids.ts';
+import { idKeyOf } from '../ids.ts';
 import type { CartLine, EvaluationContext } from '../schema/evaluation-context.ts';
+import type { CollectionMap } from './collection-map.ts';
+import { openCollectionMap } from './collection-map.ts';
 
 /** The line attribute that marks a gift line (SPEC, gift line attributes). */
 export const GIFT_CAMPAIGN_ATTRIBUTE = '_svc_campaign_id';
@@ -13,18 +16,18 @@ export type EvaluationOptions = {
   useDiscountedPrices?: boolean;
 };
 
-/** A non-gift cart line with its ids reduced to numeric strings once. */
+/** A non-gift cart line with its ids reduced to comparison keys once. */
 export type PreparedLine = {
-  productId: string | undefined;
-  variantId: string | undefined;
+  productId: IdKey | undefined;
+  variantId: IdKey | undefined;
   quantity: number;
-  /** Numeric selling plan id; undefined for a one-time purchase. */
-  sellingPlanId: string | undefined;
+  /** Selling plan id key; undefined for a one-time purchase (or an unreadable id). */
+  sellingPlanId: IdKey | undefined;
   hasSellingPlan: boolean;
   attributes: Readonly<Record<string, string>> | undefined;
-  /** From `_collections`: lowercased handles and numeric ids. */
+  /** From `_collections`: lowercased handles and id keys. */
   collectionHandles: ReadonlySet<string>;
-  collectionIds: ReadonlySet<string>;
+  collectionIds: ReadonlySet<IdKey>;
 };
 
 /**
@@ -43,27 +46,30 @@ export type PreparedContext = {
   subtotal: number;
   total: number;
   itemCount: number;
-  productIds: ReadonlySet<string>;
-  variantIds: ReadonlySet<string>;
+  /** Summed quantity per product / variant id key; presence is `.has(id)`. */
+  productQuantities: ReadonlyMap<IdKey, number>;
+  variantQuantities: ReadonlyMap<IdKey, number>;
+  /** Memo of `line.in_collection` answers per collection key, filled on first use. */
+  collectionHits: Map<string, boolean>;
   hasSubscriptionLine: boolean;
   /** Uppercased, trimmed, non-empty codes. */
   discountCodes: ReadonlySet<string>;
   loggedIn: boolean;
   /** Lowercased, trimmed tags of the logged-in customer. */
   customerTags: ReadonlySet<string>;
-  /** The context's collection map, split by key kind: numeric id, or lowercased handle. */
-  collectionsById: ReadonlyMap<string, ReadonlySet<string>>;
-  collectionsByHandle: ReadonlyMap<string, ReadonlySet<string>>;
+  /** The context's collection map, read lazily. */
+  collections: CollectionMap | undefined;
 };
 
-const EMPTY_SET: ReadonlySet<string> = new Set();
+const EMPTY_STRINGS: ReadonlySet<string> = new Set();
+const EMPTY_IDS: ReadonlySet<IdKey> = new Set();
 
 /**
  * Whether a cart line is a gift line (carries `_svc_campaign_id`).
  *
  * @example isGiftLine({ attributes: { _svc_campaign_id: 'cmp_1' } }) // true
  */
-export function isGiftLine(line: { attributes?: Readonly<Record<string, string>> | undefined }): boolean {
+export function isGiftLine(line: { attributes?: Readonly<Record<string, string>> | undefined | null }): boolean {
   const attributes = line.attributes;
   return (
     attributes !== undefined &&
@@ -84,8 +90,9 @@ export function isGiftLine(line: { attributes?: Readonly<Record<string, string>>
 export function prepareContext(ctx: EvaluationContext, options: EvaluationOptions): PreparedContext {
   const cart = ctx.cart;
   const lines: PreparedLine[] = [];
-  const productIds = new Set<string>();
-  const variantIds = new Set<string>();
+  const productQuantities = new Map<IdKey, number>();
+  const variantQuantities = new Map<IdKey, number>();
+  const useDiscounted = options.useDiscountedPrices === true;
   let subtotal = 0;
   let itemCount = 0;
   let hasSubscriptionLine = false;
@@ -93,19 +100,16 @@ export function prepareContext(ctx: EvaluationContext, options: EvaluationOption
     if (isGiftLine(line)) continue;
     const prepared = prepareLine(line);
     lines.push(prepared);
-    if (prepared.productId !== undefined) productIds.add(prepared.productId);
-    if (prepared.variantId !== undefined) variantIds.add(prepared.variantId);
+    const { productId, variantId, quantity } = prepared;
+    if (productId !== undefined) productQuantities.set(productId, (productQuantities.get(productId) ?? 0) + quantity);
+    if (variantId !== undefined) variantQuantities.set(variantId, (variantQuantities.get(variantId) ?? 0) + quantity);
     if (prepared.hasSellingPlan) hasSubscriptionLine = true;
-    const unitPrice =
-      options.useDiscountedPrices === true && typeof line.discountedPrice === 'number'
-        ? line.discountedPrice
-        : line.price;
-    subtotal += unitPrice * line.quantity;
-    itemCount += line.quantity;
+    const unitPrice = useDiscounted && typeof line.discountedPrice === 'number' ? line.discountedPrice : line.price;
+    subtotal += unitPrice * quantity;
+    itemCount += quantity;
   }
   const customer = ctx.customer;
   const loggedIn = customer?.loggedIn === true;
-  const { byId, byHandle } = indexCollections(ctx.collections);
   return {
     kind: 'prepared-context',
     currency: normaliseCurrency(cart.currency),
@@ -116,14 +120,14 @@ export function prepareContext(ctx: EvaluationContext, options: EvaluationOption
     subtotal,
     total: subtotal + finiteOrZero(cart.shipping) + finiteOrZero(cart.tax),
     itemCount,
-    productIds,
-    variantIds,
+    productQuantities,
+    variantQuantities,
+    collectionHits: new Map(),
     hasSubscriptionLine,
     discountCodes: normalisedSet(cart.discountCodes, (code) => code.toUpperCase()),
     loggedIn,
-    customerTags: loggedIn ? normalisedSet(customer?.tags, (tag) => tag.toLowerCase()) : EMPTY_SET,
-    collectionsById: byId,
-    collectionsByHandle: byHandle,
+    customerTags: loggedIn ? normalisedSet(customer?.tags, (tag) => tag.toLowerCase()) : EMPTY_STRINGS,
+    collections: openCollectionMap(ctx.collections),
   };
 }
 
@@ -140,57 +144,39 @@ function prepareLine(line: CartLine): PreparedLine {
   const plan = line.sellingPlanId;
   const hasSellingPlan = plan !== undefined && plan !== null && plan !== '';
   const attributes = line.attributes ?? undefined;
-  const handles = new Set<string>();
-  const ids = new Set<string>();
+  let handles = EMPTY_STRINGS;
+  let ids = EMPTY_IDS;
   const raw = attributes !== undefined && Object.hasOwn(attributes, COLLECTIONS_ATTRIBUTE) ? attributes[COLLECTIONS_ATTRIBUTE] : undefined;
   if (typeof raw === 'string') {
-    for (const token of raw.split(',')) addCollectionKey(token, handles, ids);
+    const handleSet = new Set<string>();
+    const idSet = new Set<IdKey>();
+    for (const token of raw.split(',')) addCollectionKey(token, handleSet, idSet);
+    handles = handleSet;
+    ids = idSet;
   }
   return {
-    productId: numericIdOf(line.productId),
-    variantId: numericIdOf(line.variantId),
+    productId: idKeyOf(line.productId),
+    variantId: idKeyOf(line.variantId),
     quantity: typeof line.quantity === 'number' && Number.isFinite(line.quantity) ? line.quantity : 0,
-    sellingPlanId: hasSellingPlan ? numericIdOf(plan) : undefined,
+    sellingPlanId: hasSellingPlan ? idKeyOf(plan) : undefined,
     hasSellingPlan,
     attributes,
-    collectionHandles: handles.size === 0 ? EMPTY_SET : handles,
-    collectionIds: ids.size === 0 ? EMPTY_SET : ids,
+    collectionHandles: handles,
+    collectionIds: ids,
   };
 }
 
 /** A collection reference is a numeric id (digits or gid) or else a lowercased handle. */
-export function addCollectionKey(token: string, handles: Set<string>, ids: Set<string>): void {
+export function addCollectionKey(token: string, handles: Set<string>, ids: Set<IdKey>): void {
   const trimmed = token.trim();
   if (trimmed === '') return;
-  const id = numericIdOf(trimmed);
+  const id = idKeyOf(trimmed);
   if (id !== undefined) ids.add(id);
   else handles.add(trimmed.toLowerCase());
 }
 
-function indexCollections(collections: EvaluationContext['collections']) {
-  const byId = new Map<string, Set<string>>();
-  const byHandle = new Map<string, Set<string>>();
-  if (collections === undefined || collections === null) return { byId, byHandle };
-  for (const key of Object.keys(collections)) {
-    const products = collections[key];
-    if (!Array.isArray(products)) continue;
-    const trimmed = key.trim();
-    const id = numericIdOf(trimmed);
-    const index = id === undefined ? byHandle : byId;
-    const name = id ?? trimmed.toLowerCase();
-    // Two keys naming one collection (its gid and its numeric id) merge their products.
-    const set = index.get(name) ?? new Set<string>();
-    for (const product of products) {
-      const productId = numericIdOf(product);
-      if (productId !== undefined) set.add(productId);
-    }
-    index.set(name, set);
-  }
-  return { byId, byHandle };
-}
-
 function normalisedSet(values: readonly string[] | undefined | null, fold: (value: string) => string): ReadonlySet<string> {
-  if (!Array.isArray(values) || values.length === 0) return EMPTY_SET;
+  if (!Array.isArray(values) || values.length === 0) return EMPTY_STRINGS;
   const set = new Set<string>();
   for (const value of values) {
     if (typeof value !== 'string') continue;
