@@ -1,6 +1,8 @@
 /**
- * Prefixed random ids (`cmp_…`, `rul_…`, `key_…`): the prefix says what an id names when it
- * turns up in a log or a support ticket; the body is 16 base62 characters (~95 bits).
+ * Prefixed, time-ordered ids (`cmp_…`, `rul_…`, `key_…`): the prefix says what an id names
+ * when it turns up in a log or a support ticket. The 16-character base62 body is 8
+ * characters of milliseconds then 8 random ones, incremented within one millisecond, so ids
+ * made by one process sort in creation order (a batch import lists in the order it was sent).
  */
 import { randomBytes } from 'node:crypto';
 
@@ -21,12 +23,44 @@ export function randomBase62(length: number): string {
   return out;
 }
 
+function base62(value: number, width: number): string {
+  let out = '';
+  for (let rest = value; out.length < width; rest = Math.floor(rest / 62)) out = ALPHABET[rest % 62] + out;
+  return out;
+}
+
+/** Adds one to a base62 string; undefined when it would overflow. */
+function increment(text: string): string | undefined {
+  const chars = text.split('');
+  for (let i = chars.length - 1; i >= 0; i -= 1) {
+    const digit = ALPHABET.indexOf(chars[i] ?? '0');
+    if (digit < 61) {
+      chars[i] = ALPHABET[digit + 1] ?? '0';
+      return chars.join('');
+    }
+    chars[i] = '0';
+  }
+  return undefined;
+}
+
+let lastTime = -1;
+let lastRandom = '';
+
 /**
  * A new id with its prefix.
  *
  * @example
- *   newId('cmp'); // 'cmp_3fK9x0LqP2mZ8aTb'
+ *   newId('cmp'); // 'cmp_0Wn3kQ7a3fK9x0Lq'
  */
 export function newId(prefix: IdPrefix): string {
-  return `${prefix}_${randomBase62(16)}`;
+  const now = Math.max(Date.now(), lastTime);
+  const next = now === lastTime ? increment(lastRandom) : undefined;
+  if (next === undefined) {
+    // A new millisecond, or 62^8 ids in this one: move on with fresh randomness.
+    lastTime = next === undefined && now === lastTime ? now + 1 : now;
+    lastRandom = randomBase62(8);
+  } else {
+    lastRandom = next;
+  }
+  return `${prefix}_${base62(lastTime, 8)}${lastRandom}`;
 }
