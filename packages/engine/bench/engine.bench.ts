@@ -153,8 +153,8 @@ const nonGift = (cart: JreCart) => cart.lines.filter((line) => !line.attributes?
 engine.addFact('subtotal', async (_p, almanac) => nonGift(await almanac.factValue<JreCart>('cart')).reduce((sum, l) => sum + l.price * l.quantity, 0));
 engine.addFact('itemCount', async (_p, almanac) => nonGift(await almanac.factValue<JreCart>('cart')).reduce((sum, l) => sum + l.quantity, 0));
 engine.addFact('productIds', async (_p, almanac) => nonGift(await almanac.factValue<JreCart>('cart')).map((l) => numericIdOf(l.productId)));
-engine.addFact('productQuantity', async (params: { productId: string }, almanac) =>
-  nonGift(await almanac.factValue<JreCart>('cart')).reduce((sum, l) => (numericIdOf(l.productId) === params.productId ? sum + l.quantity : sum), 0));
+engine.addFact('productQuantity', async (params: Record<string, unknown>, almanac) =>
+  nonGift(await almanac.factValue<JreCart>('cart')).reduce((sum, l) => (numericIdOf(l.productId) === params['productId'] ? sum + l.quantity : sum), 0));
 engine.addFact('collectionsInCart', async (_p, almanac) => {
   const inCart = new Set(await almanac.factValue<string[]>('productIds'));
   const map = await almanac.factValue<Record<string, string[]>>('collections');

@@ -5,6 +5,7 @@ import {
   compileConditionProgram,
   conditionNodeSchema,
   evaluateCondition,
+  planCart,
   prepareContext,
   stripDisallowedLeaves,
   traceCondition,
@@ -51,5 +52,18 @@ describe('100,000-level trees evaluate', () => {
     let depth = 0;
     for (let node: ConditionTrace | undefined = trace; node !== undefined; node = node.children?.[0]) depth++;
     expect(depth).toBe(tree.type === 'NOT' && !matched ? DEPTH + 2 : DEPTH + 1);
+  });
+});
+
+describe('100,000-level trees in compiled rules', () => {
+  it('compile and plan without recursion', () => {
+    const tree = nestedNots(DEPTH, { type: 'cart.subtotal_gte', value: 500 });
+    const plan = planCart(
+      { baseCurrency: 'USD', rules: [{ id: 'deep', campaignId: 'c', conditionTree: tree, giftConfig: { type: 'fixed', gifts: [{ variantId: gid.variant(1), quantity: 1 }] }, options: {} }] },
+      context([line()]),
+      { trace: true },
+    );
+    expect(plan.results[0]?.matched).toBe(true);
+    expect(plan.operations).toHaveLength(1);
   });
 });

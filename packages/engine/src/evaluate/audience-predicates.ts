@@ -21,7 +21,11 @@ function foldedList(value: unknown, fold: (text: string) => string): Set<string>
 const lower = (text: string) => text.toLowerCase();
 const upper = (text: string) => text.toUpperCase();
 
-/** `customer.tag_in`: the logged-in customer has one of the tags (case-insensitive). */
+/**
+ * `customer.tag_in`: the logged-in customer has one of the tags (case-insensitive).
+ *
+ * @example compileTagIn({ type: 'customer.tag_in', value: 'vip, wholesale' })(prepared)
+ */
 export function compileTagIn(leaf: LeafOf<'customer.tag_in'>): LeafPredicate {
   const tags = foldedList(leaf.value, lower);
   if (tags.size === 0) return always(OUTCOME.emptyTagList);
@@ -32,7 +36,11 @@ export function compileTagIn(leaf: LeafOf<'customer.tag_in'>): LeafPredicate {
   };
 }
 
-/** `customer.is_logged_in`: true/false or 'true'/'false'; anything else fails closed. */
+/**
+ * `customer.is_logged_in`: true/false or 'true'/'false'; anything else fails closed.
+ *
+ * @example compileIsLoggedIn({ type: 'customer.is_logged_in', value: 'true' })(prepared)
+ */
 export function compileIsLoggedIn(leaf: LeafOf<'customer.is_logged_in'>): LeafPredicate {
   const value: unknown = leaf.value;
   const wanted = value === true || value === 'true' ? true : value === false || value === 'false' ? false : undefined;
@@ -43,7 +51,11 @@ export function compileIsLoggedIn(leaf: LeafOf<'customer.is_logged_in'>): LeafPr
   };
 }
 
-/** `market.handle_in`: the active market handle is listed (case-insensitive). */
+/**
+ * `market.handle_in`: the active market handle is listed (case-insensitive).
+ *
+ * @example compileMarketHandleIn({ type: 'market.handle_in', value: ['eu'] })(prepared)
+ */
 export function compileMarketHandleIn(leaf: LeafOf<'market.handle_in'>): LeafPredicate {
   const handles = foldedList(leaf.value, lower);
   if (handles.size === 0) return always(OUTCOME.emptyMarketList);
@@ -53,7 +65,11 @@ export function compileMarketHandleIn(leaf: LeafOf<'market.handle_in'>): LeafPre
   };
 }
 
-/** `country.in`: the market country is listed (case-insensitive). */
+/**
+ * `country.in`: the market country is listed (case-insensitive).
+ *
+ * @example compileCountryIn({ type: 'country.in', value: ['DE', 'AT'] })(prepared)
+ */
 export function compileCountryIn(leaf: LeafOf<'country.in'>): LeafPredicate {
   const countries = foldedList(leaf.value, upper);
   if (countries.size === 0) return always(OUTCOME.emptyCountryList);
@@ -63,17 +79,29 @@ export function compileCountryIn(leaf: LeafOf<'country.in'>): LeafPredicate {
   };
 }
 
-/** `discount.code_present`: at least one discount code is applied. */
+/**
+ * `discount.code_present`: at least one discount code is applied.
+ *
+ * @example compileCodePresent()(prepared).matched
+ */
 export function compileCodePresent(): LeafPredicate {
   return (ctx) => (ctx.discountCodes.size > 0 ? OUTCOME.codePresent.yes : OUTCOME.noCode.no);
 }
 
-/** `discount.code_not_present`: no discount code is applied. */
+/**
+ * `discount.code_not_present`: no discount code is applied.
+ *
+ * @example compileCodeNotPresent()(prepared).matched
+ */
 export function compileCodeNotPresent(): LeafPredicate {
   return (ctx) => (ctx.discountCodes.size > 0 ? OUTCOME.codePresent.no : OUTCOME.noCode.yes);
 }
 
-/** `discount.code_equals`: the code is applied (uppercased, trimmed on both sides). */
+/**
+ * `discount.code_equals`: the code is applied (uppercased, trimmed on both sides).
+ *
+ * @example compileCodeEquals({ type: 'discount.code_equals', value: 'save10' })(prepared)
+ */
 export function compileCodeEquals(leaf: LeafOf<'discount.code_equals'>): LeafPredicate {
   const code = typeof leaf.value === 'string' ? leaf.value.trim().toUpperCase() : '';
   if (code === '') return always(OUTCOME.invalidValue);

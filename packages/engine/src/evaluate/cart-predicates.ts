@@ -40,7 +40,11 @@ function compileThreshold(leaf: ThresholdLeaf): (ctx: PreparedContext) => number
   };
 }
 
-/** `cart.subtotal_gte`: non-gift subtotal >= resolved threshold. */
+/**
+ * `cart.subtotal_gte`: non-gift subtotal >= resolved threshold.
+ *
+ * @example compileSubtotalGte({ type: 'cart.subtotal_gte', value: 5000 })(prepared).matched
+ */
 export function compileSubtotalGte(leaf: LeafOf<'cart.subtotal_gte'>): LeafPredicate {
   const threshold = compileThreshold(leaf);
   return (ctx) => {
@@ -50,7 +54,11 @@ export function compileSubtotalGte(leaf: LeafOf<'cart.subtotal_gte'>): LeafPredi
   };
 }
 
-/** `cart.subtotal_lte`: non-gift subtotal <= resolved threshold (equal matches). */
+/**
+ * `cart.subtotal_lte`: non-gift subtotal <= resolved threshold (equal matches).
+ *
+ * @example compileSubtotalLte({ type: 'cart.subtotal_lte', value: 9999 })(prepared).matched
+ */
 export function compileSubtotalLte(leaf: LeafOf<'cart.subtotal_lte'>): LeafPredicate {
   const threshold = compileThreshold(leaf);
   return (ctx) => {
@@ -60,7 +68,11 @@ export function compileSubtotalLte(leaf: LeafOf<'cart.subtotal_lte'>): LeafPredi
   };
 }
 
-/** `cart.total_gte`: subtotal + shipping + tax >= resolved threshold. */
+/**
+ * `cart.total_gte`: subtotal + shipping + tax >= resolved threshold.
+ *
+ * @example compileTotalGte({ type: 'cart.total_gte', value: 5000, currencyOverrides: { EUR: 4500 } })(prepared)
+ */
 export function compileTotalGte(leaf: LeafOf<'cart.total_gte'>): LeafPredicate {
   const threshold = compileThreshold(leaf);
   return (ctx) => {
@@ -70,7 +82,11 @@ export function compileTotalGte(leaf: LeafOf<'cart.total_gte'>): LeafPredicate {
   };
 }
 
-/** `cart.item_count_gte`: summed non-gift quantity >= value. */
+/**
+ * `cart.item_count_gte`: summed non-gift quantity >= value.
+ *
+ * @example compileItemCountGte({ type: 'cart.item_count_gte', value: 3 })(prepared).matched
+ */
 export function compileItemCountGte(leaf: LeafOf<'cart.item_count_gte'>): LeafPredicate {
   const value: unknown = leaf.value;
   if (!isValidThreshold(value)) return () => OUTCOME.invalidThreshold;

@@ -34,7 +34,11 @@ export function collectionName(reference: string): string | undefined {
   return id === undefined ? `@${trimmed.toLowerCase()}` : `#${id}`;
 }
 
-/** Wraps a context's collection map (or nothing) for lazy lookups. */
+/**
+ * Wraps a context's collection map (or nothing) for lazy lookups.
+ *
+ * @example openCollectionMap({ summer: ['gid://shopify/Product/1'] })
+ */
 export function openCollectionMap(collections: unknown): CollectionMap | undefined {
   if (typeof collections !== 'object' || collections === null || Array.isArray(collections)) return undefined;
   let entry = entries.get(collections);
@@ -58,6 +62,8 @@ export function openCollectionMap(collections: unknown): CollectionMap | undefin
  * Whether any product of the named collection is in the cart; `undefined` when the map
  * has no entry for it (SPEC: then the `_collections` line property decides). Keys naming
  * one collection (its gid and its numeric id) count together.
+ *
+ * @example collectionHasProductIn(ctx.collections, '@summer', ctx.productQuantities) // true | false | undefined
  */
 export function collectionHasProductIn(
   map: CollectionMap | undefined,

@@ -21,12 +21,20 @@ export function asPrepared(ctx: EvaluationContext | PreparedContext, options: Ev
   return 'kind' in ctx && ctx.kind === 'prepared-context' ? ctx : prepareContext(ctx as EvaluationContext, options);
 }
 
-/** A node the drivers can walk into: an object with a `type`. */
+/**
+ * A node the drivers can walk into: an object with a `type`.
+ *
+ * @example isNode({ type: 'AND', children: [] }) // true
+ */
 export function isNode(value: unknown): value is ConditionNode {
   return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }
 
-/** Whether a node is an AND/OR/NOT, given it is a node. */
+/**
+ * Whether a node is an AND/OR/NOT, given it is a node.
+ *
+ * @example isCombinator({ type: 'NOT', child }) // true
+ */
 export function isCombinator(node: ConditionNode): node is CombinatorNode {
   return node.type === 'AND' || node.type === 'OR' || node.type === 'NOT';
 }

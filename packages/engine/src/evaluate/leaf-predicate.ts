@@ -7,12 +7,20 @@ import type { PreparedContext } from './prepare-context.ts';
  */
 export type LeafPredicate = (ctx: PreparedContext) => LeafOutcome;
 
-/** A non-negative finite number: SPEC's valid threshold or minimum. */
+/**
+ * A non-negative finite number: SPEC's valid threshold or minimum.
+ *
+ * @example isValidThreshold(-1) // false
+ */
 export function isValidThreshold(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }
 
-/** Reads an object that the schema says is a record but unvalidated input may not be. */
+/**
+ * Reads an object that the schema says is a record but unvalidated input may not be.
+ *
+ * @example ownEntries({ EUR: 5000 }) // [['EUR', 5000]]
+ */
 export function ownEntries(value: unknown): Array<[string, unknown]> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
   return Object.entries(value);

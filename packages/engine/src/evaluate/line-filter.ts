@@ -58,7 +58,11 @@ export function compileLineFilter(leaf: Restrictions): LineFilter | LeafOutcome 
   return (line) => first(line) && second(line);
 }
 
-/** Separates a compiled filter from a fail-closed outcome. */
+/**
+ * Separates a compiled filter from a fail-closed outcome.
+ *
+ * @example if (isOutcome(filter)) return () => filter;
+ */
 export function isOutcome(value: LineFilter | LeafOutcome): value is LeafOutcome {
   return typeof value === 'object';
 }

@@ -34,12 +34,20 @@ function compilePresence(
 const productOf = (line: PreparedLine) => line.productId;
 const variantOf = (line: PreparedLine) => line.variantId;
 
-/** `line.has_product_id`: a non-gift line is the product (ids compared numerically). */
+/**
+ * `line.has_product_id`: a non-gift line is the product (ids compared numerically).
+ *
+ * @example compileHasProductId({ type: 'line.has_product_id', value: '42', sellingPlanIds: ['_otp'] })(prepared)
+ */
 export function compileHasProductId(leaf: LeafOf<'line.has_product_id'>): LeafPredicate {
   return compilePresence(leaf.value, productOf, (ctx) => ctx.productQuantities, leaf, OUTCOME.productInCart, OUTCOME.productNotInCart);
 }
 
-/** `line.has_variant_id`: a non-gift line is the variant. */
+/**
+ * `line.has_variant_id`: a non-gift line is the variant.
+ *
+ * @example compileHasVariantId({ type: 'line.has_variant_id', value: 'gid://shopify/ProductVariant/7' })(prepared)
+ */
 export function compileHasVariantId(leaf: LeafOf<'line.has_variant_id'>): LeafPredicate {
   return compilePresence(leaf.value, variantOf, (ctx) => ctx.variantQuantities, leaf, OUTCOME.variantInCart, OUTCOME.variantNotInCart);
 }
@@ -48,6 +56,8 @@ export function compileHasVariantId(leaf: LeafOf<'line.has_variant_id'>): LeafPr
  * `line.in_collection`: the context's collection map first (keys matched by numeric id,
  * or by handle case-insensitively); when it has no entry for the collection, the lines'
  * `_collections` attribute (comma-separated handles or ids) decides.
+ *
+ * @example compileInCollection({ type: 'line.in_collection', value: 'summer' })(prepared)
  */
 export function compileInCollection(leaf: LeafOf<'line.in_collection'>): LeafPredicate {
   const value: unknown = leaf.value;
@@ -74,7 +84,11 @@ function anyLineTagged(ctx: PreparedContext, id: IdKey | undefined, handle: stri
   return false;
 }
 
-/** `line.quantity_min`: summed quantity of the variant (wins) or product >= value. */
+/**
+ * `line.quantity_min`: summed quantity of the variant (wins) or product >= value.
+ *
+ * @example compileQuantityMin({ type: 'line.quantity_min', value: 2, productId: 'gid://shopify/Product/1' })(prepared)
+ */
 export function compileQuantityMin(leaf: LeafOf<'line.quantity_min'>): LeafPredicate {
   const minimum: unknown = leaf.value;
   if (!isValidThreshold(minimum)) return always(OUTCOME.invalidThreshold);
@@ -113,7 +127,11 @@ export function stripWrappingQuotes(text: string): string {
   return (first === '"' || first === "'") && text.charAt(text.length - 1) === first ? text.slice(1, -1) : text;
 }
 
-/** `line.property_equals`: a non-gift line carries the key with the value. */
+/**
+ * `line.property_equals`: a non-gift line carries the key with the value.
+ *
+ * @example compilePropertyEquals({ type: 'line.property_equals', key: 'gift_wrap', value: '"yes"' })(prepared)
+ */
 export function compilePropertyEquals(leaf: LeafOf<'line.property_equals'>): LeafPredicate {
   if (typeof leaf.key !== 'string' || typeof leaf.value !== 'string') return always(OUTCOME.invalidValue);
   const key = stripWrappingQuotes(leaf.key);
@@ -130,7 +148,11 @@ export function compilePropertyEquals(leaf: LeafOf<'line.property_equals'>): Lea
   };
 }
 
-/** `line.has_selling_plan`: whether a non-gift subscription line exists (empty = has). */
+/**
+ * `line.has_selling_plan`: whether a non-gift subscription line exists (empty = has).
+ *
+ * @example compileHasSellingPlan({ type: 'line.has_selling_plan', value: 'no_subscription' })(prepared)
+ */
 export function compileHasSellingPlan(leaf: LeafOf<'line.has_selling_plan'>): LeafPredicate {
   const wanted = leaf.value === undefined || leaf.value === '' ? 'has_subscription' : leaf.value;
   if (wanted === 'has_subscription') {

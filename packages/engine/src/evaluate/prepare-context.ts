@@ -131,7 +131,11 @@ export function prepareContext(ctx: EvaluationContext, options: EvaluationOption
   };
 }
 
-/** Currency codes compare case-insensitively. */
+/**
+ * Currency codes compare case-insensitively.
+ *
+ * @example normaliseCurrency(' eur ') // 'EUR'
+ */
 export function normaliseCurrency(code: string | undefined): string {
   return typeof code === 'string' ? code.trim().toUpperCase() : '';
 }
@@ -166,7 +170,11 @@ function prepareLine(line: CartLine): PreparedLine {
   };
 }
 
-/** A collection reference is a numeric id (digits or gid) or else a lowercased handle. */
+/**
+ * A collection reference is a numeric id (digits or gid) or else a lowercased handle.
+ *
+ * @example addCollectionKey('Summer', handles, ids) // handles gets 'summer'
+ */
 export function addCollectionKey(token: string, handles: Set<string>, ids: Set<IdKey>): void {
   const trimmed = token.trim();
   if (trimmed === '') return;

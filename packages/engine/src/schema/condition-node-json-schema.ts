@@ -4,7 +4,11 @@ import type { LeafType } from './leaf-node.ts';
 
 type JsonSchema = Record<string, unknown>;
 
-/** The definition name of a leaf type, e.g. 'cart.subtotal_gte' -> 'CartSubtotalGteLeaf'. */
+/**
+ * The definition name of a leaf type, e.g. 'cart.subtotal_gte' -> 'CartSubtotalGteLeaf'.
+ *
+ * @example leafDefinitionName('country.in') // 'CountryInLeaf'
+ */
 export function leafDefinitionName(type: LeafType): string {
   const words = type.split(/[._]/);
   return `${words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('')}Leaf`;
