@@ -4,6 +4,7 @@ import type { LeafOf } from '../schema/leaf-node.ts';
 import type { LeafOutcome } from './outcomes.ts';
 import { OUTCOME } from './outcomes.ts';
 import type { PreparedContext, PreparedLine } from './prepare-context.ts';
+import { preparedLines } from './prepare-context.ts';
 import { collectionHasProductIn, collectionName } from './collection-map.ts';
 import type { LeafPredicate } from './leaf-predicate.ts';
 import { isValidThreshold } from './leaf-predicate.ts';
@@ -26,7 +27,7 @@ function compilePresence(
   // Without restrictions the prepared id set answers in O(1).
   if (filter === undefined) return (ctx) => (idsOf(ctx).has(id) ? found : missing);
   return (ctx) => {
-    for (const line of ctx.lines) if (idOf(line) === id && filter(line)) return found;
+    for (const line of preparedLines(ctx)) if (idOf(line) === id && filter(line)) return found;
     return missing;
   };
 }
@@ -78,7 +79,7 @@ export function compileInCollection(leaf: LeafOf<'line.in_collection'>): LeafPre
 }
 
 function anyLineTagged(ctx: PreparedContext, id: IdKey | undefined, handle: string): boolean {
-  for (const line of ctx.lines) {
+  for (const line of preparedLines(ctx)) {
     if (id !== undefined ? line.collectionIds.has(id) : line.collectionHandles.has(handle)) return true;
   }
   return false;
@@ -106,7 +107,7 @@ export function compileQuantityMin(leaf: LeafOf<'line.quantity_min'>): LeafPredi
   }
   return (ctx) => {
     let quantity = 0;
-    for (const line of ctx.lines) {
+    for (const line of preparedLines(ctx)) {
       if ((byVariant ? line.variantId : line.productId) !== id) continue;
       if (!filter(line)) continue;
       quantity += line.quantity;
@@ -138,7 +139,7 @@ export function compilePropertyEquals(leaf: LeafOf<'line.property_equals'>): Lea
   if (key.trim() === '') return always(OUTCOME.emptyPropertyKey);
   const value = stripWrappingQuotes(leaf.value);
   return (ctx) => {
-    for (const line of ctx.lines) {
+    for (const line of preparedLines(ctx)) {
       const attributes = line.attributes;
       if (attributes === undefined || !Object.hasOwn(attributes, key)) continue;
       const actual = attributes[key];

@@ -42,7 +42,10 @@ export type PreparedContext = {
   marketHandle: string | undefined;
   /** Uppercased market country. */
   country: string | undefined;
-  lines: readonly PreparedLine[];
+  /** The non-gift lines as given; see {@link preparedLines} for the per-line records. */
+  nonGiftLines: readonly CartLine[];
+  /** Filled by {@link preparedLines} on first use. */
+  lineCache: PreparedLine[] | undefined;
   subtotal: number;
   total: number;
   itemCount: number;
@@ -89,7 +92,7 @@ export function isGiftLine(line: { attributes?: Readonly<Record<string, string>>
  */
 export function prepareContext(ctx: EvaluationContext, options: EvaluationOptions): PreparedContext {
   const cart = ctx.cart;
-  const lines: PreparedLine[] = [];
+  const nonGiftLines: CartLine[] = [];
   const productQuantities = new Map<IdKey, number>();
   const variantQuantities = new Map<IdKey, number>();
   const useDiscounted = options.useDiscountedPrices === true;
@@ -98,12 +101,13 @@ export function prepareContext(ctx: EvaluationContext, options: EvaluationOption
   let hasSubscriptionLine = false;
   for (const line of cart.lines) {
     if (isGiftLine(line)) continue;
-    const prepared = prepareLine(line);
-    lines.push(prepared);
-    const { productId, variantId, quantity } = prepared;
+    nonGiftLines.push(line);
+    const quantity = quantityOf(line);
+    const productId = idKeyOf(line.productId);
+    const variantId = idKeyOf(line.variantId);
     if (productId !== undefined) productQuantities.set(productId, (productQuantities.get(productId) ?? 0) + quantity);
     if (variantId !== undefined) variantQuantities.set(variantId, (variantQuantities.get(variantId) ?? 0) + quantity);
-    if (prepared.hasSellingPlan) hasSubscriptionLine = true;
+    if (hasSellingPlan(line)) hasSubscriptionLine = true;
     const unitPrice = useDiscounted && typeof line.discountedPrice === 'number' ? line.discountedPrice : line.price;
     subtotal += unitPrice * quantity;
     itemCount += quantity;
@@ -116,7 +120,8 @@ export function prepareContext(ctx: EvaluationContext, options: EvaluationOption
     baseCurrency: normaliseCurrency(options.baseCurrency),
     marketHandle: ctx.market?.handle?.trim().toLowerCase(),
     country: ctx.market?.country?.trim().toUpperCase(),
-    lines,
+    nonGiftLines,
+    lineCache: undefined,
     subtotal,
     total: subtotal + finiteOrZero(cart.shipping) + finiteOrZero(cart.tax),
     itemCount,
@@ -129,6 +134,27 @@ export function prepareContext(ctx: EvaluationContext, options: EvaluationOption
     customerTags: loggedIn ? normalisedSet(customer?.tags, (tag) => tag.toLowerCase()) : EMPTY_STRINGS,
     collections: openCollectionMap(ctx.collections),
   };
+}
+
+/**
+ * The per-line records of the non-gift lines, built on first use: only leaves that walk
+ * lines (restricted presence or quantity, properties, the `_collections` fallback) need
+ * them; the others read the aggregates, so most carts never build them.
+ *
+ * @example for (const line of preparedLines(ctx)) if (line.hasSellingPlan) count++;
+ */
+export function preparedLines(ctx: PreparedContext): readonly PreparedLine[] {
+  ctx.lineCache ??= ctx.nonGiftLines.map(prepareLine);
+  return ctx.lineCache;
+}
+
+function quantityOf(line: CartLine): number {
+  return typeof line.quantity === 'number' && Number.isFinite(line.quantity) ? line.quantity : 0;
+}
+
+function hasSellingPlan(line: CartLine): boolean {
+  const plan = line.sellingPlanId;
+  return plan !== undefined && plan !== null && plan !== '';
 }
 
 /**
@@ -145,8 +171,7 @@ function finiteOrZero(amount: number | undefined): number {
 }
 
 function prepareLine(line: CartLine): PreparedLine {
-  const plan = line.sellingPlanId;
-  const hasSellingPlan = plan !== undefined && plan !== null && plan !== '';
+  const subscription = hasSellingPlan(line);
   const attributes = line.attributes ?? undefined;
   let handles = EMPTY_STRINGS;
   let ids = EMPTY_IDS;
@@ -161,9 +186,9 @@ function prepareLine(line: CartLine): PreparedLine {
   return {
     productId: idKeyOf(line.productId),
     variantId: idKeyOf(line.variantId),
-    quantity: typeof line.quantity === 'number' && Number.isFinite(line.quantity) ? line.quantity : 0,
-    sellingPlanId: hasSellingPlan ? idKeyOf(plan) : undefined,
-    hasSellingPlan,
+    quantity: quantityOf(line),
+    sellingPlanId: subscription ? idKeyOf(line.sellingPlanId) : undefined,
+    hasSellingPlan: subscription,
     attributes,
     collectionHandles: handles,
     collectionIds: ids,
