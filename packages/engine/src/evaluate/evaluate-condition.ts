@@ -30,15 +30,6 @@ export function isNode(value: unknown): value is ConditionNode {
   return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }
 
-/**
- * Whether a node is an AND/OR/NOT, given it is a node.
- *
- * @example isCombinator({ type: 'NOT', child }) // true
- */
-export function isCombinator(node: ConditionNode): node is CombinatorNode {
-  return node.type === 'AND' || node.type === 'OR' || node.type === 'NOT';
-}
-
 type Frame = { node: CombinatorNode; index: number; mark: number; childStart: number };
 
 /**

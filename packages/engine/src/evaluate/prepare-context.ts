@@ -195,12 +195,8 @@ function prepareLine(line: CartLine): PreparedLine {
   };
 }
 
-/**
- * A collection reference is a numeric id (digits or gid) or else a lowercased handle.
- *
- * @example addCollectionKey('Summer', handles, ids) // handles gets 'summer'
- */
-export function addCollectionKey(token: string, handles: Set<string>, ids: Set<IdKey>): void {
+// A collection reference is a numeric id (digits or gid) or else a lowercased handle.
+function addCollectionKey(token: string, handles: Set<string>, ids: Set<IdKey>): void {
   const trimmed = token.trim();
   if (trimmed === '') return;
   const id = idKeyOf(trimmed);
