@@ -14,6 +14,8 @@ import { trackRoutes } from './http/method-not-allowed.ts';
 import { registerOpenApiRoutes } from './http/openapi-routes.ts';
 import { mountShopRoutes } from './http/shop-routes.ts';
 import { newId } from './ids.ts';
+import { registerOrderAdminRoutes } from './orders/admin-routes.ts';
+import { platformOrderWebhook } from './orders/platform-webhook.ts';
 import { publicShopRoutes } from './routes.ts';
 import { registerShopAdminRoutes } from './shops/admin-routes.ts';
 
@@ -59,6 +61,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     resolveShop: createApiKeyResolver({ db: ctx.db, limiter: ctx.limiter, rateLimitScale: ctx.config.rateLimitScale }),
   });
 
+  await app.register(platformOrderWebhook(ctx));
+
   // CONTRACT: without ADMIN_TOKEN the admin API answers 404 and only the CLI administers.
   const adminToken = ctx.config.adminToken;
   if (adminToken !== undefined) {
@@ -67,6 +71,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         admin.addHook('onRequest', async (request) => assertAdmin(request, adminToken));
         registerShopAdminRoutes(admin, ctx);
         registerApiKeyAdminRoutes(admin, ctx);
+        registerOrderAdminRoutes(admin, ctx);
         mountShopRoutes(admin, shopRoutes, {
           prefix: '/shops/:shopId',
           trigger: 'admin',

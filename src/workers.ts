@@ -4,12 +4,13 @@
  * worker's stop() finishes the batch it has in hand before resolving.
  */
 import type { AppContext } from './context.ts';
+import { createEventRetentionWorker } from './events/retention.ts';
 
 export type Worker = { name: string; start(): void; stop(): Promise<void> };
 
 /** Every worker of the service; features add theirs to this list. */
-export function createWorkers(_ctx: AppContext): Worker[] {
-  return [];
+export function createWorkers(ctx: AppContext): Worker[] {
+  return [createEventRetentionWorker(ctx)];
 }
 
 export function startWorkers(workers: readonly Worker[]): void {

@@ -1,0 +1,56 @@
+/** SPEC "GET /analytics" and "Analytics records" shapes. */
+import { z } from 'zod';
+import { dayNumberOf } from './calendar.ts';
+
+/** SPEC "Limits": Analytics range, at most 90 days (both ends included). */
+export const MAX_RANGE_DAYS = 90;
+
+const dateParam = (name: string) =>
+  z
+    .string({ error: `${name} is required` })
+    .refine((text) => dayNumberOf(text) !== undefined, `${name} must be a calendar date in YYYY-MM-DD form`)
+    .meta({ description: `YYYY-MM-DD, inclusive, in the shop's timezone`, example: '2026-01-31' });
+
+export const analyticsQuerySchema = z
+  .object({
+    from: dateParam('from'),
+    to: dateParam('to'),
+    campaignId: z.string().trim().min(1).max(64).optional().meta({ description: 'Limits campaignStats to one campaign' }),
+  })
+  .superRefine((query, ctx) => {
+    const from = dayNumberOf(query.from) ?? 0;
+    const to = dayNumberOf(query.to) ?? 0;
+    if (from > to) ctx.addIssue({ code: 'custom', message: 'from must not be after to', path: ['from'] });
+    else if (to - from + 1 > MAX_RANGE_DAYS) {
+      ctx.addIssue({ code: 'custom', message: `The range may span at most ${MAX_RANGE_DAYS} days`, path: ['to'] });
+    }
+  });
+
+export type AnalyticsQuery = z.output<typeof analyticsQuerySchema>;
+
+const date = z.string().meta({ example: '2026-01-31' });
+const amount = z.number().meta({ description: 'Decimal units of the shop base currency' });
+
+export const dailyTotalSchema = z.object({
+  date,
+  totalOrders: z.int(),
+  totalRevenue: amount,
+  ordersWithGifts: z.int(),
+  revenueWithGifts: amount,
+});
+
+export const campaignStatSchema = z.object({
+  date,
+  campaignId: z.string(),
+  ordersWithGifts: z.int(),
+  giftsGiven: z.int(),
+  revenueWithGifts: amount,
+});
+
+export const analyticsResponseSchema = z.object({
+  dailyTotals: z.array(dailyTotalSchema).meta({ description: 'Every day of the range, zeros included, oldest first' }),
+  campaignStats: z.array(campaignStatSchema).meta({ description: 'Days and campaigns with orders, oldest first' }),
+  summary: z.object({ totalOrders: z.int(), totalGifts: z.int(), totalRevenue: amount }),
+});
+
+export type AnalyticsResponse = z.output<typeof analyticsResponseSchema>;

@@ -1,0 +1,77 @@
+/**
+ * Reading the daily rollups that order intake maintains. Analytics never touch raw orders:
+ * a 90-day report is at most 90 rows of daily_totals plus the campaign rows of those days,
+ * found by primary-key range scans, however many orders the shop has.
+ */
+import { and, asc, between, eq, sum } from 'drizzle-orm';
+import type { Queryable } from '../db/database.ts';
+import { dailyCampaignStats, dailyTotals } from '../db/schema.ts';
+
+export type DailyTotalRow = {
+  day: string;
+  totalOrders: number;
+  totalRevenue: number;
+  ordersWithGifts: number;
+  revenueWithGifts: number;
+};
+export type CampaignDayRow = {
+  day: string;
+  campaignId: string;
+  ordersWithGifts: number;
+  giftsGiven: number;
+  revenueWithGifts: number;
+};
+/** Rollups of a date range, amounts in minor units. */
+export type AnalyticsRollups = { days: DailyTotalRow[]; campaignDays: CampaignDayRow[]; totalGifts: number };
+
+export type AnalyticsRange = { from: string; to: string; campaignId?: string | undefined };
+
+/**
+ * The rollup rows of `range` (both ends included). `totalGifts` counts every campaign's
+ * gifts even when `campaignId` narrows campaignDays.
+ *
+ * @example
+ *   const rollups = await readAnalytics(ctx.db, shop.id, { from: '2026-01-01', to: '2026-01-31' });
+ */
+export async function readAnalytics(db: Queryable, shopId: string, range: AnalyticsRange): Promise<AnalyticsRollups> {
+  const inRange = (table: typeof dailyTotals | typeof dailyCampaignStats) =>
+    and(eq(table.shopId, shopId), between(table.day, range.from, range.to));
+
+  const daysQuery = db
+    .select({
+      day: dailyTotals.day,
+      totalOrders: dailyTotals.totalOrders,
+      totalRevenue: dailyTotals.totalRevenue,
+      ordersWithGifts: dailyTotals.ordersWithGifts,
+      revenueWithGifts: dailyTotals.revenueWithGifts,
+    })
+    .from(dailyTotals)
+    .where(inRange(dailyTotals))
+    .orderBy(asc(dailyTotals.day));
+  const campaignQuery = db
+    .select({
+      day: dailyCampaignStats.day,
+      campaignId: dailyCampaignStats.campaignId,
+      ordersWithGifts: dailyCampaignStats.ordersWithGifts,
+      giftsGiven: dailyCampaignStats.giftsGiven,
+      revenueWithGifts: dailyCampaignStats.revenueWithGifts,
+    })
+    .from(dailyCampaignStats)
+    .where(
+      range.campaignId === undefined
+        ? inRange(dailyCampaignStats)
+        : and(inRange(dailyCampaignStats), eq(dailyCampaignStats.campaignId, range.campaignId)),
+    )
+    .orderBy(asc(dailyCampaignStats.day), asc(dailyCampaignStats.campaignId));
+
+  if (range.campaignId === undefined) {
+    const [days, campaignDays] = await Promise.all([daysQuery, campaignQuery]);
+    return { days, campaignDays, totalGifts: campaignDays.reduce((total, row) => total + row.giftsGiven, 0) };
+  }
+  const giftsQuery = db
+    .select({ gifts: sum(dailyCampaignStats.giftsGiven).mapWith(Number) })
+    .from(dailyCampaignStats)
+    .where(inRange(dailyCampaignStats));
+  const [days, campaignDays, gifts] = await Promise.all([daysQuery, campaignQuery, giftsQuery]);
+  return { days, campaignDays, totalGifts: gifts[0]?.gifts ?? 0 };
+}

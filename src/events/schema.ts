@@ -1,0 +1,60 @@
+/**
+ * SPEC "POST /events": one batch of storefront events plus the storefront context they
+ * happened in. This one schema is the contract: the route validates with it, the OpenAPI
+ * document is written from it, and a storefront proxy imports it to check before forwarding.
+ */
+import { variantGidSchema } from '@gcrs/engine';
+import { z } from 'zod';
+
+/** SPEC "Ingest event" `type`. */
+export const STOREFRONT_EVENT_TYPES = ['gift_added', 'gift_removed', 'choice_shown', 'choice_selected'] as const;
+export type StorefrontEventType = (typeof STOREFRONT_EVENT_TYPES)[number];
+
+export const MAX_EVENTS_PER_BATCH = 100;
+
+const id = (what: string) => z.string().trim().min(1, `${what} is required`).max(64);
+const token = z.string().trim().min(1).max(255);
+
+/** SPEC "Ingest event". Unknown keys are ignored so older servers accept newer storefronts. */
+export const storefrontEventSchema = z.object({
+  type: z.enum(STOREFRONT_EVENT_TYPES),
+  campaignId: id('campaignId'),
+  ruleId: id('ruleId'),
+  variantId: variantGidSchema,
+  cartToken: token.optional().meta({ description: 'Platform cart token; omit when privacy settings forbid it' }),
+});
+
+/**
+ * The batch: `events` (1–100) and the storefront context shared by every event of it.
+ * Context fields are all optional; a `cartToken` on an event wins over the context's.
+ */
+export const storefrontEventBatchSchema = z.object({
+  events: z
+    .array(storefrontEventSchema)
+    .min(1, 'events must hold at least one event')
+    .max(MAX_EVENTS_PER_BATCH, `At most ${MAX_EVENTS_PER_BATCH} events per batch`),
+  cartToken: token.optional().meta({ description: 'Cart token for every event of the batch that has none' }),
+  visitorId: token.optional().meta({ description: 'Stable anonymous visitor id (the one used for A/B assignment)' }),
+  sessionId: token.optional(),
+  customerId: z.string().regex(/^\d{1,32}$/, 'Expected a numeric customer id (digits only)').optional(),
+  pageUrl: z.url({ protocol: /^https?$/, error: 'Expected an http(s) URL' }).max(2048).optional(),
+  referrer: z.url({ protocol: /^https?$/, error: 'Expected an http(s) URL' }).max(2048).optional(),
+  locale: z
+    .string()
+    .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'Expected a BCP 47 locale such as en-US')
+    .max(35)
+    .optional(),
+  currency: z.string().regex(/^[A-Z]{3}$/, 'Expected an ISO 4217 currency code such as USD').optional(),
+  country: z.string().regex(/^[A-Z]{2}$/, 'Expected an ISO 3166 country code such as US').optional(),
+  market: z.string().trim().min(1).max(255).optional().meta({ description: 'Active market handle' }),
+  /** When the storefront recorded the batch; stored as sent, the server keeps its own receivedAt. */
+  sentAt: z.iso.datetime({ offset: true }).optional(),
+});
+
+export type StorefrontEvent = z.output<typeof storefrontEventSchema>;
+export type StorefrontEventBatch = z.output<typeof storefrontEventBatchSchema>;
+
+export const ingestResponseSchema = z.object({
+  ok: z.literal(true),
+  count: z.int().min(0).meta({ description: 'Events accepted; events naming another shop’s campaign or rule are dropped' }),
+});

@@ -1,0 +1,12 @@
+/** Admin API: `POST /shops/:shopId/orders` (CONTRACT "Admin API", "Platform orders"). */
+import type { FastifyInstance } from 'fastify';
+import { shopFromPath } from '../admin/admin-auth.ts';
+import type { AppContext } from '../context.ts';
+import { receiveOrder } from './receive.ts';
+
+export function registerOrderAdminRoutes(admin: FastifyInstance, ctx: AppContext): void {
+  admin.post('/shops/:shopId/orders', async (request) => {
+    const shop = await shopFromPath(ctx.db, request);
+    return receiveOrder(ctx.db, shop, request.body);
+  });
+}

@@ -1,0 +1,172 @@
+/**
+ * Order intake (CONTRACT "Platform orders"), shared by the admin route and the signed
+ * platform webhook. One transaction: the order row, redemption counts, both daily rollups
+ * and the `order.converted` webhook commit together or not at all. The orders primary key
+ * makes it idempotent under concurrency: the second of two identical orders, even sent at
+ * the same instant, finds the first's row and changes nothing.
+ */
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { localDateOf } from '../analytics/calendar.ts';
+import type { Database, Queryable } from '../db/database.ts';
+import { campaigns, dailyCampaignStats, dailyTotals, orders, redemptions, rules } from '../db/schema.ts';
+import { enqueueWebhookEvent } from '../outbox/enqueue.ts';
+import type { ShopRecord } from '../shops/store.ts';
+import { referencedIds, summarizeGiftLines } from './gift-lines.ts';
+import type { Order } from './schema.ts';
+
+/** Expected outcomes of intake: counted, already counted, or not in the shop's currency. */
+export type IntakeResult = { ok: true; duplicate: boolean } | { ok: false; reason: 'currency_mismatch'; expected: string };
+
+type Known = { campaignIds: Set<string>; ruleCampaign: Map<string, string> };
+
+/** Which of the order's campaign and rule ids are this shop's (at most two small queries). */
+async function knownIds(tx: Queryable, shopId: string, order: Order): Promise<Known> {
+  const { campaignIds, ruleIds } = referencedIds(order.lines);
+  const campaignRows =
+    campaignIds.length === 0
+      ? []
+      : await tx
+          .select({ id: campaigns.id })
+          .from(campaigns)
+          .where(and(eq(campaigns.shopId, shopId), inArray(campaigns.id, campaignIds)));
+  const ruleRows =
+    ruleIds.length === 0
+      ? []
+      : await tx
+          .select({ id: rules.id, campaignId: rules.campaignId })
+          .from(rules)
+          .where(and(eq(rules.shopId, shopId), inArray(rules.id, ruleIds)));
+  return {
+    campaignIds: new Set(campaignRows.map((row) => row.id)),
+    ruleCampaign: new Map(ruleRows.map((row) => [row.id, row.campaignId])),
+  };
+}
+
+const byKey = <T>(entries: Iterable<[string, T]>): Array<[string, T]> =>
+  // A fixed order of row locks: two orders touching the same rows can never deadlock.
+  [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
+/**
+ * Records a completed order once. Returns `duplicate: true` when its id was already
+ * recorded for the shop, and a currency mismatch as a value (the route turns it into a 400).
+ *
+ * @example
+ *   const result = await recordOrder(ctx.db, shop, order); // { ok: true, duplicate: false }
+ */
+export async function recordOrder(
+  db: Database,
+  shop: Pick<ShopRecord, 'id' | 'currency' | 'timezone'>,
+  order: Order,
+): Promise<IntakeResult> {
+  // CONTRACT: amounts are in minor units of the shop's base currency; another currency's
+  // amounts would corrupt every rollup they were added to.
+  if (order.currency !== shop.currency) return { ok: false, reason: 'currency_mismatch', expected: shop.currency };
+  const day = localDateOf(order.completedAt, shop.timezone);
+
+  return db.transaction(async (tx) => {
+    const known = await knownIds(tx, shop.id, order);
+    const gifts = summarizeGiftLines(order.lines, (campaignId) => known.campaignIds.has(campaignId));
+    const hasGifts = gifts.giftLines > 0;
+
+    const inserted = await tx
+      .insert(orders)
+      .values({
+        shopId: shop.id,
+        id: order.id,
+        customerId: order.customerId ?? null,
+        completedAt: order.completedAt,
+        day,
+        currency: order.currency,
+        total: order.total,
+        giftLines: gifts.giftLines,
+        payload: { ...order, completedAt: order.completedAt.toISOString() },
+      })
+      .onConflictDoNothing()
+      .returning({ id: orders.id });
+    if (inserted.length === 0) return { ok: true as const, duplicate: true };
+
+    // One redemption per (customer, rule) per order, however many gift lines of the rule it
+    // has; only for rules of this shop that belong to the campaign the line names.
+    const redeemed = byKey(gifts.rules).filter(([ruleId, campaignId]) => known.ruleCampaign.get(ruleId) === campaignId);
+    if (order.customerId && redeemed.length > 0) {
+      const customerId = order.customerId;
+      await tx
+        .insert(redemptions)
+        .values(
+          redeemed.map(([ruleId, campaignId]) => ({
+            shopId: shop.id,
+            customerId,
+            ruleId,
+            campaignId,
+            count: 1,
+            lastRedeemedAt: order.completedAt,
+          })),
+        )
+        .onConflictDoUpdate({
+          target: [redemptions.shopId, redemptions.customerId, redemptions.ruleId],
+          set: {
+            count: sql`${redemptions.count} + 1`,
+            campaignId: sql`excluded.campaign_id`,
+            // Orders can arrive out of order; the latest completion wins.
+            lastRedeemedAt: sql`greatest(${redemptions.lastRedeemedAt}, excluded.last_redeemed_at)`,
+          },
+        });
+    }
+
+    await tx
+      .insert(dailyTotals)
+      .values({
+        shopId: shop.id,
+        day,
+        totalOrders: 1,
+        totalRevenue: order.total,
+        ordersWithGifts: hasGifts ? 1 : 0,
+        revenueWithGifts: hasGifts ? order.total : 0,
+      })
+      .onConflictDoUpdate({
+        target: [dailyTotals.shopId, dailyTotals.day],
+        set: {
+          totalOrders: sql`${dailyTotals.totalOrders} + excluded.total_orders`,
+          totalRevenue: sql`${dailyTotals.totalRevenue} + excluded.total_revenue`,
+          ordersWithGifts: sql`${dailyTotals.ordersWithGifts} + excluded.orders_with_gifts`,
+          revenueWithGifts: sql`${dailyTotals.revenueWithGifts} + excluded.revenue_with_gifts`,
+        },
+      });
+
+    if (hasGifts) {
+      await tx
+        .insert(dailyCampaignStats)
+        .values(
+          byKey(gifts.giftsByCampaign).map(([campaignId, quantity]) => ({
+            shopId: shop.id,
+            day,
+            campaignId,
+            ordersWithGifts: 1,
+            giftsGiven: quantity,
+            // The whole order's revenue counts for each campaign that gave it a gift.
+            revenueWithGifts: order.total,
+          })),
+        )
+        .onConflictDoUpdate({
+          target: [dailyCampaignStats.shopId, dailyCampaignStats.day, dailyCampaignStats.campaignId],
+          set: {
+            ordersWithGifts: sql`${dailyCampaignStats.ordersWithGifts} + excluded.orders_with_gifts`,
+            giftsGiven: sql`${dailyCampaignStats.giftsGiven} + excluded.gifts_given`,
+            revenueWithGifts: sql`${dailyCampaignStats.revenueWithGifts} + excluded.revenue_with_gifts`,
+          },
+        });
+    }
+
+    await enqueueWebhookEvent(tx, shop.id, 'order.converted', {
+      orderId: order.id,
+      customerId: order.customerId ?? null,
+      completedAt: order.completedAt.toISOString(),
+      day,
+      currency: order.currency,
+      total: order.total,
+      campaignIds: byKey(gifts.giftsByCampaign).map(([campaignId]) => campaignId),
+      ruleIds: redeemed.map(([ruleId]) => ruleId),
+    });
+    return { ok: true as const, duplicate: false };
+  });
+}

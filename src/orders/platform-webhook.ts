@@ -1,0 +1,52 @@
+/**
+ * The platform's order webhook (CONTRACT "Platform orders"): `POST /webhooks/platform/orders`,
+ * shop named by `X-Platform-Shop-Domain`, body signed in `X-Platform-Hmac-Sha256`. The
+ * signature covers the exact bytes sent, so this plugin keeps the raw body (its own content
+ * type parser, encapsulated: the rest of the app still parses JSON as usual) and parses
+ * JSON only after the signature checks out.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { ApiError, notFound, unauthorized } from '../http/errors.ts';
+import { getShopByDomain } from '../shops/store.ts';
+import { verifyPlatformSignature } from './platform-signature.ts';
+import { receiveOrder } from './receive.ts';
+
+export const PLATFORM_ORDERS_PATH = '/webhooks/platform/orders';
+export const SHOP_DOMAIN_HEADER = 'x-platform-shop-domain';
+export const SIGNATURE_HEADER = 'x-platform-hmac-sha256';
+
+function parseJson(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch (error) {
+    throw new ApiError('bad_request', { error: 'Malformed JSON body', issue: (error as Error).message });
+  }
+}
+
+/**
+ * Registers the webhook route; without PLATFORM_WEBHOOK_SECRET it is not registered at all,
+ * so the path answers 404 like any unknown route.
+ *
+ * @example
+ *   await app.register(platformOrderWebhook(ctx));
+ */
+export function platformOrderWebhook(ctx: AppContext) {
+  return async (scope: FastifyInstance): Promise<void> => {
+    const secret = ctx.config.platformWebhookSecret;
+    if (secret === undefined) return;
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+    scope.post(PLATFORM_ORDERS_PATH, async (request) => {
+      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      // Signature first: nothing of an unsigned request is read, not even which shop it names.
+      if (!verifyPlatformSignature(raw, request.headers[SIGNATURE_HEADER], secret)) throw unauthorized();
+      const domain = request.headers[SHOP_DOMAIN_HEADER];
+      const shop = typeof domain === 'string' ? await getShopByDomain(ctx.db, domain.trim().toLowerCase()) : undefined;
+      if (!shop) throw notFound('Shop');
+      request.log = request.log.child({ shopId: shop.id, platformWebhook: true });
+      return receiveOrder(ctx.db, shop, parseJson(raw));
+    });
+  };
+}

@@ -1,0 +1,26 @@
+/** Both order routes end here: validate the Order, record it, answer `{ ok: true, duplicate }`. */
+import type { Database } from '../db/database.ts';
+import { ApiError, parseOr400 } from '../http/errors.ts';
+import type { ShopRecord } from '../shops/store.ts';
+import { recordOrder } from './intake.ts';
+import { orderSchema } from './schema.ts';
+
+/**
+ * Parses `body` as an Order and records it for `shop`; 400 on a bad body or a currency
+ * other than the shop's base currency.
+ *
+ * @example
+ *   return receiveOrder(ctx.db, shop, request.body); // { ok: true, duplicate: false }
+ */
+export async function receiveOrder(db: Database, shop: ShopRecord, body: unknown): Promise<{ ok: true; duplicate: boolean }> {
+  const order = parseOr400(orderSchema, body, 'Invalid order body');
+  const result = await recordOrder(db, shop, order);
+  if (!result.ok) {
+    throw new ApiError('validation', {
+      error: 'Invalid order body',
+      issue: `Order amounts must be in the shop's base currency (${result.expected})`,
+      path: ['currency'],
+    });
+  }
+  return result;
+}

@@ -1,0 +1,53 @@
+/**
+ * CONTRACT "Platform orders": the Order both order routes take, one Zod schema. Amounts are
+ * integers in minor units of the shop's base currency.
+ */
+import { gidOrNumericIdSchema } from '@gcrs/engine';
+import { z } from 'zod';
+import { currencySchema } from '../shops/shop-schemas.ts';
+
+const minorUnits = z.int().min(0).meta({ description: 'Integer minor units of the shop base currency' });
+
+/** Platform customer ids are compared as digits (GET /redemptions takes digits); a gid is reduced to them. */
+const customerIdSchema = z
+  .union([
+    z.string().regex(/^\d{1,32}$/),
+    z.string().regex(/^gid:\/\/[A-Za-z0-9._-]+\/Customer\/\d{1,32}$/),
+    z.int().nonnegative(),
+  ], { error: 'Expected a numeric customer id or a Customer gid' })
+  .transform((value) => String(value).replace(/^.*\//, ''));
+
+export const orderLineSchema = z.object({
+  productId: gidOrNumericIdSchema('Product'),
+  variantId: gidOrNumericIdSchema('ProductVariant'),
+  quantity: z.int().min(1),
+  price: minorUnits.meta({ description: 'Unit price before discounts, minor units' }),
+  /** Line attributes; SPEC's gift line attributes (`_svc_campaign_id`, `_svc_rule_id`…) among them. */
+  attributes: z.record(z.string(), z.string()).optional(),
+});
+
+// Orders before the Unix epoch are data errors, not history we could have counted.
+const EPOCH = Date.UTC(1970, 0, 1);
+
+export const orderSchema = z.object({
+  id: z
+    .union([z.string().trim().min(1).max(255), z.int().nonnegative()])
+    .transform(String)
+    .meta({ description: 'Platform order id; the same id is counted once' }),
+  customerId: customerIdSchema.nullish(),
+  completedAt: z.iso
+    .datetime({ offset: true, error: 'Expected an ISO 8601 timestamp such as 2026-01-31T09:30:00.000Z' })
+    .transform((text) => new Date(text))
+    .refine((date) => date.getTime() >= EPOCH, 'completedAt must not be before 1970'),
+  currency: currencySchema,
+  total: minorUnits,
+  lines: z.array(orderLineSchema).max(1000),
+});
+
+export type Order = z.output<typeof orderSchema>;
+export type OrderLine = z.output<typeof orderLineSchema>;
+
+export const orderResponseSchema = z.object({
+  ok: z.literal(true),
+  duplicate: z.boolean().meta({ description: 'true when this order id was already counted' }),
+});
