@@ -6,7 +6,9 @@ import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { createAdminShopResolver, assertAdmin } from './admin/admin-auth.ts';
 import { registerApiKeyAdminRoutes } from './api-keys/admin-routes.ts';
+import { registerCatalogAdminRoutes } from './catalog/admin-routes.ts';
 import type { AppContext } from './context.ts';
+import { registerExperimentAdminRoutes } from './experiments/routes.ts';
 import { createApiKeyResolver } from './http/api-key-auth.ts';
 import { handleError, notFound } from './http/errors.ts';
 import { stringifyJson } from './http/json.ts';
@@ -18,6 +20,7 @@ import { registerOrderAdminRoutes } from './orders/admin-routes.ts';
 import { platformOrderWebhook } from './orders/platform-webhook.ts';
 import { publicShopRoutes } from './routes.ts';
 import { registerShopAdminRoutes } from './shops/admin-routes.ts';
+import { registerWebhookAdminRoutes } from './webhooks/admin-routes.ts';
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
@@ -71,7 +74,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         admin.addHook('onRequest', async (request) => assertAdmin(request, adminToken));
         registerShopAdminRoutes(admin, ctx);
         registerApiKeyAdminRoutes(admin, ctx);
+        registerCatalogAdminRoutes(admin, ctx);
+        registerWebhookAdminRoutes(admin, ctx);
         registerOrderAdminRoutes(admin, ctx);
+        registerExperimentAdminRoutes(admin, ctx);
         mountShopRoutes(admin, shopRoutes, {
           prefix: '/shops/:shopId',
           trigger: 'admin',

@@ -5,12 +5,22 @@
  */
 import type { AppContext } from './context.ts';
 import { createEventRetentionWorker } from './events/retention.ts';
+import { createOutboxDispatcher } from './outbox/dispatcher.ts';
+import { createRecordingDiscountPort } from './platform/discount-port.ts';
 
 export type Worker = { name: string; start(): void; stop(): Promise<void> };
 
 /** Every worker of the service; features add theirs to this list. */
 export function createWorkers(ctx: AppContext): Worker[] {
-  return [createEventRetentionWorker(ctx)];
+  return [
+    createEventRetentionWorker(ctx),
+    createOutboxDispatcher({
+      db: ctx.db,
+      logger: ctx.logger,
+      discountPort: createRecordingDiscountPort(ctx.db),
+      pollMs: ctx.config.outboxPollMs,
+    }),
+  ];
 }
 
 export function startWorkers(workers: readonly Worker[]): void {

@@ -1,0 +1,216 @@
+/**
+ * The enable health check (SPEC "POST /campaigns/:id/enable", CONTRACT "Product and
+ * collection"): every gift variant and every trigger product or variant of the campaign's
+ * enabled rules, checked against the shop's catalog. Any warning fails the check.
+ */
+import { collectTriggerIds, numericIdOf } from '@gcrs/engine';
+import type { Queryable } from '../db/database.ts';
+import { findProducts, findVariants } from '../catalog/store.ts';
+import type { CatalogProductState, CatalogVariant } from '../catalog/store.ts';
+import type { RuleRecord } from './store.ts';
+
+export type WarningStatus = 'draft' | 'archived' | 'deleted';
+
+/** A gift variant that is out of stock or running low (SPEC "Health warning"). */
+export type GiftInventoryWarning = {
+  kind: 'gift_inventory';
+  ruleId: string;
+  variantId: string;
+  variantGid: string;
+  displayName: string;
+  productTitle: string;
+  inventoryQuantity: number;
+  inventoryPolicy: string;
+  level: 'out_of_stock' | 'low_stock';
+};
+
+/** A gift whose product is draft, archived, deleted, or unknown to the catalog (`deleted`). */
+export type GiftStatusWarning = {
+  kind: 'gift_status';
+  ruleId: string;
+  variantId: string;
+  variantGid: string;
+  displayName: string | null;
+  productTitle: string | null;
+  status: WarningStatus;
+};
+
+/** A product or variant named by a condition whose product is not active. */
+export type TriggerStatusWarning = {
+  kind: 'trigger_status';
+  ruleId: string;
+  /** What the condition names: a product, or a variant (then `variantId`/`variantGid` are set). */
+  target: 'product' | 'variant';
+  productId: string | null;
+  productGid: string | null;
+  productTitle: string | null;
+  variantId: string | null;
+  variantGid: string | null;
+  status: WarningStatus;
+};
+
+export type HealthWarning = GiftInventoryWarning | GiftStatusWarning | TriggerStatusWarning;
+
+/** The platform's display name of a variant: the product title, plus the variant's unless it is the default. */
+export const displayNameOf = (productTitle: string, variantTitle: string): string =>
+  variantTitle === '' || variantTitle === 'Default Title' ? productTitle : `${productTitle} - ${variantTitle}`;
+
+const statusOf = (product: { status: string; deleted: boolean } | undefined): WarningStatus | undefined => {
+  if (!product || product.deleted) return 'deleted';
+  return product.status === 'draft' || product.status === 'archived' ? product.status : undefined;
+};
+
+function giftWarnings(
+  rule: RuleRecord,
+  variantsById: Map<string, CatalogVariant>,
+  lowStockThreshold: number,
+): HealthWarning[] {
+  const warnings: HealthWarning[] = [];
+  for (const gift of rule.giftConfig.gifts) {
+    const variantId = numericIdOf(gift.variantId) ?? gift.variantId;
+    const variant = variantsById.get(variantId);
+    const status = statusOf(variant && { status: variant.productStatus, deleted: variant.productDeleted });
+    if (status) {
+      warnings.push({
+        kind: 'gift_status',
+        ruleId: rule.id,
+        variantId,
+        variantGid: variant?.id ?? gift.variantId,
+        displayName: variant ? displayNameOf(variant.productTitle, variant.title) : null,
+        productTitle: variant?.productTitle ?? null,
+        status,
+      });
+    }
+    // A deleted or unknown variant has no inventory worth reporting.
+    if (!variant || status === 'deleted') continue;
+    const quantity = variant.inventoryQuantity;
+    const level =
+      quantity <= 0 && variant.inventoryPolicy === 'DENY'
+        ? 'out_of_stock'
+        : quantity > 0 && quantity <= lowStockThreshold
+          ? 'low_stock'
+          : undefined;
+    if (level) {
+      warnings.push({
+        kind: 'gift_inventory',
+        ruleId: rule.id,
+        variantId,
+        variantGid: variant.id,
+        displayName: displayNameOf(variant.productTitle, variant.title),
+        productTitle: variant.productTitle,
+        inventoryQuantity: quantity,
+        inventoryPolicy: variant.inventoryPolicy,
+        level,
+      });
+    }
+  }
+  return warnings;
+}
+
+function triggerWarnings(
+  rule: RuleRecord,
+  variantsById: Map<string, CatalogVariant>,
+  productsById: Map<string, CatalogProductState>,
+): HealthWarning[] {
+  const warnings: HealthWarning[] = [];
+  const { productIds, variantIds } = collectTriggerIds(rule.conditionTree);
+  for (const written of productIds) {
+    const productId = numericIdOf(written) ?? null;
+    const product = productId === null ? undefined : productsById.get(productId);
+    const status = statusOf(product);
+    if (!status) continue;
+    warnings.push({
+      kind: 'trigger_status',
+      ruleId: rule.id,
+      target: 'product',
+      productId,
+      productGid: product?.id ?? (written.startsWith('gid://') ? written : null),
+      productTitle: product?.title ?? null,
+      variantId: null,
+      variantGid: null,
+      status,
+    });
+  }
+  for (const written of variantIds) {
+    const variantId = numericIdOf(written) ?? null;
+    const variant = variantId === null ? undefined : variantsById.get(variantId);
+    const status = statusOf(variant && { status: variant.productStatus, deleted: variant.productDeleted });
+    if (!status) continue;
+    warnings.push({
+      kind: 'trigger_status',
+      ruleId: rule.id,
+      target: 'variant',
+      productId: variant ? (numericIdOf(variant.productId) ?? null) : null,
+      productGid: variant?.productId ?? null,
+      productTitle: variant?.productTitle ?? null,
+      variantId,
+      variantGid: variant?.id ?? (written.startsWith('gid://') ? written : null),
+      status,
+    });
+  }
+  return warnings;
+}
+
+/**
+ * Every warning for the campaign's enabled rules (a disabled rule gives no gift and
+ * triggers nothing), in rule order: gifts first, then triggers.
+ *
+ * @example
+ *   const warnings = await checkCampaignHealth(tx, shop.id, campaign.rules, 5);
+ *   if (warnings.length > 0) throw healthWarnings(warnings);
+ */
+export async function checkCampaignHealth(
+  db: Queryable,
+  shopId: string,
+  rules: readonly RuleRecord[],
+  lowStockThreshold: number,
+): Promise<HealthWarning[]> {
+  const enabled = rules.filter((rule) => rule.enabled);
+  const variantIds = new Set<string>();
+  const productIds = new Set<string>();
+  for (const rule of enabled) {
+    for (const gift of rule.giftConfig.gifts) variantIds.add(numericIdOf(gift.variantId) ?? gift.variantId);
+    const triggers = collectTriggerIds(rule.conditionTree);
+    for (const id of triggers.variantIds) variantIds.add(numericIdOf(id) ?? id);
+    for (const id of triggers.productIds) productIds.add(numericIdOf(id) ?? id);
+  }
+  const [variants, products] = await Promise.all([
+    findVariants(db, shopId, [...variantIds]),
+    findProducts(db, shopId, [...productIds]),
+  ]);
+  const variantsById = new Map(variants.map((v) => [numericIdOf(v.id) ?? v.id, v]));
+  const productsById = new Map(products.map((p) => [numericIdOf(p.id) ?? p.id, p]));
+  return enabled.flatMap((rule) => [
+    ...giftWarnings(rule, variantsById, lowStockThreshold),
+    ...triggerWarnings(rule, variantsById, productsById),
+  ]);
+}
+
+function describe(warning: HealthWarning): string {
+  switch (warning.kind) {
+    case 'gift_inventory':
+      return warning.level === 'out_of_stock'
+        ? `gift ${warning.displayName} is out of stock`
+        : `gift ${warning.displayName} is low on stock (${warning.inventoryQuantity} left)`;
+    case 'gift_status':
+      return `gift ${warning.displayName ?? warning.variantGid} is ${warning.status}`;
+    case 'trigger_status': {
+      const name = warning.productTitle ?? warning.productGid ?? warning.variantGid ?? warning.productId ?? warning.variantId;
+      return `trigger product ${name ?? 'unknown'} is ${warning.status}`;
+    }
+  }
+}
+
+/**
+ * The human `message` of a 409 `health_warnings`.
+ *
+ * @example
+ *   healthMessage([outOfStock]); // 'The campaign has 1 health warning: gift Tote - Blue is out of stock. Fix it, or enable with force=1.'
+ */
+export function healthMessage(warnings: readonly HealthWarning[]): string {
+  const shown = warnings.slice(0, 5).map(describe);
+  const more = warnings.length > shown.length ? `; and ${warnings.length - shown.length} more` : '';
+  const noun = warnings.length === 1 ? 'warning' : 'warnings';
+  const fix = warnings.length === 1 ? 'Fix it' : 'Fix them';
+  return `The campaign has ${warnings.length} health ${noun}: ${shown.join('; ')}${more}. ${fix}, or enable with force=1.`;
+}

@@ -1,0 +1,148 @@
+/**
+ * SPEC "POST /campaigns/:id/enable|disable|schedule": the campaign's state transitions. Each
+ * change and its side effects (rules version, discount sync job, webhook) commit in one
+ * transaction; a request that changes nothing has no side effects.
+ */
+import type { AppContext } from '../context.ts';
+import { ApiError, notFound } from '../http/errors.ts';
+import { defineShopRoute } from '../http/shop-routes.ts';
+import type { ShopRoute } from '../http/shop-routes.ts';
+import { lowStockThresholdOf } from '../shops/settings.ts';
+import { effectiveCaps } from '../shops/plans.ts';
+import { bumpRulesVersion } from '../shops/store.ts';
+import { assertWithinCaps, isLive } from './caps.ts';
+import { checkCampaignHealth, healthMessage } from './health-check.ts';
+import {
+  disableResponseSchema,
+  enableQuerySchema,
+  enableResponseSchema,
+  healthWarningsErrorSchema,
+  scheduleBodySchema,
+  scheduleResponseSchema,
+} from './lifecycle-schemas.ts';
+import { getCampaignRow, lockShop, updateCampaignFields } from './lifecycle-store.ts';
+import { campaignIdParamsSchema, okResponseSchema } from './schemas.ts';
+import { countForCaps, getCampaign } from './store.ts';
+import { recordLiveTransition } from './transitions.ts';
+
+const notFoundResponse = { description: '`{ "error": "Campaign not found" }`', schema: okResponseSchema };
+const CAMPAIGN_NOT_FOUND = () => notFound('Campaign');
+
+export function lifecycleRoutes(ctx: AppContext): ShopRoute[] {
+  return [
+    defineShopRoute({
+      method: 'POST',
+      path: '/campaigns/:id/enable',
+      operationId: 'enableCampaign',
+      summary: 'Enable a campaign (makes it live: enabled, not draft)',
+      description:
+        'Runs the health check against the catalog (gift inventory, gift product status, trigger product status); any ' +
+        'warning answers 409 `health_warnings` unless `force=1`. 403 when the plan\'s active-campaign cap would be ' +
+        'exceeded. Enabling a live campaign answers 200 and changes nothing.',
+      tag: 'Campaigns',
+      rateLimit: 'default',
+      params: campaignIdParamsSchema,
+      query: enableQuerySchema,
+      responses: {
+        200: { description: 'The campaign is live', schema: enableResponseSchema },
+        403: { description: 'Active-campaign cap exceeded', schema: okResponseSchema },
+        404: notFoundResponse,
+        409: { description: 'Health check failed: `{ error: "health_warnings", warnings, message }`', schema: healthWarningsErrorSchema },
+      },
+      handler: async ({ shop, params, query, trigger }) => {
+        await ctx.db.transaction(async (tx) => {
+          await lockShop(tx, shop.id);
+          const before = await getCampaign(tx, shop.id, params.id);
+          if (!before) throw CAMPAIGN_NOT_FOUND();
+          if (isLive(before)) return;
+          // The cap first: force=1 cannot get past it, so its 403 is the more useful answer.
+          const caps = effectiveCaps(ctx.config.planCaps, shop.plan, shop.limits);
+          assertWithinCaps(await countForCaps(tx, shop.id, before.id), { campaigns: 0, rules: 0, activeCampaigns: 1 }, caps);
+          if (!query.force) {
+            const warnings = await checkCampaignHealth(tx, shop.id, before.rules, lowStockThresholdOf(shop.settings));
+            if (warnings.length > 0) {
+              throw new ApiError('health_warnings', { error: 'health_warnings', warnings, message: healthMessage(warnings) });
+            }
+          }
+          await bumpRulesVersion(tx, shop.id);
+          const after = await updateCampaignFields(tx, shop.id, before.id, { enabled: true, isDraft: false });
+          if (!after) throw CAMPAIGN_NOT_FOUND();
+          await recordLiveTransition(tx, shop.id, before, after, trigger);
+        });
+        return { ok: true as const, campaign: { id: params.id, enabled: true as const, isDraft: false as const } };
+      },
+    }),
+
+    defineShopRoute({
+      method: 'POST',
+      path: '/campaigns/:id/disable',
+      operationId: 'disableCampaign',
+      summary: 'Disable a campaign',
+      description: 'Disabling a disabled campaign answers 200 and changes nothing.',
+      tag: 'Campaigns',
+      rateLimit: 'default',
+      params: campaignIdParamsSchema,
+      responses: { 200: { description: 'The campaign is disabled', schema: disableResponseSchema }, 404: notFoundResponse },
+      handler: async ({ shop, params, trigger }) => {
+        await ctx.db.transaction(async (tx) => {
+          await lockShop(tx, shop.id);
+          const before = await getCampaignRow(tx, shop.id, params.id);
+          if (!before) throw CAMPAIGN_NOT_FOUND();
+          if (!before.enabled) return;
+          await bumpRulesVersion(tx, shop.id);
+          const after = await updateCampaignFields(tx, shop.id, before.id, { enabled: false });
+          if (!after) throw CAMPAIGN_NOT_FOUND();
+          await recordLiveTransition(tx, shop.id, before, after, trigger);
+        });
+        return { ok: true as const, campaign: { id: params.id, enabled: false as const } };
+      },
+    }),
+
+    defineShopRoute({
+      method: 'POST',
+      path: '/campaigns/:id/schedule',
+      operationId: 'scheduleCampaign',
+      summary: 'Set or clear the campaign\'s start and end',
+      description:
+        'Send `startAt`, `endAt` or both; `null` clears one. The window must stay ordered: `endAt` strictly after ' +
+        '`startAt`, checked against the stored value of a field left out. `enabled` is not changed.',
+      tag: 'Campaigns',
+      rateLimit: 'default',
+      params: campaignIdParamsSchema,
+      body: scheduleBodySchema,
+      responses: {
+        200: { description: 'The new schedule', schema: scheduleResponseSchema },
+        400: { description: 'Invalid body (`issue` and `path` name the first bad field)', schema: okResponseSchema },
+        404: notFoundResponse,
+      },
+      handler: async ({ shop, params, body }) => {
+        const after = await ctx.db.transaction(async (tx) => {
+          // The version bump takes the shop lock before the stored window is read.
+          await bumpRulesVersion(tx, shop.id);
+          const before = await getCampaignRow(tx, shop.id, params.id);
+          if (!before) throw CAMPAIGN_NOT_FOUND();
+          const startAt = body.startAt === undefined ? before.startAt : body.startAt;
+          const endAt = body.endAt === undefined ? before.endAt : body.endAt;
+          if (startAt !== null && endAt !== null && endAt <= startAt) {
+            const field = body.endAt === undefined ? 'startAt' : 'endAt';
+            throw new ApiError('validation', {
+              error: 'Invalid request body',
+              issue:
+                field === 'endAt'
+                  ? `endAt must be after startAt (${startAt.toISOString()})`
+                  : `startAt must be before endAt (${endAt.toISOString()})`,
+              path: [field],
+            });
+          }
+          const updated = await updateCampaignFields(tx, shop.id, before.id, { startAt, endAt });
+          if (!updated) throw CAMPAIGN_NOT_FOUND();
+          return updated;
+        });
+        return {
+          ok: true as const,
+          campaign: { id: after.id, startAt: after.startAt?.toISOString() ?? null, endAt: after.endAt?.toISOString() ?? null },
+        };
+      },
+    }),
+  ];
+}

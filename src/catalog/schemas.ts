@@ -1,0 +1,68 @@
+/**
+ * Catalog shapes of CONTRACT "Product and collection": what the admin sends to mirror the
+ * platform's products, variants and collections. They feed the enable health check and the
+ * collection map of the rules payload.
+ */
+import { gidSchema, productGidSchema, variantGidSchema } from '@gcrs/engine';
+import { z } from 'zod';
+
+export const PRODUCT_STATUSES = ['active', 'draft', 'archived'] as const;
+export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
+export const INVENTORY_POLICIES = ['DENY', 'CONTINUE'] as const;
+
+/** Upper bounds of one upsert request; larger catalogs are sent in several requests. */
+export const MAX_PRODUCTS_PER_REQUEST = 1000;
+export const MAX_COLLECTIONS_PER_REQUEST = 1000;
+
+export const variantSchema = z.object({
+  id: variantGidSchema,
+  title: z.string().max(255),
+  inventoryQuantity: z.int().min(-1_000_000_000).max(1_000_000_000),
+  inventoryPolicy: z.enum(INVENTORY_POLICIES),
+});
+
+export const productSchema = z.object({
+  id: productGidSchema,
+  title: z.string().max(255),
+  status: z.enum(PRODUCT_STATUSES),
+  variants: z.array(variantSchema).max(2048),
+});
+
+export const collectionSchema = z.object({
+  id: gidSchema('Collection'),
+  handle: z.string().trim().min(1).max(255),
+  productIds: z.array(productGidSchema).max(50_000),
+});
+
+/** Reports the index of the second occurrence of a key, so the 400 points at it. */
+function firstDuplicate<T>(items: readonly T[], keyOf: (item: T) => string[]): { index: number; key: string } | undefined {
+  const seen = new Set<string>();
+  for (const [index, item] of items.entries()) {
+    for (const key of keyOf(item)) {
+      if (seen.has(key)) return { index, key };
+      seen.add(key);
+    }
+  }
+  return undefined;
+}
+
+export const catalogUpsertBodySchema = z
+  .object({
+    products: z.array(productSchema).max(MAX_PRODUCTS_PER_REQUEST),
+    collections: z.array(collectionSchema).max(MAX_COLLECTIONS_PER_REQUEST).default([]),
+  })
+  .superRefine((body, ctx) => {
+    // One request must say one thing about each id: a repeated id would make "last one wins" silent.
+    const product = firstDuplicate(body.products, (p) => [p.id]);
+    if (product) ctx.addIssue({ code: 'custom', message: `Product ${product.key} appears more than once`, path: ['products', product.index, 'id'] });
+    const variant = firstDuplicate(body.products, (p) => p.variants.map((v) => v.id));
+    if (variant) ctx.addIssue({ code: 'custom', message: `Variant ${variant.key} appears more than once`, path: ['products', variant.index, 'variants'] });
+    const collection = firstDuplicate(body.collections, (c) => [c.id]);
+    if (collection) ctx.addIssue({ code: 'custom', message: `Collection ${collection.key} appears more than once`, path: ['collections', collection.index, 'id'] });
+    const handle = firstDuplicate(body.collections, (c) => [c.handle]);
+    if (handle) ctx.addIssue({ code: 'custom', message: `Collection handle ${handle.key} appears more than once`, path: ['collections', handle.index, 'handle'] });
+  });
+
+export type CatalogProduct = z.output<typeof productSchema>;
+export type CatalogCollection = z.output<typeof collectionSchema>;
+export type CatalogUpsert = z.output<typeof catalogUpsertBodySchema>;

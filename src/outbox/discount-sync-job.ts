@@ -1,0 +1,56 @@
+/**
+ * Runs one discount_sync job through the platform port. The job does not trust the `active`
+ * it was queued with: it syncs the campaign's state as it is now and re-reads it afterwards,
+ * so jobs that run late, twice or out of order (retries, several dispatchers) still leave the
+ * platform matching the latest committed state.
+ */
+import { and, eq } from 'drizzle-orm';
+import type { Queryable } from '../db/database.ts';
+import { campaigns } from '../db/schema.ts';
+import type { DiscountPort } from '../platform/discount-port.ts';
+import type { AttemptOutcome } from './attempt-outcome.ts';
+
+// A campaign toggled this often during one job is left to the next job (each change queues one).
+const MAX_ROUNDS = 3;
+
+/** Live (enabled and not draft); a deleted campaign is not live. */
+async function isLiveNow(db: Queryable, shopId: string, campaignId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ enabled: campaigns.enabled, isDraft: campaigns.isDraft })
+    .from(campaigns)
+    .where(and(eq(campaigns.shopId, shopId), eq(campaigns.id, campaignId)));
+  return row !== undefined && row.enabled && !row.isDraft;
+}
+
+/**
+ * Syncs the campaign named by the job's payload until the state read after the sync equals
+ * the one synced.
+ *
+ * @example
+ *   const outcome = await runDiscountSync(db, port, row.shopId, row.payload);
+ */
+export async function runDiscountSync(
+  db: Queryable,
+  port: DiscountPort,
+  shopId: string,
+  payload: Record<string, unknown>,
+): Promise<AttemptOutcome> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const campaignId = payload.campaignId;
+  if (typeof campaignId !== 'string') {
+    return { ok: false, statusCode: null, error: 'Job payload has no campaignId', durationMs: 0, final: true };
+  }
+  try {
+    let active = await isLiveNow(db, shopId, campaignId);
+    for (let round = 0; round < MAX_ROUNDS; round += 1) {
+      await port.syncAutomaticDiscount(shopId, campaignId, active);
+      const after = await isLiveNow(db, shopId, campaignId);
+      if (after === active) return { ok: true, statusCode: null, durationMs: elapsed() };
+      active = after;
+    }
+    return { ok: false, statusCode: null, error: 'Campaign state kept changing during the sync', durationMs: elapsed() };
+  } catch (error) {
+    return { ok: false, statusCode: null, error: error instanceof Error ? error.message : String(error), durationMs: elapsed() };
+  }
+}
