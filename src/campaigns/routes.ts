@@ -30,6 +30,7 @@ import {
   ruleIdsOf,
 } from './store.ts';
 import type { NewRule } from './store.ts';
+import { queueDiscountSyncs, recordLiveTransition } from './transitions.ts';
 
 const CAMPAIGN_NOT_FOUND = () => notFound('Campaign');
 const notFoundResponse = { description: '`{ "error": "Campaign not found" }`', schema: okResponseSchema };
@@ -90,7 +91,9 @@ export function campaignRoutes(ctx: AppContext): ShopRoute[] {
             activeCampaigns: entries.filter(isLive).length,
           };
           assertWithinCaps(await countForCaps(tx, shop.id), adding, capsOf(shop));
-          return insertCampaigns(tx, shop.id, entries);
+          const ids = await insertCampaigns(tx, shop.id, entries);
+          await queueDiscountSyncs(tx, shop.id, ids.filter((_id, i) => entries[i] !== undefined && isLive(entries[i])));
+          return ids;
         });
         return { imported: campaignIds.length, campaignIds };
       },
@@ -131,7 +134,7 @@ export function campaignRoutes(ctx: AppContext): ShopRoute[] {
         404: notFoundResponse,
         409: { description: 'A rule of a running experiment would be removed or replaced', schema: okResponseSchema },
       },
-      handler: async ({ shop, params, body }) => {
+      handler: async ({ shop, params, body, trigger }) => {
         const rules = body.rules.map((r) => stripForPlan(r, shop.plan));
         await ctx.db.transaction(async (tx) => {
           await bumpRulesVersion(tx, shop.id);
@@ -147,6 +150,7 @@ export function campaignRoutes(ctx: AppContext): ShopRoute[] {
           const others = await countForCaps(tx, shop.id, params.id);
           assertWithinCaps({ ...others, activeCampaigns: others.activeCampaigns }, adding, capsOf(shop));
           await replaceCampaign(tx, shop.id, params.id, { ...body, rules });
+          await recordLiveTransition(tx, shop.id, before, { ...body, id: before.id }, trigger);
         });
         const campaign = await getCampaign(ctx.db, shop.id, params.id);
         if (!campaign) throw CAMPAIGN_NOT_FOUND();
@@ -163,12 +167,13 @@ export function campaignRoutes(ctx: AppContext): ShopRoute[] {
       rateLimit: 'default',
       params: campaignIdParamsSchema,
       responses: { 200: { description: '`{ "ok": true }`', schema: okResponseSchema }, 404: notFoundResponse },
-      handler: async ({ shop, params }) => {
+      handler: async ({ shop, params, trigger }) => {
         await ctx.db.transaction(async (tx) => {
           await bumpRulesVersion(tx, shop.id);
           const before = await getCampaign(tx, shop.id, params.id);
           if (!before) throw CAMPAIGN_NOT_FOUND();
           await deleteCampaign(tx, shop.id, params.id);
+          await recordLiveTransition(tx, shop.id, before, null, trigger);
         });
         return { ok: true as const };
       },
