@@ -5,12 +5,16 @@
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import type { Logger } from 'pino';
+import { createInvalidationBus } from './cache/create-bus.ts';
+import type { InvalidationBus } from './cache/invalidation-bus.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import type { Database, DatabaseHandle } from './db/database.ts';
 import type { RateLimiter } from './rate-limit/limiter.ts';
 import { createMemoryRateLimiter } from './rate-limit/memory.ts';
 import { createRedisRateLimiter } from './rate-limit/redis.ts';
+import { createRulesCache } from './rules/rules-cache.ts';
+import type { RulesCache } from './rules/rules-cache.ts';
 
 export type AppContext = {
   config: Config;
@@ -20,11 +24,15 @@ export type AppContext = {
   /** Present when REDIS_URL is set; shared by limiter and cache invalidation. */
   redis: Redis | undefined;
   limiter: RateLimiter;
+  /** Tells every instance to drop a cached entry (Redis pub/sub, LISTEN/NOTIFY or in process). */
+  invalidation: InvalidationBus;
+  /** GET /rules payloads per shop; call rulesCache.invalidate(shopId) after a write commits. */
+  rulesCache: RulesCache;
   /** Releases everything in reverse order of creation. */
   close(): Promise<void>;
 };
 
-export type ContextOverrides = { database?: DatabaseHandle; logger?: Logger };
+export type ContextOverrides = { database?: DatabaseHandle; logger?: Logger; now?: () => Date };
 
 export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
   return pino({
@@ -45,6 +53,8 @@ export async function createAppContext(config: Config, overrides: ContextOverrid
   const database = overrides.database ?? (await openDatabase(config));
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
   const limiter = redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter();
+  const invalidation = await createInvalidationBus({ redis, pool: database.pool, logger });
+  const rulesCache = createRulesCache({ db: database.db, bus: invalidation, ...(overrides.now ? { now: overrides.now } : {}) });
   return {
     config,
     logger,
@@ -52,7 +62,11 @@ export async function createAppContext(config: Config, overrides: ContextOverrid
     db: database.db,
     redis,
     limiter,
+    invalidation,
+    rulesCache,
     async close() {
+      rulesCache.close();
+      await invalidation.close();
       await limiter.close();
       if (redis) await redis.quit().catch(() => {});
       if (!overrides.database) await database.close();

@@ -6,7 +6,17 @@ import type { AppContext } from './context.ts';
 import { eventRoutes } from './events/routes.ts';
 import type { ShopRoute } from './http/shop-routes.ts';
 import { redemptionRoutes } from './redemptions/routes.ts';
+import { rulesRoutes } from './rules/routes.ts';
+import { widgetRoutes } from './widgets/routes.ts';
 
 export function publicShopRoutes(ctx: AppContext): ShopRoute[] {
-  return [...campaignRoutes(ctx), ...lifecycleRoutes(ctx), ...redemptionRoutes(ctx), ...eventRoutes(ctx), ...analyticsRoutes(ctx)];
+  return [
+    ...campaignRoutes(ctx),
+    ...lifecycleRoutes(ctx),
+    ...rulesRoutes(ctx),
+    ...widgetRoutes(ctx),
+    ...redemptionRoutes(ctx),
+    ...eventRoutes(ctx),
+    ...analyticsRoutes(ctx),
+  ];
 }

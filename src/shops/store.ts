@@ -15,6 +15,8 @@ export type ShopRecord = {
   /** Per-shop cap overrides only; see effectiveCaps for what is in force. */
   limits: Partial<Caps>;
   settings: StoredShopSettings;
+  /** The version behind GET /rules' ETag; a cached payload of an older version is stale. */
+  rulesVersion: number;
   createdAt: Date;
   updatedAt: Date;
 };
@@ -29,6 +31,7 @@ const toRecord = (row: ShopRow): ShopRecord => ({
   timezone: row.timezone,
   limits: row.limits as Partial<Caps>,
   settings: row.settings as StoredShopSettings,
+  rulesVersion: row.rulesVersion,
   createdAt: row.createdAt,
   updatedAt: row.updatedAt,
 });

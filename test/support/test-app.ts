@@ -38,7 +38,7 @@ let domainCounter = 0;
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { database?: DatabaseHandle } = {},
+  options: { database?: DatabaseHandle; now?: () => Date } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
   const redisUrl = testRedisUrl();
@@ -48,7 +48,11 @@ export async function createTestApp(
     ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
     ...env,
   });
-  const ctx = await createAppContext(config, { database, logger: createLogger(config) });
+  const ctx = await createAppContext(config, {
+    database,
+    logger: createLogger(config),
+    ...(options.now ? { now: options.now } : {}),
+  });
   const app = await buildApp(ctx);
   await app.ready();
 

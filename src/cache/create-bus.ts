@@ -1,0 +1,25 @@
+/** Picks the invalidation transport the deployment has (CONTRACT: REDIS_URL first). */
+import type { Redis } from 'ioredis';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import { createMemoryInvalidationBus } from './invalidation-bus.ts';
+import type { InvalidationBus } from './invalidation-bus.ts';
+import { createPostgresInvalidationBus } from './postgres-bus.ts';
+import { createRedisInvalidationBus } from './redis-bus.ts';
+
+/**
+ * Redis pub/sub when REDIS_URL is set, else LISTEN/NOTIFY on PostgreSQL, else in process
+ * (the embedded database admits one process only, so there is nobody else to tell).
+ *
+ * @example
+ *   const bus = await createInvalidationBus({ redis, pool: database.pool, logger });
+ */
+export async function createInvalidationBus(deps: {
+  redis: Redis | undefined;
+  pool: pg.Pool | undefined;
+  logger: Logger;
+}): Promise<InvalidationBus> {
+  if (deps.redis) return createRedisInvalidationBus(deps.redis, deps.logger);
+  if (deps.pool) return createPostgresInvalidationBus(deps.pool, deps.logger);
+  return createMemoryInvalidationBus();
+}

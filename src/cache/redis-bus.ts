@@ -1,0 +1,51 @@
+/**
+ * The invalidation bus over Redis pub/sub (REDIS_URL). A subscribed Redis connection can do
+ * nothing else, so the bus opens its own duplicate of the shared client for listening and
+ * publishes on the shared one.
+ */
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { createListenerRegistry, decodeMessage, encodeMessage } from './invalidation-bus.ts';
+import type { InvalidationBus } from './invalidation-bus.ts';
+
+export const REDIS_INVALIDATION_CHANNEL = 'gcrs:invalidate';
+
+/**
+ * A bus on `redis`; ioredis reconnects and resubscribes by itself.
+ *
+ * @example
+ *   const bus = createRedisInvalidationBus(ctx.redis, ctx.logger);
+ */
+export function createRedisInvalidationBus(redis: Redis, logger: Logger): InvalidationBus {
+  const listeners = createListenerRegistry();
+  const subscriber = redis.duplicate();
+  let readyOnce = false;
+
+  subscriber.on('message', (channel: string, text: string) => {
+    if (channel !== REDIS_INVALIDATION_CHANNEL) return;
+    const message = decodeMessage(text);
+    if (message) listeners.deliver(message.topic, message.key);
+  });
+  // ioredis emits 'ready' again after each reconnect: what was published meanwhile is lost.
+  subscriber.on('ready', () => {
+    if (readyOnce) listeners.deliverEverything();
+    readyOnce = true;
+  });
+  subscriber.on('error', (error: Error) => logger.warn({ err: error }, 'invalidation subscriber error'));
+  subscriber.subscribe(REDIS_INVALIDATION_CHANNEL).catch((error: unknown) => {
+    logger.error({ err: error }, 'invalidation subscribe failed');
+  });
+
+  return {
+    kind: 'redis',
+    publish(topic, key) {
+      redis.publish(REDIS_INVALIDATION_CHANNEL, encodeMessage(topic, key)).catch((error: unknown) => {
+        logger.warn({ err: error, topic, key }, 'invalidation publish failed');
+      });
+    },
+    subscribe: (topic, listener) => listeners.add(topic, listener),
+    async close() {
+      await subscriber.quit().catch(() => subscriber.disconnect());
+    },
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * Reads what the rules payload is made of in ONE snapshot (REPEATABLE READ), together with
+ * the shop's rules_version: the version a cache entry is stamped with then names exactly
+ * the data it was built from, whatever writers commit meanwhile.
+ */
+import type { ConditionNode, EngineExperiment, GiftConfig, RuleOptions } from '@gcrs/engine';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { RuleRecord } from '../campaigns/store.ts';
+import type { Database } from '../db/database.ts';
+import { campaigns, experiments, rules, shops } from '../db/schema.ts';
+import type { Plan } from '../shops/plans.ts';
+import type { StoredShopSettings } from '../shops/settings.ts';
+import { widgetSettingsOf } from '../widgets/store.ts';
+import type { RulesSource } from './payload.ts';
+
+/**
+ * The shop's live campaigns, their enabled rules and running experiments, or undefined when
+ * the shop does not exist.
+ *
+ * @example
+ *   const source = await loadRulesSource(ctx.db, shop.id); // source.shop.rulesVersion
+ */
+export async function loadRulesSource(db: Database, shopId: string): Promise<RulesSource | undefined> {
+  return db.transaction(
+    async (tx) => {
+      const [shop] = await tx
+        .select({
+          id: shops.id,
+          plan: shops.plan,
+          currency: shops.currency,
+          settings: shops.settings,
+          rulesVersion: shops.rulesVersion,
+          widgets: shops.widgets,
+          widgetsVersion: shops.widgetsVersion,
+        })
+        .from(shops)
+        .where(eq(shops.id, shopId));
+      if (!shop) return undefined;
+
+      const live = await tx
+        .select({ id: campaigns.id, startAt: campaigns.startAt, endAt: campaigns.endAt })
+        .from(campaigns)
+        .where(and(eq(campaigns.shopId, shopId), eq(campaigns.enabled, true), eq(campaigns.isDraft, false)))
+        .orderBy(asc(campaigns.createdAt), asc(campaigns.id));
+      const liveIds = live.map((campaign) => campaign.id);
+
+      const ruleRows =
+        liveIds.length === 0
+          ? []
+          : await tx
+              .select()
+              .from(rules)
+              .where(and(eq(rules.shopId, shopId), eq(rules.enabled, true), inArray(rules.campaignId, liveIds)))
+              .orderBy(asc(rules.position), asc(rules.id));
+      const running =
+        liveIds.length === 0
+          ? []
+          : await tx
+              .select({ id: experiments.id, campaignId: experiments.campaignId, variants: experiments.variants })
+              .from(experiments)
+              .where(
+                and(eq(experiments.shopId, shopId), eq(experiments.status, 'running'), inArray(experiments.campaignId, liveIds)),
+              )
+              .orderBy(asc(experiments.startedAt), asc(experiments.id));
+
+      // Rules in campaign order (oldest campaign first), each campaign's rules by position.
+      const order = new Map(liveIds.map((id, index) => [id, index]));
+      const sorted = ruleRows
+        .map((row, index) => ({ row, index }))
+        .sort((a, b) => (order.get(a.row.campaignId) ?? 0) - (order.get(b.row.campaignId) ?? 0) || a.index - b.index)
+        .map(({ row }) => row);
+
+      return {
+        shop: {
+          id: shop.id,
+          plan: shop.plan as Plan,
+          currency: shop.currency,
+          settings: shop.settings as StoredShopSettings,
+          rulesVersion: shop.rulesVersion,
+          widgets: widgetSettingsOf(shop.widgets, shop.widgetsVersion),
+        },
+        campaigns: live,
+        rules: sorted.map(toRuleRecord),
+        experiments: running.map(toEngineExperiment),
+      };
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
+}
+
+function toRuleRecord(row: typeof rules.$inferSelect): RuleRecord {
+  return {
+    id: row.id,
+    campaignId: row.campaignId,
+    name: row.name,
+    enabled: row.enabled,
+    conditionTree: JSON.parse(row.conditionTree) as ConditionNode,
+    giftConfig: row.giftConfig as GiftConfig,
+    options: row.options as RuleOptions,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** The engine's shape (engineExperimentSchema): variant names are for people, not storefronts. */
+function toEngineExperiment(row: { id: string; campaignId: string; variants: Array<{ id: string; ruleId: string; weight: number }> }): EngineExperiment {
+  return {
+    id: row.id,
+    campaignId: row.campaignId,
+    variants: row.variants.map((variant) => ({ id: variant.id, ruleId: variant.ruleId, weight: variant.weight })),
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * The rules payload of SPEC "Rules payload", built from what storage holds for one shop at
+ * one instant. Pure: the database read is in load-source.ts, caching in rules-cache.ts.
+ */
+import type { EngineExperiment } from '@gcrs/engine';
+import { presentRule } from '../campaigns/present.ts';
+import type { RuleRecord } from '../campaigns/store.ts';
+import type { Plan } from '../shops/plans.ts';
+import { resolveShopSettings } from '../shops/settings.ts';
+import type { ResolvedShopSettings, StoredShopSettings } from '../shops/settings.ts';
+import type { WidgetSettings } from '../widgets/schema.ts';
+import { isWithinWindow, segmentAround } from './schedule-window.ts';
+import type { ScheduleWindow, Segment } from './schedule-window.ts';
+
+/** Everything the payload is made of, read in one snapshot at `rulesVersion`. */
+export type RulesSource = {
+  shop: {
+    id: string;
+    plan: Plan;
+    currency: string;
+    settings: StoredShopSettings;
+    rulesVersion: number;
+    widgets: WidgetSettings;
+  };
+  /** The live campaigns (enabled, not draft), oldest first. */
+  campaigns: Array<{ id: string } & ScheduleWindow>;
+  /** The enabled rules of those campaigns, in campaign order, then rule position. */
+  rules: RuleRecord[];
+  /** The running experiments of those campaigns. */
+  experiments: EngineExperiment[];
+};
+
+type PresentedRule = ReturnType<typeof presentRule>;
+export type PayloadRule = Omit<PresentedRule, 'id'> & { id: string; campaignId: string; startAt: string | null; endAt: string | null };
+export type DeliveredWidgets = Omit<WidgetSettings, 'customCode'> & { customCode?: WidgetSettings['customCode'] };
+
+/** The payload without `debugAllowed`, which depends on who asks (see rules-cache.ts). */
+export type RulesPayloadBody = {
+  rules: PayloadRule[];
+  experiments?: EngineExperiment[];
+  shopSettings: ResolvedShopSettings;
+  widgets: DeliveredWidgets;
+  baseCurrency: string;
+};
+
+/** Only the top plan may inject its own HTML/CSS/JS into storefronts (SPEC "PUT /widgets"). */
+const CUSTOM_CODE_PLAN: Plan = 'scale';
+
+/**
+ * SPEC "PUT /widgets": customCode is stored as sent and stripped at delivery below Scale.
+ *
+ * @example
+ *   deliveredWidgets(settings, 'pro').customCode; // undefined
+ */
+export function deliveredWidgets(widgets: WidgetSettings, plan: Plan): DeliveredWidgets {
+  if (plan === CUSTOM_CODE_PLAN) return widgets;
+  const { customCode: _stripped, ...rest } = widgets;
+  return rest;
+}
+
+/**
+ * The payload as of `at` (epoch ms) and the segment of time over which it stays exact.
+ * A live campaign whose window does not contain `at` contributes no rules and no
+ * experiment; `experiments` is left out when none runs (SPEC: "omitted (not empty)").
+ *
+ * @example
+ *   const { payload, segment } = buildRulesPayload(source, Date.now());
+ */
+export function buildRulesPayload(source: RulesSource, at: number): { payload: RulesPayloadBody; segment: Segment } {
+  const current = new Map<string, ScheduleWindow>();
+  for (const campaign of source.campaigns) if (isWithinWindow(campaign, at)) current.set(campaign.id, campaign);
+
+  const rules: PayloadRule[] = [];
+  for (const rule of source.rules) {
+    const window = current.get(rule.campaignId);
+    if (!window) continue;
+    const { id, ...rest } = presentRule(rule);
+    rules.push({
+      id,
+      campaignId: rule.campaignId,
+      ...rest,
+      // The engine skips a rule outside these, so a storefront holding the payload for its
+      // max-age still stops a campaign exactly at its end.
+      startAt: window.startAt?.toISOString() ?? null,
+      endAt: window.endAt?.toISOString() ?? null,
+    });
+  }
+  const experiments = source.experiments.filter((experiment) => current.has(experiment.campaignId));
+
+  const payload: RulesPayloadBody = {
+    rules,
+    ...(experiments.length > 0 ? { experiments } : {}),
+    shopSettings: resolveShopSettings(source.shop.settings),
+    widgets: deliveredWidgets(source.shop.widgets, source.shop.plan),
+    baseCurrency: source.shop.currency,
+  };
+  return { payload, segment: segmentAround(source.campaigns, at) };
+}

@@ -1,0 +1,42 @@
+/** SPEC "GET /rules": the active rules payload, with ETag / If-None-Match and a 60 s private cache. */
+import type { AppContext } from '../context.ts';
+import { ifNoneMatchHits } from '../http/etag.ts';
+import { notFound } from '../http/errors.ts';
+import { defineShopRoute } from '../http/shop-routes.ts';
+import type { ShopRoute } from '../http/shop-routes.ts';
+import { rulesPayloadResponseSchema } from './schemas.ts';
+
+/** SPEC "Limits": "Rules response cache | 60 seconds". */
+export const RULES_CACHE_CONTROL = 'private, max-age=60';
+
+const cacheHeaders = {
+  ETag: 'Strong validator of this body; send it back in If-None-Match',
+  'Cache-Control': '`private, max-age=60`',
+};
+
+export function rulesRoutes(ctx: AppContext): ShopRoute[] {
+  return [
+    defineShopRoute({
+      method: 'GET',
+      path: '/rules',
+      operationId: 'getRules',
+      summary: 'Read the active rules payload',
+      description:
+        'The enabled rules of live campaigns whose schedule window contains now, running experiments, shop settings ' +
+        'and widgets. Send the last `ETag` in `If-None-Match` (lists, `W/` tags and `*` accepted) to get 304 when unchanged.',
+      tag: 'Rules',
+      rateLimit: 'default',
+      responses: {
+        200: { description: 'The rules payload', schema: rulesPayloadResponseSchema, headers: cacheHeaders },
+        304: { description: 'Not modified: the payload matches If-None-Match; no body', headers: cacheHeaders },
+      },
+      handler: async ({ shop, trigger, request, reply }) => {
+        const rules = await ctx.rulesCache.get(shop, trigger);
+        if (!rules) throw notFound('Shop');
+        reply.header('ETag', rules.etag).header('Cache-Control', RULES_CACHE_CONTROL);
+        if (ifNoneMatchHits(request.headers['if-none-match'], rules.etag)) return reply.code(304).send();
+        return reply.type('application/json; charset=utf-8').send(rules.body);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,166 @@
+/**
+ * The in-process cache of GET /rules, one entry per shop.
+ *
+ * Exactness does not depend on invalidation messages, which can arrive late: every request
+ * already holds its shop row (authentication loads it), and an entry is served only while
+ * its version is at least that row's `rules_version` — bumped inside every write
+ * transaction — and the clock is still inside the entry's schedule segment. A write that
+ * committed before a request started is therefore always seen by it, on any instance.
+ * The invalidation bus (Redis pub/sub or LISTEN/NOTIFY) only evicts stale entries early.
+ *
+ * Entries are stamped with the version read in the same snapshot as their data
+ * (load-source.ts), so an entry never claims a newer version than its content.
+ */
+import type { InvalidationBus } from '../cache/invalidation-bus.ts';
+import { EVERY_KEY } from '../cache/invalidation-bus.ts';
+import type { Database } from '../db/database.ts';
+import { stringifyJson } from '../http/json.ts';
+import type { Trigger } from '../http/shop-routes.ts';
+import { loadRulesSource } from './load-source.ts';
+import { buildRulesPayload } from './payload.ts';
+import type { RulesPayloadBody, RulesSource } from './payload.ts';
+import type { Segment } from './schedule-window.ts';
+
+export const RULES_TOPIC = 'rules';
+
+/** What a GET /rules response carries. */
+export type RulesResponse = { etag: string; body: string; payload: RulesPayloadBody & { debugAllowed: boolean } };
+
+export type RulesCache = {
+  /**
+   * The payload for `shop` as `mount` sees it; undefined when the shop no longer exists.
+   * `shop.rulesVersion` is the version the caller has seen: nothing older is served.
+   */
+  get(shop: { id: string; rulesVersion: number }, mount: Trigger): Promise<RulesResponse | undefined>;
+  /** Drops the shop's entry here and on every other instance; call after a write commits. */
+  invalidate(shopId: string): void;
+  /** The version cached for the shop, if any (for tests and diagnostics). */
+  cachedVersion(shopId: string): number | undefined;
+  close(): void;
+};
+
+export type RulesCacheOptions = {
+  db: Database;
+  bus: InvalidationBus;
+  /** The clock schedule windows are checked against; tests inject one. */
+  now?: () => Date;
+  /** Shops kept; the least recently used entry goes first. */
+  maxEntries?: number;
+};
+
+type Entry = {
+  source: RulesSource;
+  payload: RulesPayloadBody;
+  segment: Segment;
+  responses: Partial<Record<Trigger, RulesResponse>>;
+};
+
+/**
+ * SPEC "Rules payload" `debugAllowed`: true for the operator's admin mount, false for API
+ * keys, so a storefront never switches debug output on for shoppers by itself.
+ */
+const debugAllowedFor = (mount: Trigger): boolean => mount === 'admin';
+
+const DEFAULT_MAX_ENTRIES = 1000;
+
+/**
+ * A strong validator naming exactly one body: shop, rules version, plan, the end of the
+ * schedule segment in effect, and the mount (debugAllowed differs). The shop id keeps a
+ * client that switches keys from getting another shop's 304.
+ *
+ * @example
+ *   rulesEtag('shp_1', 7, 'scale', { from: 0, until: Infinity }, 'api'); // '"shp_1-v7-scale-open-api"'
+ */
+export function rulesEtag(shopId: string, version: number, plan: string, segment: Segment, mount: Trigger): string {
+  const boundary = Number.isFinite(segment.until) ? String(segment.until) : 'open';
+  return `"${shopId}-v${version}-${plan}-${boundary}-${mount}"`;
+}
+
+/**
+ * Builds the cache; it listens on `bus` for other instances' writes.
+ *
+ * @example
+ *   const cache = createRulesCache({ db: ctx.db, bus });
+ *   const rules = await cache.get(shop, 'api'); // rules.etag, rules.body
+ */
+export function createRulesCache(options: RulesCacheOptions): RulesCache {
+  const now = options.now ?? (() => new Date());
+  const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+  const entries = new Map<string, Entry>();
+  const loading = new Map<string, Promise<RulesSource | undefined>>();
+
+  const unsubscribe = options.bus.subscribe(RULES_TOPIC, (shopId) => {
+    if (shopId === EVERY_KEY) entries.clear();
+    else entries.delete(shopId);
+  });
+
+  const remember = (shopId: string, entry: Entry) => {
+    const current = entries.get(shopId);
+    // A slower load of an older snapshot must not replace a newer one.
+    if (current && current.source.shop.rulesVersion > entry.source.shop.rulesVersion) return;
+    entries.delete(shopId);
+    entries.set(shopId, entry);
+    while (entries.size > maxEntries) {
+      const oldest = entries.keys().next();
+      if (oldest.done === true) break;
+      entries.delete(oldest.value);
+    }
+  };
+
+  // Concurrent misses of one shop share one database read when it is recent enough.
+  const load = async (shopId: string, minVersion: number): Promise<RulesSource | undefined> => {
+    const pending = loading.get(shopId);
+    if (pending) {
+      const shared = await pending;
+      if (shared === undefined || shared.shop.rulesVersion >= minVersion) return shared;
+    }
+    const fresh = loadRulesSource(options.db, shopId);
+    loading.set(shopId, fresh);
+    try {
+      return await fresh;
+    } finally {
+      if (loading.get(shopId) === fresh) loading.delete(shopId);
+    }
+  };
+
+  const respond = (entry: Entry, mount: Trigger): RulesResponse => {
+    const cached = entry.responses[mount];
+    if (cached) return cached;
+    const { rules, experiments, ...rest } = entry.payload;
+    const payload = { rules, ...(experiments ? { experiments } : {}), debugAllowed: debugAllowedFor(mount), ...rest };
+    const { shop } = entry.source;
+    const response = {
+      etag: rulesEtag(shop.id, shop.rulesVersion, shop.plan, entry.segment, mount),
+      body: stringifyJson(payload),
+      payload,
+    };
+    entry.responses[mount] = response;
+    return response;
+  };
+
+  return {
+    async get(shop, mount) {
+      const at = now().getTime();
+      const cached = entries.get(shop.id);
+      const current = cached !== undefined && cached.source.shop.rulesVersion >= shop.rulesVersion;
+      if (current && at >= cached.segment.from && at < cached.segment.until) return respond(cached, mount);
+
+      // Same version, new schedule segment: rebuild from the data in hand, no database read.
+      const source = current ? cached.source : await load(shop.id, shop.rulesVersion);
+      if (source === undefined) return undefined;
+      const built = buildRulesPayload(source, at);
+      const entry: Entry = { source, payload: built.payload, segment: built.segment, responses: {} };
+      remember(shop.id, entry);
+      return respond(entry, mount);
+    },
+    invalidate(shopId) {
+      entries.delete(shopId);
+      options.bus.publish(RULES_TOPIC, shopId);
+    },
+    cachedVersion: (shopId) => entries.get(shopId)?.source.shop.rulesVersion,
+    close() {
+      unsubscribe();
+      entries.clear();
+    },
+  };
+}
