@@ -95,6 +95,7 @@ export function campaignRoutes(ctx: AppContext): ShopRoute[] {
           await queueDiscountSyncs(tx, shop.id, ids.filter((_id, i) => entries[i] !== undefined && isLive(entries[i])));
           return ids;
         });
+        ctx.rulesCache.invalidate(shop.id);
         return { imported: campaignIds.length, campaignIds };
       },
     }),
@@ -152,6 +153,7 @@ export function campaignRoutes(ctx: AppContext): ShopRoute[] {
           await replaceCampaign(tx, shop.id, params.id, { ...body, rules });
           await recordLiveTransition(tx, shop.id, before, { ...body, id: before.id }, trigger);
         });
+        ctx.rulesCache.invalidate(shop.id);
         const campaign = await getCampaign(ctx.db, shop.id, params.id);
         if (!campaign) throw CAMPAIGN_NOT_FOUND();
         return { campaign: presentCampaign(campaign, await getRunningExperiment(ctx.db, shop.id, campaign.id)) };
@@ -175,6 +177,7 @@ export function campaignRoutes(ctx: AppContext): ShopRoute[] {
           await deleteCampaign(tx, shop.id, params.id);
           await recordLiveTransition(tx, shop.id, before, null, trigger);
         });
+        ctx.rulesCache.invalidate(shop.id);
         return { ok: true as const };
       },
     }),
