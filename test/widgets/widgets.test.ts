@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_WIDGET_DOCUMENT } from '../../src/widgets/schema.ts';
+import { createTestApp } from '../support/test-app.ts';
+import type { TestApp, TestShop } from '../support/test-app.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const document = () => structuredClone(DEFAULT_WIDGET_DOCUMENT);
+const put = (shop: TestShop, payload: unknown) =>
+  t.api(shop, { method: 'PUT', url: '/api/v1/widgets', payload: payload as Record<string, unknown> });
+const get = (shop: TestShop) => t.api(shop, { method: 'GET', url: '/api/v1/widgets' });
+
+/** Writes `value` at `path` inside a JSON document (undefined deletes the key). */
+function setAt(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let node = target;
+  for (const key of path.slice(0, -1)) node = node[key] as Record<string, unknown>;
+  const last = path[path.length - 1] as string;
+  if (value === undefined) delete node[last];
+  else node[last] = value;
+}
+
+describe('GET /widgets', () => {
+  it('answers a shop that never saved with the defaults and _version 0', async () => {
+    const shop = await t.createShop('scale');
+    const res = await get(shop);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ widgets: { _version: 0, ...DEFAULT_WIDGET_DOCUMENT } });
+  });
+
+  it('answers a wrong method with 405 and Allow: GET, PUT', async () => {
+    const shop = await t.createShop('scale');
+    const res = await t.api(shop, { method: 'DELETE', url: '/api/v1/widgets' });
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toBe('GET, PUT');
+  });
+});
+
+describe('PUT /widgets', () => {
+  it('replaces the document, stamps _version and returns the persisted settings', async () => {
+    const shop = await t.createShop('scale');
+    const body = document();
+    body.toast.enabled = true;
+    body.progressBar = {
+      ...body.progressBar,
+      enabled: true,
+      thresholds: [
+        { amountCents: 5000, label: 'Free mug', giftVariantId: 'gid://shopify/ProductVariant/11' },
+        { amountCents: 10000, label: 'Free bag', giftVariantId: null },
+      ],
+    };
+    body.customCode = { html: '<script>alert("as is")</script>', css: 'body { color: red }', js: 'window.x = 1;' };
+
+    const first = await put(shop, body);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toEqual({ ok: true, widgets: { _version: 1, ...body } });
+    expect((await get(shop)).json()).toEqual({ widgets: { _version: 1, ...body } });
+
+    const second = await put(shop, { ...body, _version: 999 });
+    expect(second.json().widgets._version).toBe(2);
+    const third = await put(shop, { ...body, _version: 'ignored too' });
+    expect(third.statusCode).toBe(200);
+    expect(third.json().widgets._version).toBe(3);
+  });
+
+  it('stores customCode exactly as sent, on every plan', async () => {
+    const shop = await t.createShop('growth');
+    const body = { ...document(), customCode: { html: '  <div>\u00e9</div>\n', css: '', js: '/* </script> */' } };
+    const res = await t.admin({ method: 'PUT', url: `/admin/v1/shops/${shop.id}/widgets`, payload: body });
+    expect(res.statusCode).toBe(200);
+    const read = await t.admin({ method: 'GET', url: `/admin/v1/shops/${shop.id}/widgets` });
+    expect(read.json().widgets.customCode).toEqual(body.customCode);
+  });
+
+  it('rejects a partial document with 400 naming the missing section', async () => {
+    const shop = await t.createShop('scale');
+    const { reminder: _left, ...partial } = document();
+    const res = await put(shop, partial);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: 'Invalid widget settings body', path: ['reminder'] });
+    expect(typeof res.json().issue).toBe('string');
+    expect((await get(shop)).json().widgets._version).toBe(0);
+  });
+
+  // [case, where to write, what, the path the 400 names]
+  it.each([
+    ['a non-boolean toast.enabled', ['toast', 'enabled'], 'yes', ['toast', 'enabled']],
+    ['a negative threshold', ['progressBar', 'thresholds'], [{ amountCents: -1, label: 'x', giftVariantId: null }], ['progressBar', 'thresholds', 0, 'amountCents']],
+    ['a fractional threshold', ['progressBar', 'thresholds'], [{ amountCents: 1.5, label: 'x', giftVariantId: null }], ['progressBar', 'thresholds', 0, 'amountCents']],
+    ['a threshold without amountCents', ['progressBar', 'thresholds'], [{ label: 'x', giftVariantId: null }], ['progressBar', 'thresholds', 0, 'amountCents']],
+    ['a non-string customCode.js', ['customCode', 'js'], 42, ['customCode', 'js']],
+    ['an unknown key in a section', ['toast', 'enabeld'], true, ['toast']],
+    ['an unknown section', ['banner'], {}, []],
+    ['a bad colour', ['toast', 'textColor'], 'red', ['toast', 'textColor']],
+    ['a bad enum value', ['giftChoice', 'layout'], 'carousel', ['giftChoice', 'layout']],
+    ['a missing field', ['promoPopup', 'title'], undefined, ['promoPopup', 'title']],
+  ] as const)('rejects %s with 400 and its path', async (_name, where, value, path) => {
+    const shop = await t.createShop('scale');
+    const body = document() as unknown as Record<string, unknown>;
+    setAt(body, where, value);
+    const res = await put(shop, body);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: 'Invalid widget settings body', path });
+  });
+
+  it.each([
+    ['no body', undefined],
+    ['an array', []],
+    ['null', null],
+  ])('rejects %s with 400', async (_name, payload) => {
+    const shop = await t.createShop('scale');
+    const res = await t.api(shop, {
+      method: 'PUT',
+      url: '/api/v1/widgets',
+      ...(payload === undefined ? {} : { headers: { 'content-type': 'application/json' }, payload: JSON.stringify(payload) }),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe('Invalid widget settings body');
+  });
+
+  it("keeps each shop's widgets to itself", async () => {
+    const a = await t.createShop('scale');
+    const b = await t.createShop('scale');
+    const body = document();
+    body.toast.message = 'only for a';
+    await put(a, body);
+    expect((await get(b)).json().widgets).toEqual({ _version: 0, ...DEFAULT_WIDGET_DOCUMENT });
+    expect((await get(a)).json().widgets.toast.message).toBe('only for a');
+  });
+
+  it('answers an unknown shop on the admin mount with 404', async () => {
+    const res = await t.admin({ method: 'PUT', url: '/admin/v1/shops/shp_nope/widgets', payload: document() });
+    expect(res.statusCode).toBe(404);
+    const read = await t.admin({ method: 'GET', url: '/admin/v1/shops/shp_nope/widgets' });
+    expect(read.statusCode).toBe(404);
+  });
+
+  it('needs a key of a Scale shop', async () => {
+    const shop = await t.createShop('pro');
+    expect((await get(shop)).statusCode).toBe(403);
+    expect((await put(shop, document())).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/widgets' })).statusCode).toBe(401);
+  });
+});
