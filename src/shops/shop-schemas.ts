@@ -5,14 +5,9 @@ import type { PlanCaps } from './plans.ts';
 import { resolveShopSettings, lowStockThresholdOf, shopSettingsPatchSchema } from './settings.ts';
 import type { ShopRecord } from './store.ts';
 
-const isCurrency = (code: string) => {
-  try {
-    new Intl.NumberFormat('en', { style: 'currency', currency: code });
-    return /^[A-Z]{3}$/.test(code);
-  } catch {
-    return false;
-  }
-};
+// ICU's list of ISO 4217 codes; Intl.NumberFormat alone accepts any three letters.
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+const isCurrency = (code: string) => CURRENCIES.has(code);
 
 const isTimeZone = (zone: string) => {
   try {

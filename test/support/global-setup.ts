@@ -43,11 +43,16 @@ async function postgresTemplate(url: string, hash: string): Promise<string> {
     await admin.query('SELECT pg_advisory_lock(7235114022)');
     const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (exists.rowCount === 0) {
-      await admin.query(`CREATE DATABASE "${name}"`);
+      // Built under a scratch name and renamed when complete, so a run that dies midway
+      // never leaves a half-migrated template behind for the next one to trust.
+      const scratch = `${name}_building`;
+      await admin.query(`DROP DATABASE IF EXISTS "${scratch}" WITH (FORCE)`);
+      await admin.query(`CREATE DATABASE "${scratch}"`);
       const templateUrl = new URL(url);
-      templateUrl.pathname = `/${name}`;
-      const handle = await openPostgres(templateUrl.toString(), { poolSize: 1 });
+      templateUrl.pathname = `/${scratch}`;
+      const handle = await openPostgres(templateUrl.toString(), { poolSize: 2 });
       await handle.close();
+      await admin.query(`ALTER DATABASE "${scratch}" RENAME TO "${name}"`);
       await admin.query(`ALTER DATABASE "${name}" WITH is_template true`);
     }
     await admin.query('SELECT pg_advisory_unlock(7235114022)');

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+import { DEFAULT_PLAN_CAPS } from '../../src/shops/plans.ts';
+
+describe('loadConfig', () => {
+  it('applies CONTRACT defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      dataDir: './data',
+      databaseUrl: undefined,
+      redisUrl: undefined,
+      adminToken: undefined,
+      logLevel: 'info',
+      planCaps: DEFAULT_PLAN_CAPS,
+    });
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ PORT: '', ADMIN_TOKEN: '' })).toMatchObject({ port: 3000, adminToken: undefined });
+  });
+
+  it('reads every setting', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/var/lib/gcrs',
+      DATABASE_URL: 'postgres://u@db:5432/gcrs',
+      REDIS_URL: 'redis://cache:6379',
+      ADMIN_TOKEN: 'a-long-enough-admin-token',
+      LOG_LEVEL: 'warn',
+      PLAN_CAPS: '{"free":{"campaigns":5}}',
+    });
+    expect(config).toMatchObject({ port: 8080, host: '0.0.0.0', dataDir: '/var/lib/gcrs', logLevel: 'warn' });
+    expect(config.planCaps.free).toEqual({ campaigns: 5, rules: 10, activeCampaigns: 1 });
+    expect(config.planCaps.scale).toEqual(DEFAULT_PLAN_CAPS.scale);
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['REDIS_URL', 'http://x'],
+    ['LOG_LEVEL', 'loud'],
+    ['ADMIN_TOKEN', 'short'],
+    ['PLAN_CAPS', '{nope'],
+    ['PLAN_CAPS', '{"gold":{}}'],
+    ['RATE_LIMIT_SCALE', '-1'],
+  ])('stops on a bad %s with a message naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
+});
