@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // TEST_REDIS_URL), the tests that touch storage run a second time on PostgreSQL and Redis.
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const storageTests = ['test/**/*.test.ts'];
-const pureTests = ['test/unit/**', 'test/rate-limit/**'];
+const pureTests = ['test/unit/**', 'test/rate-limit/**', 'test/db/**'];
 
 export default defineConfig({
   test: {

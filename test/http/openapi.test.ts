@@ -1,0 +1,65 @@
+/** The OpenAPI 3.1 document is generated from the route table and its Zod schemas. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publicShopRoutes } from '../../src/routes.ts';
+import { createTestApp } from '../support/test-app.ts';
+import type { TestApp } from '../support/test-app.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+type Doc = {
+  openapi: string;
+  paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown>; parameters: Array<{ name: string; in: string }>; requestBody?: unknown }>>;
+  components: { schemas: Record<string, unknown> };
+};
+
+describe('GET /api/v1/openapi.json', () => {
+  let doc: Doc;
+  beforeAll(async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    doc = res.json() as Doc;
+  });
+
+  it('is OpenAPI 3.1 without authentication', () => {
+    expect(doc.openapi).toBe('3.1.0');
+  });
+
+  it('documents every public route with an operation id and its responses', () => {
+    for (const route of publicShopRoutes(t.ctx)) {
+      const path = `/api/v1${route.path.replace(/:([A-Za-z]+)/g, '{$1}')}`;
+      const op = doc.paths[path]?.[route.method.toLowerCase()];
+      expect(op, `${route.method} ${path}`).toBeDefined();
+      expect(op?.operationId).toBe(route.operationId);
+      for (const status of Object.keys(route.responses)) expect(op?.responses).toHaveProperty(status);
+      expect(op?.responses).toHaveProperty('401');
+      expect(op?.responses).toHaveProperty('429');
+    }
+  });
+
+  it('describes the campaign list query and the recursive condition tree', () => {
+    const list = doc.paths['/api/v1/campaigns']?.get;
+    expect(list?.parameters.map((p) => p.name).sort()).toEqual(['enabled', 'page', 'perPage']);
+    expect(doc.components.schemas).toHaveProperty('ConditionNode');
+    expect(doc.components.schemas).toHaveProperty('CartSubtotalGteLeaf');
+    expect(JSON.stringify(doc.paths['/api/v1/campaigns/import']?.post?.requestBody)).toContain('#/components/schemas/ConditionNode');
+  });
+
+  it('every $ref resolves inside the document', () => {
+    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1] ?? '');
+    for (const name of new Set(refs)) expect(doc.components.schemas, name).toHaveProperty(name);
+  });
+});
+
+describe('GET /docs', () => {
+  it('renders the document as an HTML page', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/docs' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.body).toContain('/api/v1/openapi.json');
+  });
+});
