@@ -3,7 +3,7 @@ import { DEFAULT_WIDGET_DOCUMENT } from '../../src/widgets/schema.ts';
 import { campaign, rule } from '../campaigns/fixtures.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
-import { etagOf, getRules, importCampaigns, readCampaign, startExperiment } from './helpers.ts';
+import { etagOf, getRules, readCampaign, startExperiment } from './helpers.ts';
 
 let t: TestApp;
 let shop: TestShop;
