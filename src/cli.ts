@@ -17,7 +17,8 @@ import { createShop, DuplicateDomainError, getShop, updateShop } from './shops/s
 const HELP = `Usage: npm run cli -- <command> [options] [--json]
 
 Commands:
-  shop:create --domain <domain> --plan <free|growth|pro|scale> [--currency USD] [--timezone UTC]
+  shop:create --domain <domain> --plan <free|growth|pro|scale> [--currency USD] [--timezone UTC] [--key]
+              (--key also creates the shop's first API key and prints it last)
   shop:show <shopId>
   shop:plan <shopId> <free|growth|pro|scale>
   key:create <shopId> [--name <name>]
@@ -56,6 +57,7 @@ export async function runCommand(db: Database, config: Config, argv: string[]): 
       currency: { type: 'string' },
       timezone: { type: 'string' },
       name: { type: 'string' },
+      key: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     },
   });
@@ -71,7 +73,12 @@ export async function runCommand(db: Database, config: Config, argv: string[]): 
       if (!parsed.success) throw new CliError(firstIssue(parsed.error));
       try {
         const shop = presentShop(await createShop(db, parsed.data), config.planCaps);
-        return { json: { shop }, text: `Created shop ${shop.id} (${shop.domain}, ${shop.plan})` };
+        const text = `Created shop ${shop.id} (${shop.domain}, ${shop.plan})`;
+        if (!values.key) return { json: { shop }, text };
+        // --key: the first key too, printed last on its own line so `| tail -n 1` captures it.
+        const { apiKey, key } = await createApiKey(db, shop.id, values.name ?? 'API key');
+        const json = { shop, apiKey: { ...apiKey, createdAt: apiKey.createdAt.toISOString() }, key };
+        return { json, text: `${text}\nAPI key (shown once, store it now):\n${key}` };
       } catch (error) {
         if (error instanceof DuplicateDomainError) throw new CliError(error.message);
         throw error;

@@ -31,6 +31,13 @@ describe('CLI commands', () => {
     expect(res.statusCode).toBe(200);
   });
 
+  it('creates the first key with the shop when asked (--key), printing it last', async () => {
+    const out = await cli('shop:create', '--domain', `cli3-${Date.now()}.example.com`, '--plan', 'scale', '--key');
+    const key = out.text.split('\n').at(-1) ?? '';
+    expect(key).toMatch(/^gcr_/);
+    expect((await t.api(key, { method: 'GET', url: '/api/v1/campaigns' })).statusCode).toBe(200);
+  });
+
   it('changes a plan, lists and revokes keys', async () => {
     const { shop } = (await cli('shop:create', '--domain', `cli2-${Date.now()}.example.com`, '--plan', 'free')).json as { shop: { id: string } };
     expect(((await cli('shop:plan', shop.id, 'pro')).json as { shop: { plan: string } }).shop.plan).toBe('pro');
@@ -66,5 +73,5 @@ describe('CLI process', () => {
     const failed = await run(process.execPath, ['src/cli.ts', 'shop:show', 'shp_nope'], { env }).catch((error: { code: number; stderr: string }) => error);
     expect(failed).toMatchObject({ code: 1 });
     expect((failed as { stderr: string }).stderr).toContain('Shop shp_nope not found');
-  });
+  }, 90_000);
 });
