@@ -15,11 +15,19 @@ function describeError(error: unknown, timeoutMs: number): string {
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
     return `Timed out after ${timeoutMs} ms`;
   }
-  if (error instanceof Error) {
-    const code = (error.cause as { code?: unknown } | undefined)?.code;
-    return typeof code === 'string' ? `${error.message} (${code})` : error.message;
+  // fetch reports "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND…) sits in its causes.
+  const codes: string[] = [];
+  const pending: unknown[] = [error];
+  for (let e = pending.pop(); e !== undefined; e = pending.pop()) {
+    if (!(e instanceof Error)) continue;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && !codes.includes(code)) codes.push(code);
+    if (e.cause !== undefined) pending.push(e.cause);
+    if (e instanceof AggregateError) pending.push(...(e.errors as unknown[]));
   }
-  return String(error);
+  const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  const message = `${error instanceof Error ? error.message : String(error)}${cause}`;
+  return codes.length > 0 ? `${message} (${codes.join(', ')})` : message;
 }
 
 /**

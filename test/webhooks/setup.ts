@@ -1,0 +1,91 @@
+/** A shop with one webhook endpoint on a real receiver, and dispatchers on an injected clock. */
+import { and, eq } from 'drizzle-orm';
+import type { DatabaseHandle } from '../../src/db/database.ts';
+import { outbox, outboxAttempts } from '../../src/db/schema.ts';
+import type { Database } from '../../src/db/database.ts';
+import { createOutboxDispatcher } from '../../src/outbox/dispatcher.ts';
+import type { DispatcherOptions, OutboxDispatcher } from '../../src/outbox/dispatcher.ts';
+import { enqueueWebhookEvent } from '../../src/outbox/enqueue.ts';
+import type { WebhookEventType } from '../../src/outbox/enqueue.ts';
+import { createRecordingDiscountPort } from '../../src/platform/discount-port.ts';
+import { createTestApp } from '../support/test-app.ts';
+import type { TestApp, TestShop } from '../support/test-app.ts';
+import { startReceiver } from './receiver.ts';
+import type { Receiver, Responder } from './receiver.ts';
+
+export type Clock = { now: () => Date; set(at: Date | number): void; advance(ms: number): void };
+
+/** A settable clock, starting a second ahead of real time so rows queued just now are due. */
+export function testClock(): Clock {
+  let at = Date.now() + 1000;
+  return {
+    now: () => new Date(at),
+    set: (value) => {
+      at = typeof value === 'number' ? value : value.getTime();
+    },
+    advance: (ms) => {
+      at += ms;
+    },
+  };
+}
+
+export type WebhookSetup = {
+  t: TestApp;
+  receiver: Receiver;
+  clock: Clock;
+  newShop(events?: string[]): Promise<{ shop: TestShop; endpointId: string; secret: string }>;
+  dispatcher(overrides?: Partial<DispatcherOptions>): OutboxDispatcher;
+  /** Queues an event the way a feature does, in its own transaction; returns the message id. */
+  emit(shop: TestShop, type?: WebhookEventType, data?: Record<string, unknown>, db?: Database): Promise<string>;
+  rows(shop: TestShop): Promise<Array<typeof outbox.$inferSelect>>;
+  attempts(shop: TestShop): Promise<Array<typeof outboxAttempts.$inferSelect>>;
+  close(): Promise<void>;
+};
+
+export async function createWebhookSetup(respond?: Responder, options: { database?: DatabaseHandle } = {}): Promise<WebhookSetup> {
+  const t = await createTestApp({}, options);
+  const receiver = await startReceiver(respond);
+  const clock = testClock();
+  return {
+    t,
+    receiver,
+    clock,
+    async newShop(events) {
+      const shop = await t.createShop('scale');
+      const res = await t.admin({
+        method: 'POST',
+        url: `/admin/v1/shops/${shop.id}/webhook-endpoints`,
+        payload: { url: `${receiver.url}/${shop.id}`, ...(events ? { events } : {}) },
+      });
+      if (res.statusCode !== 201) throw new Error(res.body);
+      const { endpoint } = res.json() as { endpoint: { id: string; secret: string } };
+      return { shop, endpointId: endpoint.id, secret: endpoint.secret };
+    },
+    dispatcher(overrides = {}) {
+      return createOutboxDispatcher({
+        db: t.ctx.db,
+        logger: t.ctx.logger,
+        discountPort: createRecordingDiscountPort(t.ctx.db),
+        pollMs: 20,
+        now: clock.now,
+        ...overrides,
+      });
+    },
+    async emit(shop, type = 'gift.added', data = { campaignId: 'cmp_1' }, db = t.ctx.db) {
+      const messageId = await db.transaction((tx) => enqueueWebhookEvent(tx, shop.id, type, data));
+      // The row is due at real time; a test clock behind it (a slow setup) would not see it.
+      clock.set(Math.max(clock.now().getTime(), Date.now() + 1000));
+      return messageId;
+    },
+    async rows(shop) {
+      return t.ctx.db.select().from(outbox).where(eq(outbox.shopId, shop.id));
+    },
+    async attempts(shop) {
+      return t.ctx.db.select().from(outboxAttempts).where(and(eq(outboxAttempts.shopId, shop.id)));
+    },
+    async close() {
+      await receiver.close();
+      await t.close();
+    },
+  };
+}
