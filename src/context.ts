@@ -28,6 +28,8 @@ export type AppContext = {
   invalidation: InvalidationBus;
   /** GET /rules payloads per shop; call rulesCache.invalidate(shopId) after a write commits. */
   rulesCache: RulesCache;
+  /** The clock schedule windows are judged by (the rules cache's too); tests inject one. */
+  now: () => Date;
   /** Releases everything in reverse order of creation. */
   close(): Promise<void>;
 };
@@ -64,6 +66,7 @@ export async function createAppContext(config: Config, overrides: ContextOverrid
     limiter,
     invalidation,
     rulesCache,
+    now: overrides.now ?? (() => new Date()),
     async close() {
       rulesCache.close();
       await invalidation.close();
