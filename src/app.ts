@@ -8,6 +8,7 @@ import { createAdminShopResolver, assertAdmin } from './admin/admin-auth.ts';
 import { registerApiKeyAdminRoutes } from './api-keys/admin-routes.ts';
 import { registerCatalogAdminRoutes } from './catalog/admin-routes.ts';
 import type { AppContext } from './context.ts';
+import { registerSimulateAdminRoute } from './evaluate/simulate-routes.ts';
 import { registerExperimentAdminRoutes } from './experiments/routes.ts';
 import { createApiKeyResolver } from './http/api-key-auth.ts';
 import { handleError, notFound } from './http/errors.ts';
@@ -78,6 +79,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         registerWebhookAdminRoutes(admin, ctx);
         registerOrderAdminRoutes(admin, ctx);
         registerExperimentAdminRoutes(admin, ctx);
+        registerSimulateAdminRoute(admin, ctx);
         mountShopRoutes(admin, shopRoutes, {
           prefix: '/shops/:shopId',
           trigger: 'admin',

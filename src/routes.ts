@@ -3,6 +3,7 @@ import { analyticsRoutes } from './analytics/routes.ts';
 import { lifecycleRoutes } from './campaigns/lifecycle-routes.ts';
 import { campaignRoutes } from './campaigns/routes.ts';
 import type { AppContext } from './context.ts';
+import { evaluateRoutes } from './evaluate/routes.ts';
 import { eventRoutes } from './events/routes.ts';
 import type { ShopRoute } from './http/shop-routes.ts';
 import { redemptionRoutes } from './redemptions/routes.ts';
@@ -14,6 +15,7 @@ export function publicShopRoutes(ctx: AppContext): ShopRoute[] {
     ...campaignRoutes(ctx),
     ...lifecycleRoutes(ctx),
     ...rulesRoutes(ctx),
+    ...evaluateRoutes(ctx),
     ...widgetRoutes(ctx),
     ...redemptionRoutes(ctx),
     ...eventRoutes(ctx),

@@ -1,0 +1,91 @@
+/**
+ * Request and response shapes of POST /evaluate and the admin simulator (CONTRACT
+ * "Evaluation"). The request is the engine's own EvaluationContext schema, so the server
+ * accepts exactly what the storefront library evaluates.
+ */
+import { evaluationContextSchema } from '@gcrs/engine';
+import type { ConditionTrace } from '@gcrs/engine';
+import { z } from 'zod';
+import { importCampaignSchema } from '../campaigns/schemas.ts';
+
+/** CONTRACT: "Its body is an EvaluationContext plus an optional `visitorId`". */
+export const evaluateBodySchema = evaluationContextSchema;
+
+/**
+ * JSON Schema of one trace node. Its `$id` makes the `#` of `children` point at this very
+ * schema wherever the OpenAPI document embeds it (a trace is as deep as its tree).
+ */
+const conditionTraceJsonSchema = {
+  $id: 'urn:gcrs:evaluate:condition-trace',
+  type: 'object',
+  description: 'One node of the full trace: every child is evaluated, none is skipped.',
+  properties: {
+    type: { type: 'string', description: 'The node type, e.g. `AND` or `cart.subtotal_gte`' },
+    matched: { type: 'boolean' },
+    reasons: { type: 'array', items: { type: 'string' }, description: 'Short codes; not a stability contract' },
+    children: { type: 'array', items: { $ref: '#' }, description: 'Combinators only: the traces of their children' },
+  },
+  required: ['type', 'matched', 'reasons'],
+};
+
+/** A condition trace (documentation only: responses are written by the server, not parsed). */
+export const conditionTraceSchema = z.custom<ConditionTrace>(() => true);
+// Zod's hook for a schema it cannot describe itself (the engine's condition tree uses it too).
+conditionTraceSchema._zod.toJSONSchema = () => conditionTraceJsonSchema;
+
+export const ruleResultSchema = z.object({
+  ruleId: z.string(),
+  campaignId: z.string(),
+  matched: z.boolean(),
+  reasons: z.array(z.string()).meta({ description: 'The leaf codes that decided, or why the rule was skipped' }),
+  trace: conditionTraceSchema
+    .nullable()
+    .meta({ description: 'The full trace of the condition tree; null when the rule was skipped (see `reasons`)' }),
+});
+
+const attributesSchema = z.record(z.string(), z.string()).meta({ description: 'Gift line attributes (SPEC table)' });
+
+export const cartOperationSchema = z.discriminatedUnion('type', [
+  z
+    .object({ type: z.literal('add'), variantId: z.string(), quantity: z.int(), attributes: attributesSchema })
+    .meta({ description: 'Add an auto-add gift that is not in the cart yet' }),
+  z
+    .object({ type: z.literal('remove'), lineId: z.string(), ruleId: z.string() })
+    .meta({ description: 'Remove a gift line whose rule no longer matches; `lineId` is the line `id` or `#<index>`' }),
+  z
+    .object({
+      type: z.literal('choose'),
+      ruleId: z.string(),
+      campaignId: z.string(),
+      options: z.array(z.object({ variantId: z.string(), quantity: z.int() })),
+      attributes: attributesSchema,
+    })
+    .meta({ description: 'Offer the gifts of a matched customer-choice rule; put `attributes` on the chosen line' }),
+]);
+
+export const evaluationResponseSchema = z.object({
+  results: z.array(ruleResultSchema).meta({ description: 'One result per rule, in payload order' }),
+  operations: z.array(cartOperationSchema).meta({ description: 'Removes, then adds, then chooses' }),
+});
+
+/**
+ * CONTRACT "Admin API" simulate: `{ campaignId? or campaign?, context }`. Neither means every
+ * campaign of the shop; both is a 400. `at` (an addition) is the instant to simulate at.
+ */
+export const simulateBodySchema = z
+  .object({
+    campaignId: z.string().min(1).optional(),
+    campaign: importCampaignSchema.optional(),
+    context: evaluationContextSchema,
+    at: z.iso
+      .datetime({ offset: true, error: 'Expected an ISO 8601 timestamp such as 2026-01-31T00:00:00.000Z' })
+      .transform((text) => new Date(text))
+      .optional(),
+  })
+  .refine((body) => body.campaignId === undefined || body.campaign === undefined, {
+    message: 'Send campaignId or campaign, not both',
+    path: ['campaign'],
+  });
+
+export type SimulateBody = z.output<typeof simulateBodySchema>;
+export type EvaluationResponse = z.output<typeof evaluationResponseSchema>;
