@@ -7,7 +7,7 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 export type ReceivedRequest = { path: string; headers: IncomingHttpHeaders; body: string; receivedAt: number };
-export type Answer = { status: number; headers?: Record<string, string> } | 'hang';
+export type Answer = { status: number; headers?: Record<string, string>; delayMs?: number } | 'hang';
 export type Responder = (request: ReceivedRequest, index: number) => Answer;
 
 export type Receiver = {
@@ -59,8 +59,12 @@ export async function startReceiver(respond: Responder = () => ({ status: 200 })
         hanging.add(res);
         return;
       }
-      res.writeHead(answer.status, answer.headers ?? {});
-      res.end('ok');
+      const send = () => {
+        res.writeHead(answer.status, answer.headers ?? {});
+        res.end('ok');
+      };
+      if (answer.delayMs === undefined) send();
+      else setTimeout(send, answer.delayMs);
     });
   });
   server.on('connection', (socket) => {

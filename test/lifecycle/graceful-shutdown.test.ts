@@ -1,0 +1,116 @@
+/**
+ * CONTRACT "Running it": SIGTERM drains in-flight requests and pending outbox work, then
+ * exits 0. The real `node src/main.ts` runs as a child process; SIGTERM arrives while its
+ * dispatcher is waiting on a slow webhook receiver, and the delivery still completes.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { eq } from 'drizzle-orm';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { openPglite } from '../../src/db/database.ts';
+import type { DatabaseHandle } from '../../src/db/database.ts';
+import { outbox } from '../../src/db/schema.ts';
+import { campaign } from '../campaigns/fixtures.ts';
+import { createTestDatabase, testDbKind, testRedisUrl } from '../support/database.ts';
+import { startReceiver } from '../webhooks/receiver.ts';
+import { product } from './harness.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ADMIN = 'shutdown-test-admin-token-0123';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+describe('SIGTERM', () => {
+  it('finishes the outbox batch in hand, then exits 0', { timeout: 90_000 }, async () => {
+    const receiver = await startReceiver(() => ({ status: 200, delayMs: 700 }));
+    cleanups.push(() => receiver.close());
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+
+    let storage: Record<string, string>;
+    let openAfterExit: () => Promise<DatabaseHandle>;
+    if (testDbKind() === 'postgres') {
+      const database = await createTestDatabase();
+      cleanups.push(() => database.close());
+      const redisUrl = testRedisUrl();
+      storage = { DATABASE_URL: database.url ?? '', ...(redisUrl ? { REDIS_URL: redisUrl } : {}) };
+      openAfterExit = async () => ({ ...database, close: async () => {} });
+    } else {
+      const dataDir = mkdtempSync(join(tmpdir(), 'gcrs-shutdown-'));
+      cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+      // The run's migrated template, unpacked: a fresh initdb would take most of the test's time.
+      const unpacked = spawnSync('tar', ['xf', inject('pgliteTemplatePath'), '-C', dataDir]);
+      if (unpacked.status !== 0) throw new Error(`tar failed: ${unpacked.stderr.toString()}`);
+      storage = { DATA_DIR: dataDir };
+      openAfterExit = () => openPglite({ dataDir });
+    }
+
+    const child = spawn(process.execPath, ['src/main.ts'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', PORT: String(port), ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', OUTBOX_POLL_MS: '50', ...storage },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    cleanups.push(() => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
+
+    for (let i = 0; ; i += 1) {
+      const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+      if (ok) break;
+      if (i > 600 || child.exitCode !== null) throw new Error(`server did not start: ${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+
+    const admin = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${base}/admin/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${ADMIN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const json = (await res.json()) as Record<string, unknown>;
+      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+      return json;
+    };
+    const { shop } = (await admin('POST', '/shops', { domain: `shutdown-${Date.now()}.example.com`, plan: 'scale' })) as { shop: { id: string } };
+    await admin('POST', `/shops/${shop.id}/webhook-endpoints`, { url: `${receiver.url}/hooks` });
+    await admin('POST', `/shops/${shop.id}/catalog`, { products: [product(1)] });
+    const { campaignIds } = (await admin('POST', `/shops/${shop.id}/campaigns/import`, { campaigns: [campaign()] })) as { campaignIds: string[] };
+    await admin('POST', `/shops/${shop.id}/campaigns/${campaignIds[0]}/enable`);
+
+    // The dispatcher has the delivery in hand; the receiver takes 700 ms to answer.
+    await receiver.waitFor(1);
+    child.kill('SIGTERM');
+    expect(await exited, stderr).toBe(0);
+    expect(receiver.eventsAt('/hooks').map((e) => e.type)).toEqual(['campaign.activated']);
+
+    const database = await openAfterExit();
+    try {
+      const rows = await database.db.select().from(outbox).where(eq(outbox.shopId, shop.id));
+      const webhook = rows.find((row) => row.kind === 'webhook');
+      expect(webhook).toMatchObject({ status: 'delivered', attempts: 1, lastStatusCode: 200 });
+    } finally {
+      await database.close();
+    }
+  });
+});
