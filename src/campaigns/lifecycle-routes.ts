@@ -50,11 +50,11 @@ export function lifecycleRoutes(ctx: AppContext): ShopRoute[] {
         409: { description: 'Health check failed: `{ error: "health_warnings", warnings, message }`', schema: healthWarningsErrorSchema },
       },
       handler: async ({ shop, params, query, trigger }) => {
-        await ctx.db.transaction(async (tx) => {
+        const changed = await ctx.db.transaction(async (tx) => {
           await lockShop(tx, shop.id);
           const before = await getCampaign(tx, shop.id, params.id);
           if (!before) throw CAMPAIGN_NOT_FOUND();
-          if (isLive(before)) return;
+          if (isLive(before)) return false;
           // The cap first: force=1 cannot get past it, so its 403 is the more useful answer.
           const caps = effectiveCaps(ctx.config.planCaps, shop.plan, shop.limits);
           assertWithinCaps(await countForCaps(tx, shop.id, before.id), { campaigns: 0, rules: 0, activeCampaigns: 1 }, caps);
@@ -68,7 +68,9 @@ export function lifecycleRoutes(ctx: AppContext): ShopRoute[] {
           const after = await updateCampaignFields(tx, shop.id, before.id, { enabled: true, isDraft: false });
           if (!after) throw CAMPAIGN_NOT_FOUND();
           await recordLiveTransition(tx, shop.id, before, after, trigger);
+          return true;
         });
+        if (changed) ctx.rulesCache.invalidate(shop.id);
         return { ok: true as const, campaign: { id: params.id, enabled: true as const, isDraft: false as const } };
       },
     }),
@@ -84,16 +86,18 @@ export function lifecycleRoutes(ctx: AppContext): ShopRoute[] {
       params: campaignIdParamsSchema,
       responses: { 200: { description: 'The campaign is disabled', schema: disableResponseSchema }, 404: notFoundResponse },
       handler: async ({ shop, params, trigger }) => {
-        await ctx.db.transaction(async (tx) => {
+        const changed = await ctx.db.transaction(async (tx) => {
           await lockShop(tx, shop.id);
           const before = await getCampaignRow(tx, shop.id, params.id);
           if (!before) throw CAMPAIGN_NOT_FOUND();
-          if (!before.enabled) return;
+          if (!before.enabled) return false;
           await bumpRulesVersion(tx, shop.id);
           const after = await updateCampaignFields(tx, shop.id, before.id, { enabled: false });
           if (!after) throw CAMPAIGN_NOT_FOUND();
           await recordLiveTransition(tx, shop.id, before, after, trigger);
+          return true;
         });
+        if (changed) ctx.rulesCache.invalidate(shop.id);
         return { ok: true as const, campaign: { id: params.id, enabled: false as const } };
       },
     }),
@@ -138,6 +142,7 @@ export function lifecycleRoutes(ctx: AppContext): ShopRoute[] {
           if (!updated) throw CAMPAIGN_NOT_FOUND();
           return updated;
         });
+        ctx.rulesCache.invalidate(shop.id);
         return {
           ok: true as const,
           campaign: { id: after.id, startAt: after.startAt?.toISOString() ?? null, endAt: after.endAt?.toISOString() ?? null },

@@ -30,6 +30,7 @@ export function registerCatalogAdminRoutes(admin: FastifyInstance, ctx: AppConte
         });
       }
     });
+    ctx.rulesCache.invalidate(shop.id);
     return { ok: true as const };
   });
 
@@ -41,6 +42,7 @@ export function registerCatalogAdminRoutes(admin: FastifyInstance, ctx: AppConte
       // Thrown inside: the version bump of an unknown product rolls back with it.
       if (!(await markProductDeleted(tx, shop.id, productId))) throw notFound('Product');
     });
+    ctx.rulesCache.invalidate(shop.id);
     return { ok: true as const };
   });
 }

@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
+const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
   h.t.api(shop, { method, url: `/api/v1${url}`, ...(payload === undefined ? {} : { payload }) });
 
 async function read(id: string) {
@@ -96,6 +96,23 @@ describe('POST /campaigns/:id/enable', () => {
     expect((await h.t.api(capped, { method: 'GET', url: `/api/v1/campaigns/${id}` })).json()).toMatchObject({
       campaign: { enabled: false, isDraft: true },
     });
+  });
+});
+
+describe('the rules payload', () => {
+  it('follows enable, disable and schedule at once, even when it was cached just before', async () => {
+    const id = await h.createCampaign(shop);
+    const campaignIds = async () =>
+      ((await api('GET', '/rules')).json() as { rules: Array<{ campaignId: string }> }).rules.map((r) => r.campaignId);
+    expect(await campaignIds()).not.toContain(id);
+    await api('POST', `/campaigns/${id}/enable`);
+    expect(await campaignIds()).toContain(id);
+    await api('POST', `/campaigns/${id}/schedule`, { startAt: '2099-01-01T00:00:00.000Z' });
+    expect(await campaignIds()).not.toContain(id);
+    await api('POST', `/campaigns/${id}/schedule`, { startAt: null });
+    expect(await campaignIds()).toContain(id);
+    await api('POST', `/campaigns/${id}/disable`);
+    expect(await campaignIds()).not.toContain(id);
   });
 });
 
@@ -224,7 +241,7 @@ describe('POST /campaigns/:id/schedule', () => {
 
 describe('the admin mount', () => {
   it('reports trigger admin on enable, disable, PUT and DELETE', async () => {
-    const admin = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
+    const admin = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
       h.t.admin({ method, url: `/admin/v1/shops/${shop.id}${url}`, ...(payload === undefined ? {} : { payload }) });
     const id = await h.createCampaign(shop);
     await h.drain(shop);
