@@ -56,7 +56,8 @@ export async function createAppContext(config: Config, overrides: ContextOverrid
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
   const limiter = redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter();
   const invalidation = await createInvalidationBus({ redis, pool: database.pool, logger });
-  const rulesCache = createRulesCache({ db: database.db, bus: invalidation, ...(overrides.now ? { now: overrides.now } : {}) });
+  const now = overrides.now ?? (() => new Date());
+  const rulesCache = createRulesCache({ db: database.db, bus: invalidation, now });
   return {
     config,
     logger,
@@ -66,7 +67,7 @@ export async function createAppContext(config: Config, overrides: ContextOverrid
     limiter,
     invalidation,
     rulesCache,
-    now: overrides.now ?? (() => new Date()),
+    now,
     async close() {
       rulesCache.close();
       await invalidation.close();
