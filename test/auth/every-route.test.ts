@@ -49,7 +49,8 @@ describe('every public route', () => {
       { authorization: 'Basic abc' },
       { authorization: 'Bearer gcr_nope' },
       { authorization: `Bearer ${scale.key}x` },
-      { authorization: `Bearer ${scale.key.slice(0, -1)}A` },
+      // The last character changed to a different one: a key of the right shape that is not the key.
+      { authorization: `Bearer ${scale.key.slice(0, -1)}${scale.key.endsWith('A') ? 'B' : 'A'}` },
       { authorization: `Bearer ${revokedKey}` },
     ];
     for (const route of routes()) {
