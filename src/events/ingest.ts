@@ -1,10 +1,10 @@
 /**
  * Storing a batch of storefront events (SPEC "POST /events"): events naming a campaign or
  * rule that is not this shop's are dropped, cart tokens are dropped when the shop does not
- * collect them, the rest go in with one multi-row insert, and each `gift_added` becomes a
- * `gift.added` webhook in the same transaction.
+ * collect them, the rest go in with one multi-row INSERT … SELECT, and each `gift_added`
+ * becomes a `gift.added` webhook in the same transaction.
  */
-import { and, eq, inArray } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../db/database.ts';
 import { rules, storefrontEvents, webhookEndpoints } from '../db/schema.ts';
 import { enqueueWebhookEvent } from '../outbox/enqueue.ts';
@@ -25,13 +25,40 @@ function contextOf(batch: StorefrontEventBatch): Record<string, unknown> | null 
   return Object.keys(context).length === 0 ? null : context;
 }
 
-/** The campaign of each of `ruleIds` that is a rule of this shop: one query for the whole batch. */
-async function campaignOfRules(tx: Queryable, shopId: string, ruleIds: string[]): Promise<Map<string, string>> {
-  const rows = await tx
-    .select({ id: rules.id, campaignId: rules.campaignId })
-    .from(rules)
-    .where(and(eq(rules.shopId, shopId), inArray(rules.id, ruleIds)));
-  return new Map(rows.map((row) => [row.id, row.campaignId]));
+type AcceptedEvent = { type: string; campaign_id: string; rule_id: string; variant_id: string; cart_token: string | null };
+
+/**
+ * Inserts the events whose rule is this shop's and belongs to the campaign they name, in one
+ * statement: the batch travels as a VALUES list joined to `rules` (a rule only names a
+ * campaign of its own shop, so the join checks campaign, rule and "rule of that campaign" at
+ * once). One round trip instead of a lookup plus an insert; returns the rows stored.
+ */
+async function insertAccepted(
+  db: Queryable,
+  shopId: string,
+  batch: StorefrontEventBatch,
+  options: { collectCartTokens: boolean; now: Date },
+): Promise<AcceptedEvent[]> {
+  const incoming = sql.join(
+    batch.events.map((event, position) => {
+      const cartToken = options.collectCartTokens ? (event.cartToken ?? batch.cartToken ?? null) : null;
+      return sql`(${position}::int, ${event.type}, ${event.campaignId}, ${event.ruleId}, ${event.variantId}, ${cartToken}::text)`;
+    }),
+    sql`, `,
+  );
+  const context = contextOf(batch);
+  const result = await db.execute(sql`
+    WITH incoming (position, type, campaign_id, rule_id, variant_id, cart_token) AS (VALUES ${incoming})
+    INSERT INTO ${storefrontEvents}
+           (shop_id, type, campaign_id, rule_id, variant_id, cart_token, visitor_id, session_id, context, received_at)
+    SELECT ${shopId}, i.type, i.campaign_id, i.rule_id, i.variant_id, i.cart_token,
+           ${batch.visitorId ?? null}::text, ${batch.sessionId ?? null}::text,
+           ${context === null ? null : JSON.stringify(context)}::jsonb, ${options.now.toISOString()}::timestamptz
+      FROM incoming i
+      JOIN ${rules} r ON r.shop_id = ${shopId} AND r.id = i.rule_id AND r.campaign_id = i.campaign_id
+     ORDER BY i.position
+    RETURNING type, campaign_id, rule_id, variant_id, cart_token`);
+  return (result as unknown as { rows: AcceptedEvent[] }).rows;
 }
 
 /**
@@ -61,31 +88,14 @@ export async function ingestEvents(
   batch: StorefrontEventBatch,
   now: Date = new Date(),
 ): Promise<IngestResult> {
-  const collectCartTokens = resolveShopSettings(shop.settings).data.collectCartTokens;
-  const context = contextOf(batch);
+  const options = { collectCartTokens: resolveShopSettings(shop.settings).data.collectCartTokens, now };
+  // Without a gift_added in the batch nothing else is written: the insert is atomic alone.
+  if (!batch.events.some((event) => event.type === 'gift_added')) {
+    return { count: (await insertAccepted(db, shop.id, batch, options)).length };
+  }
   return db.transaction(async (tx) => {
-    const ruleIds = [...new Set(batch.events.map((event) => event.ruleId))];
-    const campaignOf = await campaignOfRules(tx, shop.id, ruleIds);
-    // A rule only names a campaign of its own shop, so this one check covers campaign,
-    // rule and "rule of that campaign" together.
-    const accepted = batch.events.filter((event) => campaignOf.get(event.ruleId) === event.campaignId);
-    if (accepted.length === 0) return { count: 0 };
-
-    const rows = accepted.map((event) => ({
-      shopId: shop.id,
-      type: event.type,
-      campaignId: event.campaignId,
-      ruleId: event.ruleId,
-      variantId: event.variantId,
-      cartToken: collectCartTokens ? (event.cartToken ?? batch.cartToken ?? null) : null,
-      visitorId: batch.visitorId ?? null,
-      sessionId: batch.sessionId ?? null,
-      context,
-      receivedAt: now,
-    }));
-    await tx.insert(storefrontEvents).values(rows);
-
-    const giftsAdded = rows.filter((row) => row.type === 'gift_added');
+    const accepted = await insertAccepted(tx, shop.id, batch, options);
+    const giftsAdded = accepted.filter((row) => row.type === 'gift_added');
     if (giftsAdded.length > 0 && (await hasWebhookEndpoints(tx, shop.id))) {
       for (const row of giftsAdded) {
         await enqueueWebhookEvent(
@@ -93,12 +103,12 @@ export async function ingestEvents(
           shop.id,
           'gift.added',
           {
-            campaignId: row.campaignId,
-            ruleId: row.ruleId,
-            variantId: row.variantId,
-            cartToken: row.cartToken,
-            visitorId: row.visitorId,
-            sessionId: row.sessionId,
+            campaignId: row.campaign_id,
+            ruleId: row.rule_id,
+            variantId: row.variant_id,
+            cartToken: row.cart_token,
+            visitorId: batch.visitorId ?? null,
+            sessionId: batch.sessionId ?? null,
             occurredAt: now.toISOString(),
           },
           now,
