@@ -6,8 +6,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Queryable } from '../db/database.ts';
-import { apiKeys } from '../db/schema.ts';
+import { apiKeys, shops } from '../db/schema.ts';
 import { newId, randomBase62 } from '../ids.ts';
+import { toShopRecord } from '../shops/store.ts';
+import type { ShopRecord } from '../shops/store.ts';
 
 const KEY_PATTERN = /^gcr_([0-9A-Za-z]{16})_([0-9A-Za-z]{32})$/;
 
@@ -60,11 +62,12 @@ export async function revokeApiKey(db: Queryable, shopId: string, keyId: string)
   return rows.length > 0;
 }
 
-export type VerifiedKey = { shopId: string; keyId: string; prefix: string };
+export type VerifiedKey = { keyId: string; prefix: string; shop: ShopRecord };
 
 /**
- * Finds the live key `key` names, or undefined. The stored hash is compared in constant time
- * so the answer's timing says nothing about how much of a guess was right.
+ * Finds the live key `key` names, with its shop, in one query (authentication is on every
+ * request's path). The stored hash is compared in constant time so the answer's timing says
+ * nothing about how much of a guess was right.
  */
 export async function verifyApiKey(db: Queryable, key: string): Promise<VerifiedKey | undefined> {
   const match = KEY_PATTERN.exec(key);
@@ -72,11 +75,12 @@ export async function verifyApiKey(db: Queryable, key: string): Promise<Verified
   const shopId = `shp_${match[1] ?? ''}`;
   const hash = sha256(key);
   const [row] = await db
-    .select({ id: apiKeys.id, keyHash: apiKeys.keyHash, prefix: apiKeys.prefix })
+    .select({ id: apiKeys.id, keyHash: apiKeys.keyHash, prefix: apiKeys.prefix, shop: shops })
     .from(apiKeys)
+    .innerJoin(shops, eq(shops.id, apiKeys.shopId))
     .where(and(eq(apiKeys.shopId, shopId), eq(apiKeys.keyHash, hash.toString('hex')), isNull(apiKeys.revokedAt)));
   if (!row) return undefined;
   const stored = Buffer.from(row.keyHash, 'hex');
   if (stored.length !== hash.length || !timingSafeEqual(stored, hash)) return undefined;
-  return { shopId, keyId: row.id, prefix: row.prefix };
+  return { keyId: row.id, prefix: row.prefix, shop: toShopRecord(row.shop) };
 }

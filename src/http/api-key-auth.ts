@@ -9,7 +9,6 @@ import type { RateLimiter } from '../rate-limit/limiter.ts';
 import { rateLimitHeaders } from '../rate-limit/headers.ts';
 import { RATE_LIMIT_POLICIES, rateLimitKey } from '../rate-limit/policies.ts';
 import { hasApiAccess } from '../shops/plans.ts';
-import { getShop } from '../shops/store.ts';
 import { bearerToken } from './bearer.ts';
 import { planRequired, rateLimited, unauthorized } from './errors.ts';
 import type { ShopResolver } from './shop-routes.ts';
@@ -19,8 +18,7 @@ export function createApiKeyResolver(deps: { db: Database; limiter: RateLimiter;
     const token = bearerToken(request.headers.authorization);
     const verified = token === undefined ? undefined : await verifyApiKey(deps.db, token);
     if (!verified) throw unauthorized();
-    const shop = await getShop(deps.db, verified.shopId);
-    if (!shop) throw unauthorized();
+    const { shop } = verified;
     // The prefix identifies the key in logs; the key itself is never logged.
     request.log = request.log.child({ shopId: shop.id, keyPrefix: verified.prefix });
     if (!hasApiAccess(shop.plan)) throw planRequired();

@@ -23,7 +23,8 @@ export type ShopRecord = {
 
 type ShopRow = typeof shops.$inferSelect;
 
-const toRecord = (row: ShopRow): ShopRecord => ({
+/** A shops row as the record every store function takes. */
+export const toShopRecord = (row: ShopRow): ShopRecord => ({
   id: row.id,
   domain: row.domain,
   plan: row.plan as Plan,
@@ -58,7 +59,7 @@ export async function createShop(
       .values({ id: newId('shp'), ...input })
       .returning();
     if (!row) throw new Error('insert returned no row');
-    return toRecord(row);
+    return toShopRecord(row);
   } catch (error) {
     if (isUniqueViolation(error)) throw new DuplicateDomainError(`A shop with domain ${input.domain} exists`);
     throw error;
@@ -67,12 +68,12 @@ export async function createShop(
 
 export async function getShop(db: Queryable, shopId: string): Promise<ShopRecord | undefined> {
   const [row] = await db.select().from(shops).where(eq(shops.id, shopId));
-  return row ? toRecord(row) : undefined;
+  return row ? toShopRecord(row) : undefined;
 }
 
 export async function getShopByDomain(db: Queryable, domain: string): Promise<ShopRecord | undefined> {
   const [row] = await db.select().from(shops).where(eq(shops.domain, domain));
-  return row ? toRecord(row) : undefined;
+  return row ? toShopRecord(row) : undefined;
 }
 
 export type ShopChanges = Partial<Pick<ShopRecord, 'plan' | 'currency' | 'timezone' | 'limits' | 'settings'>>;
@@ -87,7 +88,7 @@ export async function updateShop(db: Queryable, shopId: string, changes: ShopCha
     .set({ ...changes, updatedAt: new Date(), rulesVersion: sql`${shops.rulesVersion} + 1` })
     .where(eq(shops.id, shopId))
     .returning();
-  return row ? toRecord(row) : undefined;
+  return row ? toShopRecord(row) : undefined;
 }
 
 /**

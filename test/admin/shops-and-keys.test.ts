@@ -171,9 +171,8 @@ describe('api keys', () => {
 
   it('stores only the SHA-256 of the key', async () => {
     const shop = await t.createShop('scale');
-    const rows = await t.ctx.db.execute<{ key_hash: string; prefix: string }>(
-      sql`SELECT key_hash, prefix FROM api_keys WHERE shop_id = ${shop.id}`,
-    );
+    const result = await t.ctx.db.execute(sql`SELECT key_hash, prefix FROM api_keys WHERE shop_id = ${shop.id}`);
+    const rows = result as unknown as { rows: Array<{ key_hash: string; prefix: string }> };
     const { createHash } = await import('node:crypto');
     expect(rows.rows[0]?.key_hash).toBe(createHash('sha256').update(shop.key).digest('hex'));
     expect(JSON.stringify(rows.rows)).not.toContain(shop.key);

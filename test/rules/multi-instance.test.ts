@@ -16,8 +16,8 @@ import { readCampaign } from './helpers.ts';
 type Payload = { rules: Array<{ name: string }>; widgets: { toast: { message: string } } };
 
 const transports = [
-  ...(testRedisUrl() === undefined ? [] : [{ name: 'Redis pub/sub', env: {} }]),
-  { name: 'LISTEN/NOTIFY', env: { REDIS_URL: '' } },
+  ...(testRedisUrl() === undefined ? [] : [{ name: 'Redis pub/sub', env: {} as Record<string, string> }]),
+  { name: 'LISTEN/NOTIFY', env: { REDIS_URL: '' } as Record<string, string> },
 ];
 
 describe.skipIf(testDbKind() !== 'postgres').each(transports)('two instances, invalidation over $name', ({ env }) => {
