@@ -254,6 +254,27 @@ describe('400 on a bad context, never 5xx', () => {
     expect(typeof res.json().issue).toBe('string');
   });
 
+  it('answers odd but valid contexts with 200', async () => {
+    const odd = [
+      cartOf([line({ attributes: { constructor: 'y', toString: 'z', _svc_campaign_id: '' } })]),
+      cartOf([line({ quantity: Number.MAX_SAFE_INTEGER, price: Number.MAX_SAFE_INTEGER })], { customer: null, market: null }),
+      { cart: { currency: 'usd', lines: [] }, collections: { constructor: ['1'], hasOwnProperty: [] } },
+      cartOf([line({ productId: 0, variantId: '0', sellingPlanId: null })], { market: { handle: '', country: '' }, visitorId: '' }),
+    ];
+    for (const context of odd) {
+      const res = await evaluate(t, shop, context);
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    // JSON with a __proto__ key is refused by the body parser before it reaches any code.
+    const poisoned = await t.api(shop, {
+      method: 'POST',
+      url: '/api/v1/evaluate',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"cart":{"currency":"USD","lines":[]},"collections":{"__proto__":["1"]}}',
+    });
+    expect(poisoned.statusCode).toBe(400);
+  });
+
   it('rejects malformed JSON and a non-object body', async () => {
     const broken = await t.api(shop, {
       method: 'POST',
