@@ -37,6 +37,8 @@ export function registerShopAdminRoutes(admin: FastifyInstance, ctx: AppContext)
       ...(body.settings === undefined ? {} : { settings: mergeShopSettings(shop.settings, body.settings) }),
     });
     if (!updated) throw new ApiError('not_found', { error: 'Shop not found' });
+    // Plan and settings shape GET /rules: evict on every instance now, not at their next read.
+    ctx.rulesCache.invalidate(shop.id);
     return { shop: presentShop(updated, ctx.config.planCaps) };
   });
 }
