@@ -8,7 +8,7 @@ import { createAdminShopResolver, assertAdmin } from './admin/admin-auth.ts';
 import { registerApiKeyAdminRoutes } from './api-keys/admin-routes.ts';
 import { registerCatalogAdminRoutes } from './catalog/admin-routes.ts';
 import type { AppContext } from './context.ts';
-import { registerSimulateAdminRoute } from './evaluate/simulate-routes.ts';
+import { registerSimulateAdminRoute, simulateOpenApiPaths } from './evaluate/simulate-routes.ts';
 import { registerExperimentAdminRoutes } from './experiments/routes.ts';
 import { createApiKeyResolver } from './http/api-key-auth.ts';
 import { handleError, notFound } from './http/errors.ts';
@@ -58,7 +58,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
 
   const shopRoutes = publicShopRoutes(ctx);
-  registerOpenApiRoutes(app, shopRoutes);
+  registerOpenApiRoutes(app, shopRoutes, simulateOpenApiPaths);
   mountShopRoutes(app, shopRoutes, {
     prefix: '/api/v1',
     trigger: 'api',

@@ -8,10 +8,11 @@ import type { FastifyInstance } from 'fastify';
 import { shopFromPath } from '../admin/admin-auth.ts';
 import type { AppContext } from '../context.ts';
 import { notFound, parseOr400 } from '../http/errors.ts';
+import { adminOperation } from '../http/openapi.ts';
 import type { ShopRecord } from '../shops/store.ts';
 import { evaluateWithTrace } from './evaluate.ts';
 import type { SimulateBody } from './schemas.ts';
-import { simulateBodySchema } from './schemas.ts';
+import { evaluationResponseSchema, simulateBodySchema } from './schemas.ts';
 import { inlineCampaign, simulationPayload } from './simulation-payload.ts';
 import { loadCampaignForSimulation, loadShopForSimulation } from './simulation-source.ts';
 import type { SimulationSource } from './simulation-source.ts';
@@ -22,6 +23,21 @@ async function sourceOf(ctx: AppContext, shop: ShopRecord, body: SimulateBody): 
   if (body.campaignId !== undefined) return loadCampaignForSimulation(ctx.db, shop.id, body.campaignId);
   return loadShopForSimulation(ctx.db, shop.id);
 }
+
+/** The simulator's entry in the OpenAPI document (issue 4: /evaluate and simulate are both documented). */
+export const simulateOpenApiPaths = {
+  '/admin/v1/shops/{shopId}/simulate': {
+    post: adminOperation({
+      operationId: 'simulate',
+      summary: 'Evaluate drafts or an inline campaign against a context (admin)',
+      description:
+        'Like POST /api/v1/evaluate, drafts included: `campaignId` evaluates one stored campaign whatever its state, ' +
+        '`campaign` an inline import entry (never saved), neither every campaign of the shop. `at` sets the instant.',
+      body: simulateBodySchema,
+      response: evaluationResponseSchema,
+    }),
+  },
+};
 
 /**
  * Registers the simulator on the admin scope (whose hook has checked the admin token).

@@ -38,8 +38,13 @@ fetch('/api/v1/openapi.json').then((r) => r.json()).then((doc) => {
 });
 </script></body></html>`;
 
-export function registerOpenApiRoutes(app: FastifyInstance, routes: readonly ShopRoute[]): void {
-  const document = buildOpenApiDocument(routes);
+/** `extraPaths`: admin operations worth documenting beside the public API (e.g. simulate). */
+export function registerOpenApiRoutes(
+  app: FastifyInstance,
+  routes: readonly ShopRoute[],
+  extraPaths: Parameters<typeof buildOpenApiDocument>[1] = {},
+): void {
+  const document = buildOpenApiDocument(routes, extraPaths);
   app.get('/api/v1/openapi.json', async () => document);
   app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(DOCS_PAGE));
 }

@@ -98,6 +98,37 @@ function operationOf(route: ShopRoute): JsonSchema {
 }
 
 /**
+ * An operation of the admin API for the document (the admin routes are not shop routes, so
+ * they are described here from their schemas; they use the admin token, not an API key).
+ *
+ * @example
+ *   adminOperation({ operationId: 'simulate', summary: 'Simulate', body: simulateBodySchema, response: evaluationResponseSchema });
+ */
+export function adminOperation(spec: {
+  operationId: string;
+  summary: string;
+  description?: string;
+  body: z.ZodType;
+  response: z.ZodType;
+}): JsonSchema {
+  return {
+    operationId: spec.operationId,
+    summary: spec.summary,
+    ...(spec.description ? { description: spec.description } : {}),
+    tags: ['Admin'],
+    security: [{ adminToken: [] }],
+    parameters: [{ name: 'shopId', in: 'path', required: true, schema: { type: 'string' } }],
+    requestBody: { required: true, content: { 'application/json': { schema: toJsonSchema(spec.body, 'input') } } },
+    responses: {
+      '200': { description: 'OK', content: { 'application/json': { schema: toJsonSchema(spec.response, 'output') } } },
+      '400': errorResponse('Invalid body (`issue` and `path` name the first bad field)'),
+      '401': errorResponse('Missing or wrong admin token'),
+      '404': errorResponse('Unknown shop or campaign'),
+    },
+  };
+}
+
+/**
  * Builds the document for routes mounted under `/api/v1`.
  *
  * @example
@@ -124,7 +155,10 @@ export function buildOpenApiDocument(routes: readonly ShopRoute[], extraPaths: R
     security: [{ apiKey: [] }],
     paths: { ...paths, ...extraPaths },
     components: {
-      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key of a Scale-plan shop' } },
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: 'An API key of a Scale-plan shop' },
+        adminToken: { type: 'http', scheme: 'bearer', description: "The operator's ADMIN_TOKEN (admin API only)" },
+      },
       schemas: { Error: toJsonSchema(errorBodySchema, 'output'), ...conditionDefs.$defs },
     },
   };

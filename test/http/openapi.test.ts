@@ -49,6 +49,13 @@ describe('GET /api/v1/openapi.json', () => {
     expect(JSON.stringify(doc.paths['/api/v1/campaigns/import']?.post?.requestBody)).toContain('#/components/schemas/ConditionNode');
   });
 
+  it('documents the admin simulator beside /evaluate, under the admin token', () => {
+    expect(doc.paths['/api/v1/evaluate']?.post?.operationId).toBeDefined();
+    const simulate = doc.paths['/admin/v1/shops/{shopId}/simulate']?.post as unknown as { security: unknown; requestBody: unknown };
+    expect(simulate.security).toEqual([{ adminToken: [] }]);
+    expect(JSON.stringify(simulate.requestBody)).toContain('campaignId');
+  });
+
   it('every $ref resolves inside the document', () => {
     const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1] ?? '');
     for (const name of new Set(refs)) expect(doc.components.schemas, name).toHaveProperty(name);
