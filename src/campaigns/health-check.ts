@@ -157,7 +157,7 @@ function triggerWarnings(
  *
  * @example
  *   const warnings = await checkCampaignHealth(tx, shop.id, campaign.rules, 5);
- *   if (warnings.length > 0) throw healthWarnings(warnings);
+ *   if (warnings.length > 0) throw new ApiError('health_warnings', { error: 'health_warnings', warnings, message: healthMessage(warnings) });
  */
 export async function checkCampaignHealth(
   db: Queryable,
@@ -184,33 +184,4 @@ export async function checkCampaignHealth(
     ...giftWarnings(rule, variantsById, lowStockThreshold),
     ...triggerWarnings(rule, variantsById, productsById),
   ]);
-}
-
-function describe(warning: HealthWarning): string {
-  switch (warning.kind) {
-    case 'gift_inventory':
-      return warning.level === 'out_of_stock'
-        ? `gift ${warning.displayName} is out of stock`
-        : `gift ${warning.displayName} is low on stock (${warning.inventoryQuantity} left)`;
-    case 'gift_status':
-      return `gift ${warning.displayName ?? warning.variantGid} is ${warning.status}`;
-    case 'trigger_status': {
-      const name = warning.productTitle ?? warning.productGid ?? warning.variantGid ?? warning.productId ?? warning.variantId;
-      return `trigger product ${name ?? 'unknown'} is ${warning.status}`;
-    }
-  }
-}
-
-/**
- * The human `message` of a 409 `health_warnings`.
- *
- * @example
- *   healthMessage([outOfStock]); // 'The campaign has 1 health warning: gift Tote - Blue is out of stock. Fix it, or enable with force=1.'
- */
-export function healthMessage(warnings: readonly HealthWarning[]): string {
-  const shown = warnings.slice(0, 5).map(describe);
-  const more = warnings.length > shown.length ? `; and ${warnings.length - shown.length} more` : '';
-  const noun = warnings.length === 1 ? 'warning' : 'warnings';
-  const fix = warnings.length === 1 ? 'Fix it' : 'Fix them';
-  return `The campaign has ${warnings.length} health ${noun}: ${shown.join('; ')}${more}. ${fix}, or enable with force=1.`;
 }

@@ -11,7 +11,8 @@ import { lowStockThresholdOf } from '../shops/settings.ts';
 import { effectiveCaps } from '../shops/plans.ts';
 import { bumpRulesVersion } from '../shops/store.ts';
 import { assertWithinCaps, isLive } from './caps.ts';
-import { checkCampaignHealth, healthMessage } from './health-check.ts';
+import { checkCampaignHealth } from './health-check.ts';
+import { healthMessage } from './health-message.ts';
 import {
   disableResponseSchema,
   enableQuerySchema,
