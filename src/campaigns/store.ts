@@ -35,7 +35,8 @@ export type NewCampaign = {
   rules: NewRule[];
 };
 
-const toRule = (row: typeof rules.$inferSelect): RuleRecord => ({
+/** A rules row as the record handlers use (condition tree parsed from its JSON text). */
+export const toRuleRecord = (row: typeof rules.$inferSelect): RuleRecord => ({
   id: row.id,
   campaignId: row.campaignId,
   name: row.name,
@@ -104,7 +105,7 @@ export async function getCampaign(db: Queryable, shopId: string, campaignId: str
     .from(rules)
     .where(and(eq(rules.shopId, shopId), eq(rules.campaignId, campaignId)))
     .orderBy(asc(rules.position), asc(rules.id));
-  return { ...campaign, rules: ruleRows.map(toRule) };
+  return { ...campaign, rules: ruleRows.map(toRuleRecord) };
 }
 
 /** The campaign's running experiment, if any (SPEC: `experiment` is null unless one is active). */

@@ -3,9 +3,9 @@
  * shop, with their running experiments. Every query is keyed by the shop first, so a
  * campaign of another shop is simply not found.
  */
-import type { ConditionNode, EngineExperiment, GiftConfig, RuleOptions } from '@gcrs/engine';
+import type { EngineExperiment } from '@gcrs/engine';
 import { and, asc, eq } from 'drizzle-orm';
-import { getCampaign, getRunningExperiment } from '../campaigns/store.ts';
+import { getCampaign, getRunningExperiment, toRuleRecord } from '../campaigns/store.ts';
 import type { Database } from '../db/database.ts';
 import { campaigns, experiments, rules } from '../db/schema.ts';
 import type { SimulatedCampaign } from './simulation-payload.ts';
@@ -71,14 +71,8 @@ export async function loadShopForSimulation(db: Database, shopId: string): Promi
 
       const byCampaign = new Map<string, SimulatedCampaign>(campaignRows.map((row) => [row.id, { ...row, rules: [] }]));
       for (const row of ruleRows) {
-        byCampaign.get(row.campaignId)?.rules.push({
-          id: row.id,
-          name: row.name,
-          enabled: row.enabled,
-          conditionTree: JSON.parse(row.conditionTree) as ConditionNode,
-          giftConfig: row.giftConfig as GiftConfig,
-          options: row.options as RuleOptions,
-        });
+        const { id, name, enabled, conditionTree, giftConfig, options } = toRuleRecord(row);
+        byCampaign.get(row.campaignId)?.rules.push({ id, name, enabled, conditionTree, giftConfig, options });
       }
       return { campaigns: [...byCampaign.values()], experiments: running.map(toEngineExperiment) };
     },

@@ -3,9 +3,9 @@
  * the shop's rules_version: the version a cache entry is stamped with then names exactly
  * the data it was built from, whatever writers commit meanwhile.
  */
-import type { ConditionNode, EngineExperiment, GiftConfig, RuleOptions } from '@gcrs/engine';
+import type { EngineExperiment } from '@gcrs/engine';
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import type { RuleRecord } from '../campaigns/store.ts';
+import { toRuleRecord } from '../campaigns/store.ts';
 import type { Database } from '../db/database.ts';
 import { campaigns, experiments, rules, shops } from '../db/schema.ts';
 import type { Plan } from '../shops/plans.ts';
@@ -86,20 +86,6 @@ export async function loadRulesSource(db: Database, shopId: string): Promise<Rul
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },
   );
-}
-
-function toRuleRecord(row: typeof rules.$inferSelect): RuleRecord {
-  return {
-    id: row.id,
-    campaignId: row.campaignId,
-    name: row.name,
-    enabled: row.enabled,
-    conditionTree: JSON.parse(row.conditionTree) as ConditionNode,
-    giftConfig: row.giftConfig as GiftConfig,
-    options: row.options as RuleOptions,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
 }
 
 /** The engine's shape (engineExperimentSchema): variant names are for people, not storefronts. */
