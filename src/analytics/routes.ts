@@ -6,6 +6,12 @@ import { presentAnalytics } from './present.ts';
 import { analyticsQuerySchema, analyticsResponseSchema, MAX_RANGE_DAYS } from './schema.ts';
 import { readAnalytics } from './store.ts';
 
+/**
+ * The analytics route, for src/routes.ts to mount on both prefixes.
+ *
+ * @example
+ *   publicShopRoutes(ctx) // [..., ...analyticsRoutes(ctx)]
+ */
 export function analyticsRoutes(ctx: AppContext): ShopRoute[] {
   return [
     defineShopRoute({

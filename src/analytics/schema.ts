@@ -9,7 +9,7 @@ const dateParam = (name: string) =>
   z
     .string({ error: `${name} is required` })
     .refine((text) => dayNumberOf(text) !== undefined, `${name} must be a calendar date in YYYY-MM-DD form`)
-    .meta({ description: `YYYY-MM-DD, inclusive, in the shop's timezone`, example: '2026-01-31' });
+    .meta({ description: `YYYY-MM-DD, inclusive, in the shop's timezone`, format: 'date', example: '2026-01-31' });
 
 export const analyticsQuerySchema = z
   .object({

@@ -5,6 +5,12 @@ import type { ShopRoute } from '../http/shop-routes.ts';
 import { ingestEvents } from './ingest.ts';
 import { ingestResponseSchema, MAX_EVENTS_PER_BATCH, storefrontEventBatchSchema } from './schema.ts';
 
+/**
+ * The events route, for src/routes.ts to mount on both prefixes.
+ *
+ * @example
+ *   publicShopRoutes(ctx) // [..., ...eventRoutes(ctx)]
+ */
 export function eventRoutes(ctx: AppContext): ShopRoute[] {
   return [
     defineShopRoute({

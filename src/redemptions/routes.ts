@@ -8,6 +8,12 @@ import { listRedemptions } from './store.ts';
 /** SPEC "Limits": Redemptions response cache, 30 seconds. */
 const CACHE_CONTROL = 'private, max-age=30';
 
+/**
+ * The redemptions route, for src/routes.ts to mount on both prefixes.
+ *
+ * @example
+ *   publicShopRoutes(ctx) // [..., ...redemptionRoutes(ctx)]
+ */
 export function redemptionRoutes(ctx: AppContext): ShopRoute[] {
   return [
     defineShopRoute({
