@@ -4,10 +4,10 @@
  * collect them, the rest go in with one multi-row INSERT … SELECT, and each `gift_added`
  * becomes a `gift.added` webhook in the same transaction.
  */
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../db/database.ts';
-import { rules, storefrontEvents, webhookEndpoints } from '../db/schema.ts';
-import { enqueueWebhookEvent } from '../outbox/enqueue.ts';
+import { rules, storefrontEvents } from '../db/schema.ts';
+import { enqueueWebhookEvents } from '../outbox/enqueue.ts';
 import { resolveShopSettings } from '../shops/settings.ts';
 import type { ShopRecord } from '../shops/store.ts';
 import type { StorefrontEventBatch } from './schema.ts';
@@ -62,20 +62,6 @@ async function insertAccepted(
 }
 
 /**
- * Whether the shop has any webhook endpoint at all. Without one, enqueueWebhookEvent would
- * find nobody to deliver to for each gift_added; asking once keeps a batch at a fixed number
- * of queries for shops that have not configured webhooks.
- */
-async function hasWebhookEndpoints(tx: Queryable, shopId: string): Promise<boolean> {
-  const rows = await tx
-    .select({ id: webhookEndpoints.id })
-    .from(webhookEndpoints)
-    .where(eq(webhookEndpoints.shopId, shopId))
-    .limit(1);
-  return rows.length > 0;
-}
-
-/**
  * Validates ownership and stores the batch in one transaction; returns how many events were
  * accepted. `now` is the received time of every event of the batch.
  *
@@ -96,25 +82,22 @@ export async function ingestEvents(
   return db.transaction(async (tx) => {
     const accepted = await insertAccepted(tx, shop.id, batch, options);
     const giftsAdded = accepted.filter((row) => row.type === 'gift_added');
-    if (giftsAdded.length > 0 && (await hasWebhookEndpoints(tx, shop.id))) {
-      for (const row of giftsAdded) {
-        await enqueueWebhookEvent(
-          tx,
-          shop.id,
-          'gift.added',
-          {
-            campaignId: row.campaign_id,
-            ruleId: row.rule_id,
-            variantId: row.variant_id,
-            cartToken: row.cart_token,
-            visitorId: batch.visitorId ?? null,
-            sessionId: batch.sessionId ?? null,
-            occurredAt: now.toISOString(),
-          },
-          now,
-        );
-      }
-    }
+    // One endpoint lookup and batched inserts for the whole batch, none when nobody subscribes.
+    await enqueueWebhookEvents(
+      tx,
+      shop.id,
+      'gift.added',
+      giftsAdded.map((row) => ({
+        campaignId: row.campaign_id,
+        ruleId: row.rule_id,
+        variantId: row.variant_id,
+        cartToken: row.cart_token,
+        visitorId: batch.visitorId ?? null,
+        sessionId: batch.sessionId ?? null,
+        occurredAt: now.toISOString(),
+      })),
+      now,
+    );
     return { count: accepted.length };
   });
 }

@@ -32,27 +32,52 @@ export async function enqueueWebhookEvent(
   data: Record<string, unknown>,
   now: Date = new Date(),
 ): Promise<string> {
-  const messageId = newId('msg');
+  const [messageId] = await enqueueWebhookEvents(tx, shopId, type, [data], now);
+  return messageId ?? newId('msg');
+}
+
+/**
+ * Queues many events of one kind at once: one endpoint lookup and batched inserts, whatever
+ * the count (a storefront batch of 100 gift_added events costs the same few statements).
+ * Returns the message ids in the order of `events`.
+ *
+ * @example
+ *   await enqueueWebhookEvents(tx, shop.id, 'gift.added', [{ campaignId, ruleId, variantId }]);
+ */
+export async function enqueueWebhookEvents(
+  tx: Queryable,
+  shopId: string,
+  type: WebhookEventType,
+  events: ReadonlyArray<Record<string, unknown>>,
+  now: Date = new Date(),
+): Promise<string[]> {
+  const messageIds = events.map(() => newId('msg'));
+  if (events.length === 0) return messageIds;
   const endpoints = await tx
     .select({ id: webhookEndpoints.id, events: webhookEndpoints.events })
     .from(webhookEndpoints)
     .where(and(eq(webhookEndpoints.shopId, shopId), isNull(webhookEndpoints.disabledAt)));
   const subscribed = endpoints.filter((endpoint) => endpoint.events.length === 0 || endpoint.events.includes(type));
-  if (subscribed.length === 0) return messageId;
-  const payload: WebhookPayload = { type, timestamp: now.toISOString(), data: { ...data, shopId } };
-  await tx.insert(outbox).values(
-    subscribed.map((endpoint) => ({
+  if (subscribed.length === 0) return messageIds;
+  const timestamp = now.toISOString();
+  const rows = events.flatMap((data, index) => {
+    const payload: WebhookPayload = { type, timestamp, data: { ...data, shopId } };
+    return subscribed.map((endpoint) => ({
       shopId,
       id: newId('obx'),
       kind: 'webhook',
       endpointId: endpoint.id,
-      messageId,
+      messageId: messageIds[index] ?? newId('msg'),
       eventType: type,
       payload,
       nextAttemptAt: now,
-    })),
-  );
-  return messageId;
+    }));
+  });
+  // Batches keep each statement well under PostgreSQL's 65,535 bind parameters.
+  for (let start = 0; start < rows.length; start += 1000) {
+    await tx.insert(outbox).values(rows.slice(start, start + 1000));
+  }
+  return messageIds;
 }
 
 /**
