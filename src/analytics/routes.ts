@@ -28,7 +28,7 @@ export function analyticsRoutes(ctx: AppContext): ShopRoute[] {
       query: analyticsQuerySchema,
       responses: {
         200: { description: 'The statistics', schema: analyticsResponseSchema },
-        400: { description: 'Missing or malformed dates, from after to, or a range over 90 days', schema: analyticsResponseSchema },
+        400: { description: 'Missing or malformed dates, from after to, or a range over 90 days' },
       },
       handler: async ({ shop, query }) => {
         const rollups = await readAnalytics(ctx.db, shop.id, query);

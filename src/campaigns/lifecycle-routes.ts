@@ -22,11 +22,11 @@ import {
   scheduleResponseSchema,
 } from './lifecycle-schemas.ts';
 import { getCampaignRow, lockShop, updateCampaignFields } from './lifecycle-store.ts';
-import { campaignIdParamsSchema, okResponseSchema } from './schemas.ts';
+import { campaignIdParamsSchema } from './schemas.ts';
 import { countForCaps, getCampaign } from './store.ts';
 import { recordLiveTransition } from './transitions.ts';
 
-const notFoundResponse = { description: '`{ "error": "Campaign not found" }`', schema: okResponseSchema };
+const notFoundResponse = { description: '`{ "error": "Campaign not found" }`' };
 const CAMPAIGN_NOT_FOUND = () => notFound('Campaign');
 
 export function lifecycleRoutes(ctx: AppContext): ShopRoute[] {
@@ -46,7 +46,7 @@ export function lifecycleRoutes(ctx: AppContext): ShopRoute[] {
       query: enableQuerySchema,
       responses: {
         200: { description: 'The campaign is live', schema: enableResponseSchema },
-        403: { description: 'Active-campaign cap exceeded', schema: okResponseSchema },
+        403: { description: 'Active-campaign cap exceeded' },
         404: notFoundResponse,
         409: { description: 'Health check failed: `{ error: "health_warnings", warnings, message }`', schema: healthWarningsErrorSchema },
       },
@@ -117,7 +117,7 @@ export function lifecycleRoutes(ctx: AppContext): ShopRoute[] {
       body: scheduleBodySchema,
       responses: {
         200: { description: 'The new schedule', schema: scheduleResponseSchema },
-        400: { description: 'Invalid body (`issue` and `path` name the first bad field)', schema: okResponseSchema },
+        400: { description: 'Invalid body (`issue` and `path` name the first bad field)' },
         404: notFoundResponse,
       },
       handler: async ({ shop, params, body }) => {

@@ -33,8 +33,8 @@ import type { NewRule } from './store.ts';
 import { queueDiscountSyncs, recordLiveTransition } from './transitions.ts';
 
 const CAMPAIGN_NOT_FOUND = () => notFound('Campaign');
-const notFoundResponse = { description: '`{ "error": "Campaign not found" }`', schema: okResponseSchema };
-const badRequest = { description: 'Invalid body (`issue` and `path` name the first bad field)', schema: okResponseSchema };
+const notFoundResponse = { description: '`{ "error": "Campaign not found" }`' };
+const badRequest = { description: 'Invalid body (`issue` and `path` name the first bad field)' };
 
 /** SPEC rule 4: plan-gated condition types are stripped silently, at any depth. */
 const stripForPlan = <R extends NewRule>(rule: R, plan: Plan): R => ({
@@ -77,7 +77,7 @@ export function campaignRoutes(ctx: AppContext): ShopRoute[] {
       responses: {
         200: { description: 'Imported', schema: importResponseSchema },
         400: badRequest,
-        403: { description: 'Plan cap exceeded', schema: okResponseSchema },
+        403: { description: 'Plan cap exceeded' },
       },
       handler: async ({ shop, body }) => {
         const entries = body.campaigns.map((c) => ({ ...c, rules: c.rules.map((r) => stripForPlan(r, shop.plan)) }));
@@ -131,9 +131,9 @@ export function campaignRoutes(ctx: AppContext): ShopRoute[] {
       responses: {
         200: { description: 'The updated campaign', schema: singleResponseSchema },
         400: badRequest,
-        403: { description: 'Plan cap exceeded', schema: okResponseSchema },
+        403: { description: 'Plan cap exceeded' },
         404: notFoundResponse,
-        409: { description: 'A rule of a running experiment would be removed or replaced', schema: okResponseSchema },
+        409: { description: 'A rule of a running experiment would be removed or replaced' },
       },
       handler: async ({ shop, params, body, trigger }) => {
         const rules = body.rules.map((r) => stripForPlan(r, shop.plan));

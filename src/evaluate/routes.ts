@@ -1,5 +1,4 @@
 /** CONTRACT "Evaluation": POST /evaluate runs the shop's live rules against a cart, with a full trace. */
-import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../http/errors.ts';
 import { defineShopRoute } from '../http/shop-routes.ts';
@@ -9,7 +8,6 @@ import { liveCompiledRules } from './live-rules.ts';
 import { evaluateBodySchema, evaluationResponseSchema } from './schemas.ts';
 
 // Error statuses are documented with the shared Error schema; this only marks that they have a body.
-const errorBody = z.object({ error: z.string() });
 
 export function evaluateRoutes(ctx: AppContext): ShopRoute[] {
   return [
@@ -28,7 +26,7 @@ export function evaluateRoutes(ctx: AppContext): ShopRoute[] {
       body: evaluateBodySchema,
       responses: {
         200: { description: 'Each rule\'s result with its trace, and the cart operations', schema: evaluationResponseSchema },
-        400: { description: 'Invalid context (`issue` and `path` name the first bad field)', schema: errorBody },
+        400: { description: 'Invalid context (`issue` and `path` name the first bad field)' },
       },
       handler: async ({ shop, trigger, body }) => {
         const rules = await liveCompiledRules(ctx.rulesCache, shop, trigger);

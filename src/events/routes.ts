@@ -28,7 +28,7 @@ export function eventRoutes(ctx: AppContext): ShopRoute[] {
       bodyError: 'Invalid events body',
       responses: {
         200: { description: 'Stored', schema: ingestResponseSchema },
-        400: { description: 'Invalid body (`issue` and `path` name the first bad field)', schema: ingestResponseSchema },
+        400: { description: 'Invalid body (`issue` and `path` name the first bad field)' },
       },
       handler: async ({ shop, body }) => {
         const { count } = await ingestEvents(ctx.db, shop, body);

@@ -71,10 +71,14 @@ function operationOf(route: ShopRoute): JsonSchema {
     const headers = Object.fromEntries(
       Object.entries(spec.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }]),
     );
-    const content =
-      spec.schema === undefined
-        ? undefined
-        : { 'application/json': { schema: Number(status) >= 400 ? { $ref: '#/components/schemas/Error' } : toJsonSchema(spec.schema, 'output') } };
+    // An error status without a schema of its own has SPEC's error body.
+    const schema =
+      spec.schema !== undefined
+        ? toJsonSchema(spec.schema, 'output')
+        : Number(status) >= 400
+          ? { $ref: '#/components/schemas/Error' }
+          : undefined;
+    const content = schema === undefined ? undefined : { 'application/json': { schema } };
     responses[status] = { description: spec.description, ...(content ? { content } : {}), ...(spec.headers ? { headers } : {}) };
   }
   responses['401'] ??= errorResponse('Missing or invalid API key: `{ "error": "Unauthorized" }`');

@@ -33,7 +33,7 @@ export function redemptionRoutes(ctx: AppContext): ShopRoute[] {
           schema: redemptionsResponseSchema,
           headers: { 'Cache-Control': CACHE_CONTROL },
         },
-        400: { description: '`customerId` missing or not digits only', schema: redemptionsResponseSchema },
+        400: { description: '`customerId` missing or not digits only' },
       },
       handler: async ({ shop, query, reply }) => {
         const rows = await listRedemptions(ctx.db, shop.id, query.customerId);

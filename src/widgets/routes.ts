@@ -42,7 +42,7 @@ export function widgetRoutes(ctx: AppContext): ShopRoute[] {
       bodyError: INVALID_WIDGETS_BODY,
       responses: {
         200: { description: 'Saved', schema: putWidgetsResponseSchema },
-        400: { description: '`{ "error": "Invalid widget settings body", "issue", "path" }`', schema: putWidgetsResponseSchema },
+        400: { description: '`{ "error": "Invalid widget settings body", "issue", "path" }`' },
       },
       handler: async ({ shop, body }) => {
         const widgets = await ctx.db.transaction(async (tx) => {
