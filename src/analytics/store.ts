@@ -6,6 +6,7 @@
 import { and, asc, between, eq, sum } from 'drizzle-orm';
 import type { Queryable } from '../db/database.ts';
 import { dailyCampaignStats, dailyTotals } from '../db/schema.ts';
+import { bytewise } from '../db/collation.ts';
 
 export type DailyTotalRow = {
   day: string;
@@ -62,7 +63,7 @@ export async function readAnalytics(db: Queryable, shopId: string, range: Analyt
         ? inRange(dailyCampaignStats)
         : and(inRange(dailyCampaignStats), eq(dailyCampaignStats.campaignId, range.campaignId)),
     )
-    .orderBy(asc(dailyCampaignStats.day), asc(dailyCampaignStats.campaignId));
+    .orderBy(asc(dailyCampaignStats.day), asc(bytewise(dailyCampaignStats.campaignId)));
 
   if (range.campaignId === undefined) {
     const [days, campaignDays] = await Promise.all([daysQuery, campaignQuery]);

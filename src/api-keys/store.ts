@@ -10,6 +10,7 @@ import { apiKeys, shops } from '../db/schema.ts';
 import { newId, randomBase62 } from '../ids.ts';
 import { toShopRecord } from '../shops/store.ts';
 import type { ShopRecord } from '../shops/store.ts';
+import { bytewise } from '../db/collation.ts';
 
 const KEY_PATTERN = /^gcr_([0-9A-Za-z]{16})_([0-9A-Za-z]{32})$/;
 
@@ -49,7 +50,7 @@ export async function listApiKeys(db: Queryable, shopId: string): Promise<ApiKey
     .select({ id: apiKeys.id, name: apiKeys.name, prefix: apiKeys.prefix, createdAt: apiKeys.createdAt })
     .from(apiKeys)
     .where(and(eq(apiKeys.shopId, shopId), isNull(apiKeys.revokedAt)))
-    .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
+    .orderBy(asc(apiKeys.createdAt), asc(bytewise(apiKeys.id)));
 }
 
 /** Revokes a key; false when the shop has no such live key. */

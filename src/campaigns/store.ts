@@ -9,6 +9,7 @@ import type { Queryable } from '../db/database.ts';
 import { campaigns, experiments, rules, storefrontEvents } from '../db/schema.ts';
 import { stringifyJson } from '../http/json.ts';
 import { newId } from '../ids.ts';
+import { bytewise } from '../db/collation.ts';
 
 export type CampaignRow = typeof campaigns.$inferSelect;
 export type RuleRecord = {
@@ -88,7 +89,7 @@ export async function listCampaigns(
     .from(campaigns)
     .where(where)
     // Oldest first: a campaign created while a client pages lands on the last page, never shifting earlier ones.
-    .orderBy(asc(campaigns.createdAt), asc(campaigns.id))
+    .orderBy(asc(campaigns.createdAt), asc(bytewise(campaigns.id)))
     .limit(query.perPage)
     .offset((query.page - 1) * query.perPage);
   return { total: totalRow?.total ?? 0, items };
@@ -104,7 +105,7 @@ export async function getCampaign(db: Queryable, shopId: string, campaignId: str
     .select()
     .from(rules)
     .where(and(eq(rules.shopId, shopId), eq(rules.campaignId, campaignId)))
-    .orderBy(asc(rules.position), asc(rules.id));
+    .orderBy(asc(rules.position), asc(bytewise(rules.id)));
   return { ...campaign, rules: ruleRows.map(toRuleRecord) };
 }
 

@@ -9,6 +9,7 @@ import { getCampaign, getRunningExperiment, toRuleRecord } from '../campaigns/st
 import type { Database } from '../db/database.ts';
 import { campaigns, experiments, rules } from '../db/schema.ts';
 import type { SimulatedCampaign } from './simulation-payload.ts';
+import { bytewise } from '../db/collation.ts';
 
 export type SimulationSource = { campaigns: SimulatedCampaign[]; experiments: EngineExperiment[] };
 
@@ -57,17 +58,17 @@ export async function loadShopForSimulation(db: Database, shopId: string): Promi
         .select({ id: campaigns.id, startAt: campaigns.startAt, endAt: campaigns.endAt })
         .from(campaigns)
         .where(eq(campaigns.shopId, shopId))
-        .orderBy(asc(campaigns.createdAt), asc(campaigns.id));
+        .orderBy(asc(campaigns.createdAt), asc(bytewise(campaigns.id)));
       const ruleRows = await tx
         .select()
         .from(rules)
         .where(and(eq(rules.shopId, shopId), eq(rules.enabled, true)))
-        .orderBy(asc(rules.campaignId), asc(rules.position), asc(rules.id));
+        .orderBy(asc(bytewise(rules.campaignId)), asc(rules.position), asc(bytewise(rules.id)));
       const running = await tx
         .select({ id: experiments.id, campaignId: experiments.campaignId, variants: experiments.variants })
         .from(experiments)
         .where(and(eq(experiments.shopId, shopId), eq(experiments.status, 'running')))
-        .orderBy(asc(experiments.startedAt), asc(experiments.id));
+        .orderBy(asc(experiments.startedAt), asc(bytewise(experiments.id)));
 
       const byCampaign = new Map<string, SimulatedCampaign>(campaignRows.map((row) => [row.id, { ...row, rules: [] }]));
       for (const row of ruleRows) {

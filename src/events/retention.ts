@@ -8,6 +8,7 @@ import type { AppContext } from '../context.ts';
 import type { Database } from '../db/database.ts';
 import { shops, storefrontEvents } from '../db/schema.ts';
 import type { Worker } from '../workers.ts';
+import { bytewise } from '../db/collation.ts';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -29,7 +30,7 @@ export type PruneOptions = {
 export async function pruneEvents(db: Database, before: Date, options: PruneOptions = {}): Promise<number> {
   const batchSize = options.batchSize ?? 5000;
   const shouldStop = options.shouldStop ?? (() => false);
-  const shopRows = await db.select({ id: shops.id }).from(shops).orderBy(asc(shops.id));
+  const shopRows = await db.select({ id: shops.id }).from(shops).orderBy(asc(bytewise(shops.id)));
   let deleted = 0;
   for (const { id: shopId } of shopRows) {
     for (;;) {

@@ -6,6 +6,7 @@ import { experiments } from '../db/schema.ts';
 import { newId } from '../ids.ts';
 import type { StartExperimentBody } from './schemas.ts';
 import type { ExperimentChanges } from './transitions.ts';
+import { bytewise } from '../db/collation.ts';
 
 /** Inserts a running experiment; each variant gets a `var_…` id. */
 export async function insertExperiment(
@@ -50,7 +51,7 @@ export async function listExperiments(db: Queryable, shopId: string, campaignId:
     .select()
     .from(experiments)
     .where(and(eq(experiments.shopId, shopId), eq(experiments.campaignId, campaignId)))
-    .orderBy(desc(experiments.startedAt), desc(experiments.id));
+    .orderBy(desc(experiments.startedAt), desc(bytewise(experiments.id)));
 }
 
 export async function updateExperiment(

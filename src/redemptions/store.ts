@@ -2,6 +2,7 @@
 import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Queryable } from '../db/database.ts';
 import { redemptions } from '../db/schema.ts';
+import { bytewise } from '../db/collation.ts';
 
 export type RedemptionRecord = { ruleId: string; campaignId: string; count: number; lastRedeemedAt: Date };
 
@@ -21,5 +22,5 @@ export async function listRedemptions(db: Queryable, shopId: string, customerId:
     })
     .from(redemptions)
     .where(and(eq(redemptions.shopId, shopId), eq(redemptions.customerId, customerId)))
-    .orderBy(desc(redemptions.lastRedeemedAt), asc(redemptions.ruleId));
+    .orderBy(desc(redemptions.lastRedeemedAt), asc(bytewise(redemptions.ruleId)));
 }

@@ -12,6 +12,7 @@ import type { Plan } from '../shops/plans.ts';
 import type { StoredShopSettings } from '../shops/settings.ts';
 import { widgetSettingsOf } from '../widgets/store.ts';
 import type { RulesSource } from './payload.ts';
+import { bytewise } from '../db/collation.ts';
 
 /**
  * The shop's live campaigns, their enabled rules and running experiments, or undefined when
@@ -41,7 +42,7 @@ export async function loadRulesSource(db: Database, shopId: string): Promise<Rul
         .select({ id: campaigns.id, startAt: campaigns.startAt, endAt: campaigns.endAt })
         .from(campaigns)
         .where(and(eq(campaigns.shopId, shopId), eq(campaigns.enabled, true), eq(campaigns.isDraft, false)))
-        .orderBy(asc(campaigns.createdAt), asc(campaigns.id));
+        .orderBy(asc(campaigns.createdAt), asc(bytewise(campaigns.id)));
       const liveIds = live.map((campaign) => campaign.id);
 
       const ruleRows =
@@ -51,7 +52,7 @@ export async function loadRulesSource(db: Database, shopId: string): Promise<Rul
               .select()
               .from(rules)
               .where(and(eq(rules.shopId, shopId), eq(rules.enabled, true), inArray(rules.campaignId, liveIds)))
-              .orderBy(asc(rules.position), asc(rules.id));
+              .orderBy(asc(rules.position), asc(bytewise(rules.id)));
       const running =
         liveIds.length === 0
           ? []
@@ -61,7 +62,7 @@ export async function loadRulesSource(db: Database, shopId: string): Promise<Rul
               .where(
                 and(eq(experiments.shopId, shopId), eq(experiments.status, 'running'), inArray(experiments.campaignId, liveIds)),
               )
-              .orderBy(asc(experiments.startedAt), asc(experiments.id));
+              .orderBy(asc(experiments.startedAt), asc(bytewise(experiments.id)));
 
       // Rules in campaign order (oldest campaign first), each campaign's rules by position.
       const order = new Map(liveIds.map((id, index) => [id, index]));

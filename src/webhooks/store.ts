@@ -7,6 +7,7 @@ import type { Queryable } from '../db/database.ts';
 import { outbox, outboxAttempts, webhookEndpoints } from '../db/schema.ts';
 import { newId } from '../ids.ts';
 import { newWebhookSecret } from './sign.ts';
+import { bytewise } from '../db/collation.ts';
 
 export type EndpointRecord = {
   id: string;
@@ -54,7 +55,7 @@ export async function listEndpoints(db: Queryable, shopId: string): Promise<Endp
     .select(endpointColumns)
     .from(webhookEndpoints)
     .where(eq(webhookEndpoints.shopId, shopId))
-    .orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id));
+    .orderBy(asc(webhookEndpoints.createdAt), asc(bytewise(webhookEndpoints.id)));
 }
 
 /**
@@ -125,7 +126,7 @@ export async function listDeliveries(
         query.status === undefined ? undefined : eq(outbox.status, query.status),
       ),
     )
-    .orderBy(desc(outbox.createdAt), desc(outbox.id))
+    .orderBy(desc(outbox.createdAt), desc(bytewise(outbox.id)))
     .limit(query.limit);
   if (rows.length === 0) return [];
   const attempts = await db

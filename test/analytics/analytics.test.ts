@@ -100,7 +100,8 @@ describe('GET /analytics', () => {
           { date: '2026-01-05', campaignId: promo.campaignId, ordersWithGifts: 1, giftsGiven: 2, revenueWithGifts: 0.2 },
           { date: '2026-01-07', campaignId: promo.campaignId, ordersWithGifts: 1, giftsGiven: 1, revenueWithGifts: 12.34 },
           { date: '2026-01-07', campaignId: other.campaignId, ordersWithGifts: 1, giftsGiven: 3, revenueWithGifts: 12.34 },
-        ].sort((a, b) => a.date.localeCompare(b.date) || a.campaignId.localeCompare(b.campaignId)),
+          // Byte order, as ids sort on every store (src/db/collation.ts).
+        ].sort((a, b) => (a.date === b.date ? (a.campaignId < b.campaignId ? -1 : 1) : a.date < b.date ? -1 : 1)),
       );
       expect(report.summary).toEqual({ totalOrders: 3, totalGifts: 6, totalRevenue: 12.64 });
     });

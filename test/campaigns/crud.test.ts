@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { campaigns } from '../../src/db/schema.ts';
+import { testDbKind } from '../support/database.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 import { campaign, rule } from './fixtures.ts';
@@ -84,6 +87,23 @@ describe('GET /campaigns', () => {
       expect(res.json()).toMatchObject({ error: 'Invalid query parameters', path: [query.split('=')[0]] });
     },
   );
+
+  it('breaks createdAt ties by id in byte order on every store (creation order of time-ordered ids)', async () => {
+    const tied = await t.createShop('scale');
+    const createdAt = new Date('2026-03-01T00:00:00.000Z');
+    // Under a case-folding locale collation `…a` would sort before `…Z`; in byte order Z (0x5A) < a (0x61).
+    const ids = ['cmp_0000000000000009', 'cmp_000000000000000Z', 'cmp_000000000000000a'];
+    if (testDbKind() === 'postgres') {
+      // Give this file's own database a case-folding collation on ids, as a server created with
+      // a locale (en_US.UTF-8, common in production) has; the listing must not change.
+      await t.ctx.db.execute(sql`ALTER TABLE campaigns ALTER COLUMN id TYPE text COLLATE "en-x-icu"`);
+    }
+    await t.ctx.db
+      .insert(campaigns)
+      .values([...ids].reverse().map((id) => ({ shopId: tied.id, id, name: id, enabled: false, isDraft: true, createdAt, updatedAt: createdAt })));
+    const res = await t.api(tied, { method: 'GET', url: '/api/v1/campaigns' });
+    expect(res.json().campaigns.map((c: { id: string }) => c.id)).toEqual(ids);
+  });
 
   it('shows another shop none of these campaigns', async () => {
     const other = await t.createShop('scale');

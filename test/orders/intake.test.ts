@@ -5,6 +5,7 @@ import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 import { createGiftCampaign, order, postOrder } from './fixtures.ts';
 import type { GiftCampaign } from './fixtures.ts';
+import { bytewise } from '../../src/db/collation.ts';
 
 describe('POST /admin/v1/shops/:shopId/orders', () => {
   let t: TestApp;
@@ -37,7 +38,7 @@ describe('POST /admin/v1/shops/:shopId/orders', () => {
       .select()
       .from(redemptions)
       .where(and(eq(redemptions.shopId, shopId), eq(redemptions.customerId, customerId)))
-      .orderBy(redemptions.ruleId);
+      .orderBy(bytewise(redemptions.ruleId));
 
   it('records an order with its gift lines in rollups, redemptions and the outbox', async () => {
     const body = order({
@@ -62,7 +63,7 @@ describe('POST /admin/v1/shops/:shopId/orders', () => {
     // One redemption per (customer, rule) per order, however many lines the rule's gift took.
     const counted = await redemptionsOf(shop.id, '1001');
     expect(counted.map((r) => [r.ruleId, r.count])).toEqual(
-      [[promo.ruleIds[0], 1], [promo.ruleIds[1], 1]].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+      [[promo.ruleIds[0], 1], [promo.ruleIds[1], 1]].sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1)),
     );
     const [stored] = await t.ctx.db.select().from(orders).where(and(eq(orders.shopId, shop.id), eq(orders.id, body.id)));
     expect(stored).toMatchObject({ day: '2026-01-10', giftLines: 3, total: 5000, customerId: '1001' });
