@@ -42,6 +42,7 @@ export const shops = pgTable(
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
+  // Not shop-first by nature: the platform's order webhook names its shop by domain.
   (t) => [uniqueIndex('shops_domain_key').on(t.domain)],
 );
 
@@ -222,6 +223,7 @@ export const outbox = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.shopId, t.id] }),
+    // The one cross-shop read: dispatchers claim whatever is due, whichever shop it is for.
     index('outbox_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
     index('outbox_shop_created_idx').on(t.shopId, t.createdAt),
   ],
