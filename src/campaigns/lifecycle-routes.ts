@@ -4,12 +4,12 @@
  * transaction; a request that changes nothing has no side effects.
  */
 import type { AppContext } from '../context.ts';
-import { ApiError, notFound } from '../http/errors.ts';
+import { ApiError } from '../http/errors.ts';
 import { defineShopRoute } from '../http/shop-routes.ts';
 import type { ShopRoute } from '../http/shop-routes.ts';
 import { lowStockThresholdOf } from '../shops/settings.ts';
 import { effectiveCaps } from '../shops/plans.ts';
-import { bumpRulesVersion } from '../shops/store.ts';
+import { bumpRulesVersion, lockShop } from '../shops/store.ts';
 import { assertWithinCaps, isLive } from './caps.ts';
 import { checkCampaignHealth } from './health-check.ts';
 import { healthMessage } from './health-message.ts';
@@ -21,13 +21,12 @@ import {
   scheduleBodySchema,
   scheduleResponseSchema,
 } from './lifecycle-schemas.ts';
-import { getCampaignRow, lockShop, updateCampaignFields } from './lifecycle-store.ts';
+import { updateCampaignFields } from './lifecycle-store.ts';
+import { campaignNotFound, notFoundResponse } from './responses.ts';
 import { campaignIdParamsSchema } from './schemas.ts';
-import { countForCaps, getCampaign } from './store.ts';
+import { countForCaps, getCampaign, getCampaignRow } from './store.ts';
 import { recordLiveTransition } from './transitions.ts';
 
-const notFoundResponse = { description: '`{ "error": "Campaign not found" }`' };
-const CAMPAIGN_NOT_FOUND = () => notFound('Campaign');
 
 export function lifecycleRoutes(ctx: AppContext): ShopRoute[] {
   return [
@@ -54,7 +53,7 @@ export function lifecycleRoutes(ctx: AppContext): ShopRoute[] {
         const changed = await ctx.db.transaction(async (tx) => {
           await lockShop(tx, shop.id);
           const before = await getCampaign(tx, shop.id, params.id);
-          if (!before) throw CAMPAIGN_NOT_FOUND();
+          if (!before) throw campaignNotFound();
           if (isLive(before)) return false;
           // The cap first: force=1 cannot get past it, so its 403 is the more useful answer.
           const caps = effectiveCaps(ctx.config.planCaps, shop.plan, shop.limits);
@@ -67,7 +66,7 @@ export function lifecycleRoutes(ctx: AppContext): ShopRoute[] {
           }
           await bumpRulesVersion(tx, shop.id);
           const after = await updateCampaignFields(tx, shop.id, before.id, { enabled: true, isDraft: false });
-          if (!after) throw CAMPAIGN_NOT_FOUND();
+          if (!after) throw campaignNotFound();
           await recordLiveTransition(tx, shop.id, before, after, trigger);
           return true;
         });
@@ -90,11 +89,11 @@ export function lifecycleRoutes(ctx: AppContext): ShopRoute[] {
         const changed = await ctx.db.transaction(async (tx) => {
           await lockShop(tx, shop.id);
           const before = await getCampaignRow(tx, shop.id, params.id);
-          if (!before) throw CAMPAIGN_NOT_FOUND();
+          if (!before) throw campaignNotFound();
           if (!before.enabled) return false;
           await bumpRulesVersion(tx, shop.id);
           const after = await updateCampaignFields(tx, shop.id, before.id, { enabled: false });
-          if (!after) throw CAMPAIGN_NOT_FOUND();
+          if (!after) throw campaignNotFound();
           await recordLiveTransition(tx, shop.id, before, after, trigger);
           return true;
         });
@@ -125,7 +124,7 @@ export function lifecycleRoutes(ctx: AppContext): ShopRoute[] {
           // The version bump takes the shop lock before the stored window is read.
           await bumpRulesVersion(tx, shop.id);
           const before = await getCampaignRow(tx, shop.id, params.id);
-          if (!before) throw CAMPAIGN_NOT_FOUND();
+          if (!before) throw campaignNotFound();
           const startAt = body.startAt === undefined ? before.startAt : body.startAt;
           const endAt = body.endAt === undefined ? before.endAt : body.endAt;
           if (startAt !== null && endAt !== null && endAt <= startAt) {
@@ -140,7 +139,7 @@ export function lifecycleRoutes(ctx: AppContext): ShopRoute[] {
             });
           }
           const updated = await updateCampaignFields(tx, shop.id, before.id, { startAt, endAt });
-          if (!updated) throw CAMPAIGN_NOT_FOUND();
+          if (!updated) throw campaignNotFound();
           return updated;
         });
         ctx.rulesCache.invalidate(shop.id);

@@ -1,7 +1,7 @@
 /** SPEC "GET/POST/PUT/DELETE /campaigns…": list, bulk import, read, full replace, delete. */
 import { stripDisallowedLeaves } from '@gcrs/engine';
 import type { AppContext } from '../context.ts';
-import { ApiError, notFound } from '../http/errors.ts';
+import { ApiError } from '../http/errors.ts';
 import { defineShopRoute } from '../http/shop-routes.ts';
 import type { ShopRoute } from '../http/shop-routes.ts';
 import { effectiveCaps } from '../shops/plans.ts';
@@ -9,6 +9,7 @@ import type { Plan } from '../shops/plans.ts';
 import { bumpRulesVersion } from '../shops/store.ts';
 import { assertWithinCaps, isLive } from './caps.ts';
 import { presentCampaign, presentListItem } from './present.ts';
+import { badRequestResponse, campaignNotFound, notFoundResponse } from './responses.ts';
 import {
   campaignIdParamsSchema,
   importBodySchema,
@@ -32,9 +33,6 @@ import {
 import type { NewRule } from './store.ts';
 import { queueDiscountSyncs, recordLiveTransition } from './transitions.ts';
 
-const CAMPAIGN_NOT_FOUND = () => notFound('Campaign');
-const notFoundResponse = { description: '`{ "error": "Campaign not found" }`' };
-const badRequest = { description: 'Invalid body (`issue` and `path` name the first bad field)' };
 
 /** SPEC rule 4: plan-gated condition types are stripped silently, at any depth. */
 const stripForPlan = <R extends NewRule>(rule: R, plan: Plan): R => ({
@@ -56,7 +54,7 @@ export function campaignRoutes(ctx: AppContext): ShopRoute[] {
       tag: 'Campaigns',
       rateLimit: 'default',
       query: listQuerySchema,
-      responses: { 200: { description: 'A page of campaigns', schema: listResponseSchema }, 400: badRequest },
+      responses: { 200: { description: 'A page of campaigns', schema: listResponseSchema }, 400: badRequestResponse },
       handler: async ({ shop, query }) => {
         const { total, items } = await listCampaigns(ctx.db, shop.id, query);
         return { campaigns: items.map(presentListItem), meta: { total, page: query.page, perPage: query.perPage } };
@@ -76,7 +74,7 @@ export function campaignRoutes(ctx: AppContext): ShopRoute[] {
       body: importBodySchema,
       responses: {
         200: { description: 'Imported', schema: importResponseSchema },
-        400: badRequest,
+        400: badRequestResponse,
         403: { description: 'Plan cap exceeded' },
       },
       handler: async ({ shop, body }) => {
@@ -111,7 +109,7 @@ export function campaignRoutes(ctx: AppContext): ShopRoute[] {
       responses: { 200: { description: 'The campaign', schema: singleResponseSchema }, 404: notFoundResponse },
       handler: async ({ shop, params }) => {
         const campaign = await getCampaign(ctx.db, shop.id, params.id);
-        if (!campaign) throw CAMPAIGN_NOT_FOUND();
+        if (!campaign) throw campaignNotFound();
         return { campaign: presentCampaign(campaign, await getRunningExperiment(ctx.db, shop.id, campaign.id)) };
       },
     }),
@@ -130,7 +128,7 @@ export function campaignRoutes(ctx: AppContext): ShopRoute[] {
       body: putCampaignSchema,
       responses: {
         200: { description: 'The updated campaign', schema: singleResponseSchema },
-        400: badRequest,
+        400: badRequestResponse,
         403: { description: 'Plan cap exceeded' },
         404: notFoundResponse,
         409: { description: 'A rule of a running experiment would be removed or replaced' },
@@ -140,7 +138,7 @@ export function campaignRoutes(ctx: AppContext): ShopRoute[] {
         await ctx.db.transaction(async (tx) => {
           await bumpRulesVersion(tx, shop.id);
           const before = await getCampaign(tx, shop.id, params.id);
-          if (!before) throw CAMPAIGN_NOT_FOUND();
+          if (!before) throw campaignNotFound();
           await assertRuleIdsBelong(tx, shop.id, params.id, rules);
           await assertExperimentRulesKept(tx, shop.id, params.id, rules);
           const adding = {
@@ -149,13 +147,13 @@ export function campaignRoutes(ctx: AppContext): ShopRoute[] {
             activeCampaigns: isLive(body) && !isLive(before) ? 1 : 0,
           };
           const others = await countForCaps(tx, shop.id, params.id);
-          assertWithinCaps({ ...others, activeCampaigns: others.activeCampaigns }, adding, capsOf(shop));
+          assertWithinCaps(others, adding, capsOf(shop));
           await replaceCampaign(tx, shop.id, params.id, { ...body, rules });
           await recordLiveTransition(tx, shop.id, before, { ...body, id: before.id }, trigger);
         });
         ctx.rulesCache.invalidate(shop.id);
         const campaign = await getCampaign(ctx.db, shop.id, params.id);
-        if (!campaign) throw CAMPAIGN_NOT_FOUND();
+        if (!campaign) throw campaignNotFound();
         return { campaign: presentCampaign(campaign, await getRunningExperiment(ctx.db, shop.id, campaign.id)) };
       },
     }),
@@ -173,7 +171,7 @@ export function campaignRoutes(ctx: AppContext): ShopRoute[] {
         await ctx.db.transaction(async (tx) => {
           await bumpRulesVersion(tx, shop.id);
           const before = await getCampaign(tx, shop.id, params.id);
-          if (!before) throw CAMPAIGN_NOT_FOUND();
+          if (!before) throw campaignNotFound();
           await deleteCampaign(tx, shop.id, params.id);
           await recordLiveTransition(tx, shop.id, before, null, trigger);
         });

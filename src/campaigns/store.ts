@@ -95,11 +95,17 @@ export async function listCampaigns(
   return { total: totalRow?.total ?? 0, items };
 }
 
-export async function getCampaign(db: Queryable, shopId: string, campaignId: string): Promise<CampaignWithRules | undefined> {
-  const [campaign] = await db
+/** The campaign row alone, without its rules. */
+export async function getCampaignRow(db: Queryable, shopId: string, campaignId: string): Promise<CampaignRow | undefined> {
+  const [row] = await db
     .select()
     .from(campaigns)
     .where(and(eq(campaigns.shopId, shopId), eq(campaigns.id, campaignId)));
+  return row;
+}
+
+export async function getCampaign(db: Queryable, shopId: string, campaignId: string): Promise<CampaignWithRules | undefined> {
+  const campaign = await getCampaignRow(db, shopId, campaignId);
   if (!campaign) return undefined;
   const ruleRows = await db
     .select()

@@ -103,3 +103,12 @@ export async function bumpRulesVersion(tx: Queryable, shopId: string): Promise<n
     .returning({ rulesVersion: shops.rulesVersion });
   return row?.rulesVersion ?? 0;
 }
+
+/**
+ * Takes the shop row's lock for the rest of the transaction, as bumpRulesVersion does, but
+ * without bumping: a no-op enable or disable must not change the rules ETag, yet it must
+ * read the campaign's state only after any concurrent writer of the shop has committed.
+ */
+export async function lockShop(tx: Queryable, shopId: string): Promise<void> {
+  await tx.select({ id: shops.id }).from(shops).where(eq(shops.id, shopId)).for('update');
+}
