@@ -2,6 +2,7 @@
 // storefront bundle and the server share one implementation.
 
 export { idKeyOf, numericIdOf } from './ids.ts';
+export { STORABLE_TEXT_PATTERN, TEXT_ISSUE, isStorableText, textSchema } from './schema/text.ts';
 export type { IdKey } from './ids.ts';
 export {
   gidSchema,

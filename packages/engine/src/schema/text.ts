@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+/**
+ * Text every store can keep: no U+0000 (PostgreSQL's `text` and `jsonb` refuse it: SQLSTATE
+ * 22021 and 22P05) and no lone UTF-16 surrogate (it has no UTF-8 encoding). Written as a pattern
+ * over UTF-16 code units so it runs the same in Node, browsers and the checkout's QuickJS, and
+ * shows up as `pattern` in the OpenAPI document.
+ */
+export const STORABLE_TEXT_PATTERN = /^(?:[^\u0000\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$/;
+
+export const TEXT_ISSUE = 'Text must not contain NUL characters or unpaired UTF-16 surrogates';
+
+/** True when `value` is text the stores can keep (see {@link STORABLE_TEXT_PATTERN}). */
+export const isStorableText = (value: string): boolean => STORABLE_TEXT_PATTERN.test(value);
+
+/**
+ * The one string schema for text a caller sends: every name, id, key, attribute and field.
+ *
+ * @example textSchema.min(1).parse('Spring gift') // 'Spring gift'; textSchema.parse('a\u0000') throws
+ */
+export const textSchema = z.string().regex(STORABLE_TEXT_PATTERN, { message: TEXT_ISSUE });
