@@ -33,6 +33,8 @@ export type GiftStatusWarning = {
   displayName: string | null;
   productTitle: string | null;
   status: WarningStatus;
+  /** False when the catalog has never heard of the variant: SPEC's `status` is still `deleted`. */
+  inCatalog: boolean;
 };
 
 /** A product or variant named by a condition whose product is not active. */
@@ -47,6 +49,8 @@ export type TriggerStatusWarning = {
   variantId: string | null;
   variantGid: string | null;
   status: WarningStatus;
+  /** False when the catalog has never heard of the product or variant (`status` is `deleted`). */
+  inCatalog: boolean;
 };
 
 export type HealthWarning = GiftInventoryWarning | GiftStatusWarning | TriggerStatusWarning;
@@ -79,6 +83,7 @@ function giftWarnings(
         displayName: variant ? displayNameOf(variant.productTitle, variant.title) : null,
         productTitle: variant?.productTitle ?? null,
         status,
+        inCatalog: variant !== undefined,
       });
     }
     // A deleted or unknown variant has no inventory worth reporting.
@@ -129,6 +134,7 @@ function triggerWarnings(
       variantId: null,
       variantGid: null,
       status,
+      inCatalog: product !== undefined,
     });
   }
   for (const written of variantIds) {
@@ -146,6 +152,7 @@ function triggerWarnings(
       variantId,
       variantGid: variant?.id ?? (written.startsWith('gid://') ? written : null),
       status,
+      inCatalog: variant !== undefined,
     });
   }
   return warnings;

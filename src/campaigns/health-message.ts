@@ -8,10 +8,14 @@ function describe(warning: HealthWarning): string {
         ? `gift ${warning.displayName} is out of stock`
         : `gift ${warning.displayName} is low on stock (${warning.inventoryQuantity} left)`;
     case 'gift_status':
-      return `gift ${warning.displayName ?? warning.variantGid} is ${warning.status}`;
+      return warning.inCatalog
+        ? `gift ${warning.displayName ?? warning.variantGid} is ${warning.status}`
+        : `gift ${warning.variantGid} is not in the catalog (post it to the admin catalog route first)`;
     case 'trigger_status': {
       const name = warning.productTitle ?? warning.productGid ?? warning.variantGid ?? warning.productId ?? warning.variantId;
-      return `trigger product ${name ?? 'unknown'} is ${warning.status}`;
+      return warning.inCatalog
+        ? `trigger ${warning.target} ${name ?? 'unknown'} is ${warning.status}`
+        : `trigger ${warning.target} ${name ?? 'unknown'} is not in the catalog`;
     }
   }
 }

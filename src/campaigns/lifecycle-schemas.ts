@@ -50,6 +50,7 @@ export const healthWarningSchema = z.discriminatedUnion('kind', [
     displayName: z.string().nullable(),
     productTitle: z.string().nullable(),
     status: z.enum(['draft', 'archived', 'deleted']),
+    inCatalog: z.boolean().meta({ description: 'False when the catalog has no such variant (`status` is then `deleted`)' }),
   }),
   z.object({
     kind: z.literal('trigger_status'),
@@ -61,6 +62,7 @@ export const healthWarningSchema = z.discriminatedUnion('kind', [
     variantId: z.string().nullable(),
     variantGid: z.string().nullable(),
     status: z.enum(['draft', 'archived', 'deleted']),
+    inCatalog: z.boolean().meta({ description: 'False when the catalog has no such product or variant (`status` is then `deleted`)' }),
   }),
 ]);
 

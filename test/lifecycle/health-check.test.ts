@@ -95,9 +95,13 @@ describe('gift product status', () => {
     expect(warnings).toEqual([
       expect.objectContaining({ kind: 'gift_status', variantId: '30', variantGid: variantGid(30), displayName: 'Draft thing', productTitle: 'Draft thing', status: 'draft' }),
       expect.objectContaining({ kind: 'gift_status', variantId: '31', status: 'archived' }),
-      expect.objectContaining({ kind: 'gift_status', variantId: '32', status: 'deleted' }),
-      { kind: 'gift_status', ruleId: expect.any(String), variantId: '33', variantGid: variantGid(33), displayName: null, productTitle: null, status: 'deleted' },
+      expect.objectContaining({ kind: 'gift_status', variantId: '32', status: 'deleted', inCatalog: true }),
+      { kind: 'gift_status', ruleId: expect.any(String), variantId: '33', variantGid: variantGid(33), displayName: null, productTitle: null, status: 'deleted', inCatalog: false },
     ]);
+    // SPEC keeps `status: "deleted"` for an unknown gift; the message tells the merchant what is really wrong.
+    const message = (res.json() as Body).message;
+    expect(message).toContain(`gift ${variantGid(33)} is not in the catalog`);
+    expect(message).not.toContain(`${variantGid(33)} is deleted`);
   });
 
   it('reports both status and inventory of a draft product that is out of stock', async () => {
@@ -141,12 +145,14 @@ describe('trigger products', () => {
         variantId: null,
         variantGid: null,
         status: 'draft',
+        inCatalog: true,
       },
       expect.objectContaining({ target: 'product', productId: '41', productGid: productGid(41), status: 'archived' }),
-      expect.objectContaining({ target: 'product', productId: '43', productGid: productGid(43), productTitle: null, status: 'deleted' }),
+      expect.objectContaining({ target: 'product', productId: '43', productGid: productGid(43), productTitle: null, status: 'deleted', inCatalog: false }),
       expect.objectContaining({ target: 'variant', productId: '42', productGid: productGid(42), variantId: '42', variantGid: variantGid(42), status: 'deleted' }),
     ]);
     expect((res.json() as Body).message).toMatch(/trigger product Shirt is draft/);
+    expect((res.json() as Body).message).toContain(`trigger product ${productGid(43)} is not in the catalog`);
   });
 
   it('ignores disabled rules: they give no gift and trigger nothing', async () => {
