@@ -12,6 +12,7 @@ import { registerSimulateAdminRoute, simulateOpenApiPaths } from './evaluate/sim
 import { registerExperimentAdminRoutes } from './experiments/routes.ts';
 import { createApiKeyResolver } from './http/api-key-auth.ts';
 import { handleError, notFound } from './http/errors.ts';
+import { registerJsonBodyParser } from './http/json-body.ts';
 import { stringifyJson } from './http/json.ts';
 import { trackRoutes } from './http/method-not-allowed.ts';
 import { registerOpenApiRoutes } from './http/openapi-routes.ts';
@@ -37,6 +38,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   // SPEC: requests are JSON. Without Fastify's text parser, other types get a clear 415.
   app.removeContentTypeParser('text/plain');
+  registerJsonBodyParser(app);
   app.setReplySerializer((payload) => stringifyJson(payload));
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(async () => {

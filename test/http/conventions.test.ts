@@ -64,7 +64,7 @@ describe('SPEC conventions', () => {
     expect(res.json()).toMatchObject({ error: 'Malformed JSON body' });
   });
 
-  it('rejects an empty JSON body with 400', async () => {
+  it('rejects an empty JSON body with 400 where the route needs a body', async () => {
     const res = await t.api(shop, {
       method: 'POST',
       url: '/api/v1/campaigns/import',
@@ -72,6 +72,25 @@ describe('SPEC conventions', () => {
       payload: '',
     });
     expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: 'Invalid request body', path: [] });
+  });
+
+  it('takes an empty JSON body as no body where SPEC says "No body" (curl -H content-type -X POST)', async () => {
+    const imported = await t.api(shop, {
+      method: 'POST',
+      url: '/api/v1/campaigns/import',
+      payload: { campaigns: [{ name: 'No body', rules: [] }] },
+    });
+    const [id] = (imported.json() as { campaignIds: string[] }).campaignIds;
+    for (const action of ['enable', 'disable']) {
+      const res = await t.api(shop, {
+        method: 'POST',
+        url: `/api/v1/campaigns/${String(id)}/${action}`,
+        headers: { 'content-type': 'application/json' },
+        payload: '',
+      });
+      expect(res.statusCode, action).toBe(200);
+    }
   });
 
   it('rejects a body over the limit with 413', async () => {
