@@ -6,6 +6,7 @@ import { z } from 'zod';
  * over UTF-16 code units so it runs the same in Node, browsers and the checkout's QuickJS, and
  * shows up as `pattern` in the OpenAPI document.
  */
+// eslint-disable-next-line no-control-regex -- U+0000 is exactly the character this pattern refuses
 export const STORABLE_TEXT_PATTERN = /^(?:[^\u0000\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$/;
 
 export const TEXT_ISSUE = 'Text must not contain NUL characters or unpaired UTF-16 surrogates';
