@@ -5,24 +5,18 @@
 import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { createAdminShopResolver, assertAdmin } from './admin/admin-auth.ts';
-import { registerApiKeyAdminRoutes } from './api-keys/admin-routes.ts';
-import { registerCatalogAdminRoutes } from './catalog/admin-routes.ts';
+import { adminOnlyRoutes } from './admin-routes.ts';
 import type { AppContext } from './context.ts';
-import { registerSimulateAdminRoute, simulateOpenApiPaths } from './evaluate/simulate-routes.ts';
-import { registerExperimentAdminRoutes } from './experiments/routes.ts';
 import { createApiKeyResolver } from './http/api-key-auth.ts';
 import { handleError, notFound } from './http/errors.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { stringifyJson } from './http/json.ts';
 import { trackRoutes } from './http/method-not-allowed.ts';
-import { registerOpenApiRoutes } from './http/openapi-routes.ts';
-import { mountShopRoutes } from './http/shop-routes.ts';
+import { registerAdminOpenApiRoute, registerOpenApiRoutes } from './http/openapi-routes.ts';
+import { mountRoutes } from './http/shop-routes.ts';
 import { newId } from './ids.ts';
-import { registerOrderAdminRoutes } from './orders/admin-routes.ts';
 import { platformOrderWebhook } from './orders/platform-webhook.ts';
 import { publicShopRoutes } from './routes.ts';
-import { registerShopAdminRoutes } from './shops/admin-routes.ts';
-import { registerWebhookAdminRoutes } from './webhooks/admin-routes.ts';
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
@@ -60,9 +54,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
 
   const shopRoutes = publicShopRoutes(ctx);
-  registerOpenApiRoutes(app, shopRoutes, simulateOpenApiPaths);
-  mountShopRoutes(app, shopRoutes, {
-    prefix: '/api/v1',
+  registerOpenApiRoutes(app, shopRoutes);
+  mountRoutes(app, shopRoutes, {
+    shopPrefix: '/api/v1',
     trigger: 'api',
     resolveShop: createApiKeyResolver({ db: ctx.db, limiter: ctx.limiter, rateLimitScale: ctx.config.rateLimitScale }),
   });
@@ -75,18 +69,14 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     await app.register(
       async (admin) => {
         admin.addHook('onRequest', async (request) => assertAdmin(request, adminToken));
-        registerShopAdminRoutes(admin, ctx);
-        registerApiKeyAdminRoutes(admin, ctx);
-        registerCatalogAdminRoutes(admin, ctx);
-        registerWebhookAdminRoutes(admin, ctx);
-        registerOrderAdminRoutes(admin, ctx);
-        registerExperimentAdminRoutes(admin, ctx);
-        registerSimulateAdminRoute(admin, ctx);
-        mountShopRoutes(admin, shopRoutes, {
-          prefix: '/shops/:shopId',
+        const adminRoutes = adminOnlyRoutes(ctx);
+        // One mount for both tables: every per-shop route finds its shop the same way.
+        mountRoutes(admin, [...adminRoutes, ...shopRoutes], {
+          shopPrefix: '/shops/:shopId',
           trigger: 'admin',
           resolveShop: createAdminShopResolver({ db: ctx.db }),
         });
+        registerAdminOpenApiRoute(admin, shopRoutes, adminRoutes);
       },
       { prefix: '/admin/v1' },
     );

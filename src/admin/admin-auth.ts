@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Database } from '../db/database.ts';
 import { bearerToken, secretsEqual } from '../http/bearer.ts';
 import { notFound, unauthorized } from '../http/errors.ts';
-import type { ShopResolver } from '../http/shop-routes.ts';
+import type { ShopResolver, ShopScopedRoute } from '../http/shop-routes.ts';
 import { getShop } from '../shops/store.ts';
 import type { ShopRecord } from '../shops/store.ts';
 
@@ -24,8 +24,11 @@ export async function shopFromPath(db: Database, request: FastifyRequest): Promi
   return shop;
 }
 
-/** Finds the shop of an admin per-shop route; the admin scope's hook has already checked the token. */
-export function createAdminShopResolver(deps: { db: Database }): ShopResolver {
+/**
+ * Finds the shop of an admin per-shop route, public or admin-only alike; the admin scope's
+ * hook has already checked the token.
+ */
+export function createAdminShopResolver(deps: { db: Database }): ShopResolver<ShopScopedRoute> {
   return async (request) => {
     const shop = await shopFromPath(deps.db, request);
     request.log = request.log.child({ shopId: shop.id, admin: true });

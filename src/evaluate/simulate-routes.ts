@@ -4,11 +4,10 @@
  * that is never saved (`campaign`), or, with neither, every campaign of the shop.
  */
 import { compileRules } from '@gcrs/engine';
-import type { FastifyInstance } from 'fastify';
-import { shopFromPath } from '../admin/admin-auth.ts';
 import type { AppContext } from '../context.ts';
-import { notFound, parseOr400 } from '../http/errors.ts';
-import { adminOperation } from '../http/openapi.ts';
+import { notFound } from '../http/errors.ts';
+import { defineAdminRoute } from '../http/shop-routes.ts';
+import type { MountableRoute } from '../http/shop-routes.ts';
 import type { ShopRecord } from '../shops/store.ts';
 import { evaluateWithTrace } from './evaluate.ts';
 import type { SimulateBody } from './schemas.ts';
@@ -24,35 +23,37 @@ async function sourceOf(ctx: AppContext, shop: ShopRecord, body: SimulateBody): 
   return loadShopForSimulation(ctx.db, shop.id);
 }
 
-/** The simulator's entry in the OpenAPI document (issue 4: /evaluate and simulate are both documented). */
-export const simulateOpenApiPaths = {
-  '/admin/v1/shops/{shopId}/simulate': {
-    post: adminOperation({
+/**
+ * The simulator, an admin route (the admin mount's resolver has found the shop).
+ *
+ * @example
+ *   simulateAdminRoutes(ctx); // POST /admin/v1/shops/:shopId/simulate
+ */
+export function simulateAdminRoutes(ctx: AppContext): MountableRoute[] {
+  return [
+    defineAdminRoute({
+      scope: 'shop',
+      method: 'POST',
+      path: '/simulate',
       operationId: 'simulate',
-      summary: 'Evaluate drafts or an inline campaign against a context (admin)',
+      summary: 'Evaluate drafts or an inline campaign against a context',
       description:
         'Like POST /api/v1/evaluate, drafts included: `campaignId` evaluates one stored campaign whatever its state, ' +
         '`campaign` an inline import entry (never saved), neither every campaign of the shop. `at` sets the instant.',
+      tag: 'Simulation',
       body: simulateBodySchema,
-      response: evaluationResponseSchema,
+      responses: {
+        200: { description: 'Results with full traces, and cart operations', schema: evaluationResponseSchema },
+        400: { description: 'Invalid body (`issue` and `path` name the first bad field)' },
+        404: { description: '`{ "error": "Campaign not found" }` (or the shop)' },
+      },
+      handler: async ({ shop, body }) => {
+        const source = await sourceOf(ctx, shop, body);
+        if (!source) throw notFound('Campaign');
+        // Drafts change with every edit: compiled per request, unlike the live payload.
+        const rules = compileRules(simulationPayload(source.campaigns, source.experiments, shop));
+        return evaluateWithTrace(rules, body.context, body.at ?? ctx.now());
+      },
     }),
-  },
-};
-
-/**
- * Registers the simulator on the admin scope (whose hook has checked the admin token).
- *
- * @example
- *   registerSimulateAdminRoute(admin, ctx); // POST /admin/v1/shops/:shopId/simulate
- */
-export function registerSimulateAdminRoute(admin: FastifyInstance, ctx: AppContext): void {
-  admin.post('/shops/:shopId/simulate', async (request) => {
-    const shop = await shopFromPath(ctx.db, request);
-    const body = parseOr400(simulateBodySchema, request.body, 'Invalid request body');
-    const source = await sourceOf(ctx, shop, body);
-    if (!source) throw notFound('Campaign');
-    // Drafts change with every edit: compiled per request, unlike the live payload.
-    const rules = compileRules(simulationPayload(source.campaigns, source.experiments, shop));
-    return evaluateWithTrace(rules, body.context, body.at ?? ctx.now());
-  });
+  ];
 }

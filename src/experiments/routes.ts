@@ -4,12 +4,15 @@
  * (which also takes the shop row lock: two starts for one campaign cannot both pass the
  * one-running-experiment check).
  */
-import type { FastifyInstance } from 'fastify';
-import { shopFromPath } from '../admin/admin-auth.ts';
+import { z } from 'zod';
 import { presentExperiment } from '../campaigns/present.ts';
+import { experimentResponseSchema } from '../campaigns/schemas.ts';
 import { getCampaign, getRunningExperiment, ruleIdsOf } from '../campaigns/store.ts';
 import type { AppContext } from '../context.ts';
-import { ApiError, conflict, notFound, parseOr400 } from '../http/errors.ts';
+import { ApiError, conflict, notFound } from '../http/errors.ts';
+import { errorWith } from '../http/openapi.ts';
+import { defineAdminRoute } from '../http/shop-routes.ts';
+import type { MountableRoute } from '../http/shop-routes.ts';
 import { bumpRulesVersion } from '../shops/store.ts';
 import {
   campaignParamsSchema,
@@ -21,7 +24,16 @@ import { getExperiment, insertExperiment, listExperiments, updateExperiment } fr
 import { concludeTransition, stopTransition } from './transitions.ts';
 import type { TransitionOutcome } from './transitions.ts';
 
-const BASE = '/shops/:shopId/campaigns/:campaignId/experiments';
+// Relative to the admin shop mount, /admin/v1/shops/:shopId.
+const BASE = '/campaigns/:campaignId/experiments';
+
+const one = z.object({ experiment: experimentResponseSchema });
+const badBody = { description: 'Invalid body, or a variant naming a rule of another campaign' };
+const experimentNotFound = { description: '`{ "error": "Experiment not found" }`' };
+const notRunning = {
+  description: 'Not running, or already concluded: `{ "error": "Experiment is not running", "status" }`',
+  schema: errorWith({ status: z.string() }),
+};
 
 const invalidBody = (issue: string, path: Array<string | number>) =>
   new ApiError('validation', { error: 'Invalid request body', issue, path });
@@ -38,68 +50,119 @@ function refusal(outcome: Extract<TransitionOutcome, { ok: false }>, status: str
   }
 }
 
-export function registerExperimentAdminRoutes(admin: FastifyInstance, ctx: AppContext): void {
-  admin.get(BASE, async (request) => {
-    const shop = await shopFromPath(ctx.db, request);
-    const params = parseOr400(campaignParamsSchema, request.params, 'Invalid path parameters');
-    if (!(await getCampaign(ctx.db, shop.id, params.campaignId))) throw notFound('Campaign');
-    const rows = await listExperiments(ctx.db, shop.id, params.campaignId);
-    return { experiments: rows.map(presentExperiment) };
-  });
+export function experimentAdminRoutes(ctx: AppContext): MountableRoute[] {
+  return [
+    defineAdminRoute({
+      scope: 'shop',
+      method: 'GET',
+      path: BASE,
+      operationId: 'listExperiments',
+      summary: 'List a campaign\'s experiments',
+      tag: 'Experiments',
+      params: campaignParamsSchema,
+      responses: {
+        200: { description: 'The experiments', schema: z.object({ experiments: z.array(experimentResponseSchema) }) },
+        404: { description: '`{ "error": "Campaign not found" }`' },
+      },
+      handler: async ({ shop, params }) => {
+        if (!(await getCampaign(ctx.db, shop.id, params.campaignId))) throw notFound('Campaign');
+        const rows = await listExperiments(ctx.db, shop.id, params.campaignId);
+        return { experiments: rows.map(presentExperiment) };
+      },
+    }),
 
-  admin.post(BASE, async (request, reply) => {
-    const shop = await shopFromPath(ctx.db, request);
-    const params = parseOr400(campaignParamsSchema, request.params, 'Invalid path parameters');
-    const body = parseOr400(startExperimentBodySchema, request.body, 'Invalid request body');
-    const experiment = await ctx.db.transaction(async (tx) => {
-      await bumpRulesVersion(tx, shop.id);
-      if (!(await getCampaign(tx, shop.id, params.campaignId))) throw notFound('Campaign');
-      const known = await ruleIdsOf(
-        tx,
-        shop.id,
-        params.campaignId,
-        body.variants.map((variant) => variant.ruleId),
-      );
-      const stranger = body.variants.findIndex((variant) => !known.has(variant.ruleId));
-      if (stranger >= 0) throw invalidBody('No rule with this id belongs to the campaign', ['variants', stranger, 'ruleId']);
-      const running = await getRunningExperiment(tx, shop.id, params.campaignId);
-      if (running) {
-        throw conflict('The campaign already has a running experiment; stop it first', { experimentId: running.id });
-      }
-      return insertExperiment(tx, shop.id, params.campaignId, body, new Date());
-    });
-    ctx.rulesCache.invalidate(shop.id);
-    return reply.code(201).send({ experiment: presentExperiment(experiment) });
-  });
+    defineAdminRoute({
+      scope: 'shop',
+      method: 'POST',
+      path: BASE,
+      operationId: 'startExperiment',
+      summary: 'Start an A/B experiment between rules of the campaign',
+      description: 'At most one experiment of a campaign runs at a time; each variant names a rule of the campaign.',
+      tag: 'Experiments',
+      params: campaignParamsSchema,
+      body: startExperimentBodySchema,
+      responses: {
+        201: { description: 'The running experiment', schema: one },
+        400: badBody,
+        404: { description: '`{ "error": "Campaign not found" }`' },
+        409: {
+          description: 'The campaign already has a running experiment: `{ error, experimentId }`',
+          schema: errorWith({ experimentId: z.string() }),
+        },
+      },
+      handler: async ({ shop, params, body, reply }) => {
+        const experiment = await ctx.db.transaction(async (tx) => {
+          await bumpRulesVersion(tx, shop.id);
+          if (!(await getCampaign(tx, shop.id, params.campaignId))) throw notFound('Campaign');
+          const known = await ruleIdsOf(
+            tx,
+            shop.id,
+            params.campaignId,
+            body.variants.map((variant) => variant.ruleId),
+          );
+          const stranger = body.variants.findIndex((variant) => !known.has(variant.ruleId));
+          if (stranger >= 0) throw invalidBody('No rule with this id belongs to the campaign', ['variants', stranger, 'ruleId']);
+          const running = await getRunningExperiment(tx, shop.id, params.campaignId);
+          if (running) {
+            throw conflict('The campaign already has a running experiment; stop it first', { experimentId: running.id });
+          }
+          return insertExperiment(tx, shop.id, params.campaignId, body, new Date());
+        });
+        ctx.rulesCache.invalidate(shop.id);
+        return reply.code(201).send({ experiment: presentExperiment(experiment) });
+      },
+    }),
 
-  admin.post(`${BASE}/:experimentId/stop`, async (request) => {
-    const shop = await shopFromPath(ctx.db, request);
-    const params = parseOr400(experimentParamsSchema, request.params, 'Invalid path parameters');
-    const experiment = await ctx.db.transaction(async (tx) => {
-      await bumpRulesVersion(tx, shop.id);
-      const current = await getExperiment(tx, shop.id, params.campaignId, params.experimentId);
-      if (!current) throw notFound('Experiment');
-      const outcome = stopTransition(current, new Date());
-      if (!outcome.ok) throw refusal(outcome, current.status);
-      return updateExperiment(tx, shop.id, current.id, outcome.changes);
-    });
-    ctx.rulesCache.invalidate(shop.id);
-    return { experiment: presentExperiment(experiment) };
-  });
+    defineAdminRoute({
+      scope: 'shop',
+      method: 'POST',
+      path: `${BASE}/:experimentId/stop`,
+      operationId: 'stopExperiment',
+      summary: 'Stop a running experiment (every visitor then gets the campaign\'s rules as without it)',
+      tag: 'Experiments',
+      params: experimentParamsSchema,
+      responses: { 200: { description: 'The stopped experiment', schema: one }, 404: experimentNotFound, 409: notRunning },
+      handler: async ({ shop, params }) => {
+        const experiment = await ctx.db.transaction(async (tx) => {
+          await bumpRulesVersion(tx, shop.id);
+          const current = await getExperiment(tx, shop.id, params.campaignId, params.experimentId);
+          if (!current) throw notFound('Experiment');
+          const outcome = stopTransition(current, new Date());
+          if (!outcome.ok) throw refusal(outcome, current.status);
+          return updateExperiment(tx, shop.id, current.id, outcome.changes);
+        });
+        ctx.rulesCache.invalidate(shop.id);
+        return { experiment: presentExperiment(experiment) };
+      },
+    }),
 
-  admin.post(`${BASE}/:experimentId/conclude`, async (request) => {
-    const shop = await shopFromPath(ctx.db, request);
-    const params = parseOr400(experimentParamsSchema, request.params, 'Invalid path parameters');
-    const body = parseOr400(concludeExperimentBodySchema, request.body, 'Invalid request body');
-    const experiment = await ctx.db.transaction(async (tx) => {
-      await bumpRulesVersion(tx, shop.id);
-      const current = await getExperiment(tx, shop.id, params.campaignId, params.experimentId);
-      if (!current) throw notFound('Experiment');
-      const outcome = concludeTransition(current, body.winnerVariantId, new Date());
-      if (!outcome.ok) throw refusal(outcome, current.status);
-      return updateExperiment(tx, shop.id, current.id, outcome.changes);
-    });
-    ctx.rulesCache.invalidate(shop.id);
-    return { experiment: presentExperiment(experiment) };
-  });
+    defineAdminRoute({
+      scope: 'shop',
+      method: 'POST',
+      path: `${BASE}/:experimentId/conclude`,
+      operationId: 'concludeExperiment',
+      summary: 'Conclude an experiment with its winning variant',
+      tag: 'Experiments',
+      params: experimentParamsSchema,
+      body: concludeExperimentBodySchema,
+      responses: {
+        200: { description: 'The concluded experiment', schema: one },
+        400: { description: 'Invalid body, or `winnerVariantId` names no variant of this experiment' },
+        404: experimentNotFound,
+        409: notRunning,
+      },
+      handler: async ({ shop, params, body }) => {
+        const experiment = await ctx.db.transaction(async (tx) => {
+          await bumpRulesVersion(tx, shop.id);
+          const current = await getExperiment(tx, shop.id, params.campaignId, params.experimentId);
+          if (!current) throw notFound('Experiment');
+          const outcome = concludeTransition(current, body.winnerVariantId, new Date());
+          if (!outcome.ok) throw refusal(outcome, current.status);
+          return updateExperiment(tx, shop.id, current.id, outcome.changes);
+        });
+        ctx.rulesCache.invalidate(shop.id);
+        return { experiment: presentExperiment(experiment) };
+      },
+    }),
+  ];
 }

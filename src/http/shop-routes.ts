@@ -1,8 +1,9 @@
 /**
- * The public API's handlers are written once and mounted twice (CONTRACT "Admin API"): under
- * `/api/v1` behind an API key, and under `/admin/v1/shops/:shopId` behind the admin token.
- * Only how the shop is found and the webhook `trigger` differ; each route's Zod schemas
- * validate the request and describe it in the OpenAPI document.
+ * The route machinery of the whole API. The public API's handlers are written once and mounted
+ * twice (CONTRACT "Admin API"): under `/api/v1` behind an API key, and under
+ * `/admin/v1/shops/:shopId` behind the admin token. Only how the shop is found and the webhook
+ * `trigger` differ. The admin-only routes are declared the same way and mounted by the same
+ * function; each route's Zod schemas validate the request and describe it in the OpenAPI documents.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
@@ -16,20 +17,26 @@ export type Trigger = 'api' | 'admin';
 
 export type ResponseSpec = { description: string; schema?: z.ZodType; headers?: Record<string, string> };
 
-export type ShopRouteInput<P, Q, B> = {
+/** What every handler gets: the validated request parts and who is calling. */
+export type RouteInput<P, Q, B> = {
   params: P;
   query: Q;
   body: B;
-  shop: ShopRecord;
   trigger: Trigger;
   request: FastifyRequest;
   reply: FastifyReply;
 };
 
+export type ShopRouteInput<P, Q, B> = RouteInput<P, Q, B> & { shop: ShopRecord };
+
 type Schema = z.ZodType | undefined;
 type Out<S extends Schema> = S extends z.ZodType ? z.output<S> : undefined;
 
-export type ShopRouteDef<P extends Schema, Q extends Schema, B extends Schema> = {
+/**
+ * What a route declares, public or admin: one shape, so one mount function validates every
+ * route and one document builder describes it.
+ */
+export type RouteDefBase<P extends Schema, Q extends Schema, B extends Schema> = {
   method: HttpMethod;
   /** Relative to the mount point, e.g. `/campaigns/:id`. */
   path: string;
@@ -37,20 +44,41 @@ export type ShopRouteDef<P extends Schema, Q extends Schema, B extends Schema> =
   summary: string;
   description?: string;
   tag: string;
-  /** SPEC "Limits": which per-key window the route counts against. */
-  rateLimit: RateLimitPolicyName;
   params?: P;
   query?: Q;
   body?: B;
+  /** Every field of the body is optional: a request without a body (or `null`) is read as `{}`. */
+  bodyOptional?: boolean;
   /** The `error` text of a 400 for a bad body; SPEC names some (e.g. widgets). */
   bodyError?: string;
   responses: Record<number, ResponseSpec>;
+};
+
+export type ShopRouteDef<P extends Schema, Q extends Schema, B extends Schema> = RouteDefBase<P, Q, B> & {
+  /** SPEC "Limits": which per-key window the route counts against. */
+  rateLimit: RateLimitPolicyName;
   /** Returns the response body; set another status or headers on `reply`. */
   handler: (input: ShopRouteInput<Out<P>, Out<Q>, Out<B>>) => Promise<unknown>;
 };
 
-/** A route with its schema types erased, ready to mount. */
-export type ShopRoute = ShopRouteDef<Schema, Schema, Schema>;
+/** A route of one shop with its schema types erased, ready to mount (public or admin-only). */
+export type ShopScopedRoute = RouteDefBase<Schema, Schema, Schema> & {
+  scope: 'shop';
+  /** Absent on admin-only routes: the admin API is not rate limited. */
+  rateLimit?: RateLimitPolicyName;
+  handler: (input: ShopRouteInput<unknown, unknown, unknown>) => Promise<unknown>;
+};
+
+/** A public route with its schema types erased: mounted under `/api/v1` (rate limited) and on the admin shop mount. */
+export type ShopRoute = ShopScopedRoute & { rateLimit: RateLimitPolicyName };
+
+/** An operator route of the admin API that belongs to no shop (e.g. `POST /shops`). */
+export type OperatorRoute = RouteDefBase<Schema, Schema, Schema> & {
+  scope: 'operator';
+  handler: (input: RouteInput<unknown, unknown, unknown>) => Promise<unknown>;
+};
+
+export type MountableRoute = ShopScopedRoute | OperatorRoute;
 
 /**
  * Declares one public route; the generics carry the schemas' types into the handler.
@@ -61,32 +89,76 @@ export type ShopRoute = ShopRouteDef<Schema, Schema, Schema>;
 export function defineShopRoute<P extends Schema = undefined, Q extends Schema = undefined, B extends Schema = undefined>(
   route: ShopRouteDef<P, Q, B>,
 ): ShopRoute {
-  return route as unknown as ShopRoute;
+  return { ...route, scope: 'shop' } as unknown as ShopRoute;
 }
 
-export type ShopResolver = (request: FastifyRequest, reply: FastifyReply, route: ShopRoute) => Promise<ShopRecord>;
+/** Finds the shop of a request to `route` (authentication included), or throws the error to answer. */
+export type ShopResolver<R extends ShopScopedRoute = ShopRoute> = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  route: R,
+) => Promise<ShopRecord>;
+
+type AdminShopRouteDef<P extends Schema, Q extends Schema, B extends Schema> = RouteDefBase<P, Q, B> & {
+  /** Relative to `/admin/v1/shops/:shopId`, like a public route on the admin mount. */
+  scope: 'shop';
+  handler: (input: ShopRouteInput<Out<P>, Out<Q>, Out<B>>) => Promise<unknown>;
+};
+
+type OperatorRouteDef<P extends Schema, Q extends Schema, B extends Schema> = RouteDefBase<P, Q, B> & {
+  /** Relative to `/admin/v1`. */
+  scope: 'operator';
+  handler: (input: RouteInput<Out<P>, Out<Q>, Out<B>>) => Promise<unknown>;
+};
 
 /**
- * Mounts `routes` under `prefix`, each preceded by `resolveShop` (authentication, plan,
- * rate limit): a request reaches its handler only with its shop in hand.
+ * Declares one admin-only route, in the shape of {@link defineShopRoute} minus the rate limit
+ * (the admin API is the operator's). `scope: 'shop'` routes find their shop as the admin mount
+ * of the public routes does; `scope: 'operator'` routes belong to no shop.
+ *
+ * @example
+ *   defineAdminRoute({ scope: 'shop', method: 'GET', path: '/api-keys', ..., handler: async ({ shop }) => ({ apiKeys }) });
  */
-export function mountShopRoutes(
+export function defineAdminRoute<P extends Schema = undefined, Q extends Schema = undefined, B extends Schema = undefined>(
+  route: AdminShopRouteDef<P, Q, B>,
+): ShopScopedRoute;
+export function defineAdminRoute<P extends Schema = undefined, Q extends Schema = undefined, B extends Schema = undefined>(
+  route: OperatorRouteDef<P, Q, B>,
+): OperatorRoute;
+export function defineAdminRoute(route: AdminShopRouteDef<Schema, Schema, Schema> | OperatorRouteDef<Schema, Schema, Schema>): MountableRoute {
+  return route as unknown as MountableRoute;
+}
+
+/** The request's params, query and body, each parsed by the route's schema or a 400. */
+function parseRequest(route: MountableRoute, request: FastifyRequest): { params: unknown; query: unknown; body: unknown } {
+  const params = route.params ? parseOr400(route.params, request.params, 'Invalid path parameters') : undefined;
+  const query = route.query ? parseOr400(route.query, request.query, 'Invalid query parameters') : undefined;
+  const rawBody = route.bodyOptional ? (request.body ?? {}) : request.body;
+  const body = route.body ? parseOr400(route.body, rawBody, route.bodyError ?? 'Invalid request body') : undefined;
+  return { params, query, body };
+}
+
+/**
+ * Mounts `routes`: shop routes under `shopPrefix`, each preceded by `resolveShop`
+ * (authentication, plan, rate limit), so a request reaches its handler only with its shop in
+ * hand; operator routes (admin only) at the mount's root. Validation happens after the shop
+ * is resolved: an unauthenticated request learns nothing about the body it sent.
+ */
+export function mountRoutes<R extends ShopScopedRoute>(
   app: FastifyInstance,
-  routes: readonly ShopRoute[],
-  mount: { prefix: string; trigger: Trigger; resolveShop: ShopResolver },
+  routes: ReadonlyArray<R | OperatorRoute>,
+  mount: { shopPrefix: string; trigger: Trigger; resolveShop: ShopResolver<R> },
 ): void {
   for (const route of routes) {
     app.route({
       method: route.method,
-      url: `${mount.prefix}${route.path}`,
+      url: route.scope === 'shop' ? `${mount.shopPrefix}${route.path}` : route.path,
       handler: async (request, reply) => {
+        if (route.scope === 'operator') {
+          return route.handler({ ...parseRequest(route, request), trigger: mount.trigger, request, reply });
+        }
         const shop = await mount.resolveShop(request, reply, route);
-        const params = route.params ? parseOr400(route.params, request.params, 'Invalid path parameters') : undefined;
-        const query = route.query ? parseOr400(route.query, request.query, 'Invalid query parameters') : undefined;
-        const body = route.body
-          ? parseOr400(route.body, request.body, route.bodyError ?? 'Invalid request body')
-          : undefined;
-        return route.handler({ params, query, body, shop, trigger: mount.trigger, request, reply });
+        return route.handler({ ...parseRequest(route, request), shop, trigger: mount.trigger, request, reply });
       },
     });
   }

@@ -4,6 +4,7 @@ import { ApiError, parseOr400 } from '../http/errors.ts';
 import type { ShopRecord } from '../shops/store.ts';
 import { recordOrder } from './intake.ts';
 import { orderSchema } from './schema.ts';
+import type { Order } from './schema.ts';
 
 /**
  * Parses `body` as an Order and records it for `shop`; 400 on a bad body or a currency
@@ -13,7 +14,17 @@ import { orderSchema } from './schema.ts';
  *   return receiveOrder(ctx.db, shop, request.body); // { ok: true, duplicate: false }
  */
 export async function receiveOrder(db: Database, shop: ShopRecord, body: unknown): Promise<{ ok: true; duplicate: boolean }> {
-  const order = parseOr400(orderSchema, body, 'Invalid order body');
+  return recordReceivedOrder(db, shop, parseOr400(orderSchema, body, 'Invalid order body'));
+}
+
+/**
+ * Records an Order already parsed by {@link orderSchema} (the admin route's mount parses it);
+ * 400 on a currency other than the shop's base currency.
+ *
+ * @example
+ *   return recordReceivedOrder(ctx.db, shop, body); // { ok: true, duplicate: true } on a repeat
+ */
+export async function recordReceivedOrder(db: Database, shop: ShopRecord, order: Order): Promise<{ ok: true; duplicate: boolean }> {
   const result = await recordOrder(db, shop, order);
   if (!result.ok) {
     throw new ApiError('validation', {

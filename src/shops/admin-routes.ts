@@ -1,44 +1,78 @@
 /** Admin API: shops (CONTRACT "Admin API"). */
-import type { FastifyInstance } from 'fastify';
-import { shopFromPath } from '../admin/admin-auth.ts';
 import type { AppContext } from '../context.ts';
-import { ApiError, parseOr400 } from '../http/errors.ts';
-import { createShopBodySchema, mergeLimits, patchShopBodySchema, presentShop } from './shop-schemas.ts';
+import { ApiError } from '../http/errors.ts';
+import { defineAdminRoute } from '../http/shop-routes.ts';
+import type { MountableRoute } from '../http/shop-routes.ts';
+import { createShopBodySchema, mergeLimits, patchShopBodySchema, presentShop, shopResponseSchema } from './shop-schemas.ts';
 import { mergeShopSettings } from './settings.ts';
 import { createShop, DuplicateDomainError, updateShop } from './store.ts';
 
-export function registerShopAdminRoutes(admin: FastifyInstance, ctx: AppContext): void {
-  admin.post('/shops', async (request, reply) => {
-    const body = parseOr400(createShopBodySchema, request.body, 'Invalid request body');
-    try {
-      const shop = await createShop(ctx.db, body);
-      return reply.code(201).send({ shop: presentShop(shop, ctx.config.planCaps) });
-    } catch (error) {
-      if (error instanceof DuplicateDomainError) {
-        throw new ApiError('conflict', { error: 'Shop domain already registered', path: ['domain'] });
-      }
-      throw error;
-    }
-  });
+const badBody = { description: 'Invalid body (`issue` and `path` name the first bad field)' };
 
-  admin.get('/shops/:shopId', async (request) => {
-    const shop = await shopFromPath(ctx.db, request);
-    return { shop: presentShop(shop, ctx.config.planCaps) };
-  });
+export function shopAdminRoutes(ctx: AppContext): MountableRoute[] {
+  return [
+    defineAdminRoute({
+      scope: 'operator',
+      method: 'POST',
+      path: '/shops',
+      operationId: 'createShop',
+      summary: 'Create a shop',
+      description: '`domain` is stored lowercase and is unique; `currency` defaults to USD and `timezone` to UTC.',
+      tag: 'Shops',
+      body: createShopBodySchema,
+      responses: {
+        201: { description: 'The new shop', schema: shopResponseSchema },
+        400: badBody,
+        409: { description: 'A shop with this domain exists: `{ "error": "Shop domain already registered", "path": ["domain"] }`' },
+      },
+      handler: async ({ body, reply }) => {
+        try {
+          const shop = await createShop(ctx.db, body);
+          return reply.code(201).send({ shop: presentShop(shop, ctx.config.planCaps) });
+        } catch (error) {
+          if (error instanceof DuplicateDomainError) {
+            throw new ApiError('conflict', { error: 'Shop domain already registered', path: ['domain'] });
+          }
+          throw error;
+        }
+      },
+    }),
 
-  admin.patch('/shops/:shopId', async (request) => {
-    const shop = await shopFromPath(ctx.db, request);
-    const body = parseOr400(patchShopBodySchema, request.body ?? {}, 'Invalid request body');
-    const updated = await updateShop(ctx.db, shop.id, {
-      ...(body.plan === undefined ? {} : { plan: body.plan }),
-      ...(body.currency === undefined ? {} : { currency: body.currency }),
-      ...(body.timezone === undefined ? {} : { timezone: body.timezone }),
-      ...(body.limits === undefined ? {} : { limits: mergeLimits(shop.limits, body.limits) }),
-      ...(body.settings === undefined ? {} : { settings: mergeShopSettings(shop.settings, body.settings) }),
-    });
-    if (!updated) throw new ApiError('not_found', { error: 'Shop not found' });
-    // Plan and settings shape GET /rules: evict on every instance now, not at their next read.
-    ctx.rulesCache.invalidate(shop.id);
-    return { shop: presentShop(updated, ctx.config.planCaps) };
-  });
+    defineAdminRoute({
+      scope: 'shop',
+      method: 'GET',
+      path: '',
+      operationId: 'getShop',
+      summary: 'Read a shop',
+      tag: 'Shops',
+      responses: { 200: { description: 'The shop', schema: shopResponseSchema } },
+      handler: async ({ shop }) => ({ shop: presentShop(shop, ctx.config.planCaps) }),
+    }),
+
+    defineAdminRoute({
+      scope: 'shop',
+      method: 'PATCH',
+      path: '',
+      operationId: 'updateShop',
+      summary: 'Change a shop\'s plan, currency, time zone, cap overrides or settings',
+      description: 'Fields left out are kept. A `limits` entry of `null` removes that override; `settings` merge deeply.',
+      tag: 'Shops',
+      body: patchShopBodySchema,
+      bodyOptional: true,
+      responses: { 200: { description: 'The updated shop', schema: shopResponseSchema }, 400: badBody },
+      handler: async ({ shop, body }) => {
+        const updated = await updateShop(ctx.db, shop.id, {
+          ...(body.plan === undefined ? {} : { plan: body.plan }),
+          ...(body.currency === undefined ? {} : { currency: body.currency }),
+          ...(body.timezone === undefined ? {} : { timezone: body.timezone }),
+          ...(body.limits === undefined ? {} : { limits: mergeLimits(shop.limits, body.limits) }),
+          ...(body.settings === undefined ? {} : { settings: mergeShopSettings(shop.settings, body.settings) }),
+        });
+        if (!updated) throw new ApiError('not_found', { error: 'Shop not found' });
+        // Plan and settings shape GET /rules: evict on every instance now, not at their next read.
+        ctx.rulesCache.invalidate(shop.id);
+        return { shop: presentShop(updated, ctx.config.planCaps) };
+      },
+    }),
+  ];
 }

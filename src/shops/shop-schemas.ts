@@ -71,3 +71,21 @@ export function presentShop(shop: ShopRecord, planCaps: PlanCaps) {
     updatedAt: shop.updatedAt.toISOString(),
   };
 }
+
+const capsSchema = z.object({ campaigns: z.int(), rules: z.int(), activeCampaigns: z.int() });
+
+/** The `shop` object of admin responses, as {@link presentShop} writes it (documentation only). */
+export const shopResponseSchema = z.object({
+  shop: z.object({
+    id: z.string(),
+    domain: z.string(),
+    plan: planSchema,
+    currency: z.string(),
+    timezone: z.string(),
+    limits: capsSchema.meta({ description: 'The caps in force: the plan\'s, overridden by `limitOverrides`' }),
+    limitOverrides: capsSchema.partial().meta({ description: 'The shop\'s own overrides of its plan\'s caps' }),
+    settings: z.record(z.string(), z.unknown()).meta({ description: 'Shop settings as resolved, defaults filled in' }),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  }),
+});

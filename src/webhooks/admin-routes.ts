@@ -2,12 +2,18 @@
  * Admin API: webhook endpoints and the delivery log (CONTRACT "Admin API", "Outbound
  * webhooks"). Endpoints are configured only here; no public API manages them (SPEC "Events").
  */
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { shopFromPath } from '../admin/admin-auth.ts';
 import type { AppContext } from '../context.ts';
-import { ApiError, notFound, parseOr400 } from '../http/errors.ts';
-import { createEndpointBodySchema, deliveriesQuerySchema, MAX_ENDPOINTS_PER_SHOP } from './schemas.ts';
+import { ApiError, notFound } from '../http/errors.ts';
+import { defineAdminRoute } from '../http/shop-routes.ts';
+import type { MountableRoute } from '../http/shop-routes.ts';
+import {
+  createEndpointBodySchema,
+  deliveriesQuerySchema,
+  deliveriesResponseSchema,
+  endpointResponseSchema,
+  MAX_ENDPOINTS_PER_SHOP,
+} from './schemas.ts';
 import { countEndpoints, createEndpoint, deleteEndpoint, listDeliveries, listEndpoints } from './store.ts';
 import type { DeliveryRecord, EndpointRecord } from './store.ts';
 
@@ -31,37 +37,81 @@ const presentDelivery = (d: DeliveryRecord) => ({
 
 const endpointParamsSchema = z.object({ endpointId: z.string().min(1) });
 
-export function registerWebhookAdminRoutes(admin: FastifyInstance, ctx: AppContext): void {
-  admin.post('/shops/:shopId/webhook-endpoints', async (request, reply) => {
-    const shop = await shopFromPath(ctx.db, request);
-    const body = parseOr400(createEndpointBodySchema, request.body, 'Invalid request body');
-    if ((await countEndpoints(ctx.db, shop.id)) >= MAX_ENDPOINTS_PER_SHOP) {
-      throw new ApiError('conflict', {
-        error: 'Too many webhook endpoints',
-        issue: `A shop has at most ${MAX_ENDPOINTS_PER_SHOP} endpoints; delete one first`,
-      });
-    }
-    const { endpoint, secret } = await createEndpoint(ctx.db, shop.id, body);
-    request.log.info({ endpointId: endpoint.id }, 'webhook endpoint created');
-    return reply.code(201).send({ endpoint: { ...presentEndpoint(endpoint), secret } });
-  });
+export function webhookAdminRoutes(ctx: AppContext): MountableRoute[] {
+  return [
+    defineAdminRoute({
+      scope: 'shop',
+      method: 'POST',
+      path: '/webhook-endpoints',
+      operationId: 'createWebhookEndpoint',
+      summary: 'Add a webhook endpoint',
+      description: 'The signing `secret` (`whsec_…`) is in this response only. `events` empty or absent means every kind.',
+      tag: 'Webhooks',
+      body: createEndpointBodySchema,
+      responses: {
+        201: {
+          description: 'The endpoint with its secret',
+          schema: z.object({ endpoint: endpointResponseSchema.extend({ secret: z.string() }) }),
+        },
+        400: { description: 'Invalid body' },
+        409: { description: `\`{ "error": "Too many webhook endpoints" }\`: at most ${MAX_ENDPOINTS_PER_SHOP} per shop` },
+      },
+      handler: async ({ shop, body, request, reply }) => {
+        if ((await countEndpoints(ctx.db, shop.id)) >= MAX_ENDPOINTS_PER_SHOP) {
+          throw new ApiError('conflict', {
+            error: 'Too many webhook endpoints',
+            issue: `A shop has at most ${MAX_ENDPOINTS_PER_SHOP} endpoints; delete one first`,
+          });
+        }
+        const { endpoint, secret } = await createEndpoint(ctx.db, shop.id, body);
+        request.log.info({ endpointId: endpoint.id }, 'webhook endpoint created');
+        return reply.code(201).send({ endpoint: { ...presentEndpoint(endpoint), secret } });
+      },
+    }),
 
-  admin.get('/shops/:shopId/webhook-endpoints', async (request) => {
-    const shop = await shopFromPath(ctx.db, request);
-    return { endpoints: (await listEndpoints(ctx.db, shop.id)).map(presentEndpoint) };
-  });
+    defineAdminRoute({
+      scope: 'shop',
+      method: 'GET',
+      path: '/webhook-endpoints',
+      operationId: 'listWebhookEndpoints',
+      summary: 'List the shop\'s webhook endpoints (never their secrets)',
+      tag: 'Webhooks',
+      responses: { 200: { description: 'The endpoints', schema: z.object({ endpoints: z.array(endpointResponseSchema) }) } },
+      handler: async ({ shop }) => ({ endpoints: (await listEndpoints(ctx.db, shop.id)).map(presentEndpoint) }),
+    }),
 
-  admin.delete('/shops/:shopId/webhook-endpoints/:endpointId', async (request) => {
-    const shop = await shopFromPath(ctx.db, request);
-    const { endpointId } = parseOr400(endpointParamsSchema, request.params, 'Invalid path parameters');
-    const found = await ctx.db.transaction((tx) => deleteEndpoint(tx, shop.id, endpointId));
-    if (!found) throw notFound('Webhook endpoint');
-    return { ok: true as const };
-  });
+    defineAdminRoute({
+      scope: 'shop',
+      method: 'DELETE',
+      path: '/webhook-endpoints/:endpointId',
+      operationId: 'deleteWebhookEndpoint',
+      summary: 'Delete a webhook endpoint (its pending deliveries are cancelled)',
+      tag: 'Webhooks',
+      params: endpointParamsSchema,
+      responses: {
+        200: { description: 'Deleted', schema: z.object({ ok: z.literal(true) }) },
+        404: { description: '`{ "error": "Webhook endpoint not found" }`' },
+      },
+      handler: async ({ shop, params }) => {
+        const { endpointId } = params;
+        const found = await ctx.db.transaction((tx) => deleteEndpoint(tx, shop.id, endpointId));
+        if (!found) throw notFound('Webhook endpoint');
+        return { ok: true as const };
+      },
+    }),
 
-  admin.get('/shops/:shopId/webhook-deliveries', async (request) => {
-    const shop = await shopFromPath(ctx.db, request);
-    const query = parseOr400(deliveriesQuerySchema, request.query, 'Invalid query parameters');
-    return { deliveries: (await listDeliveries(ctx.db, shop.id, query)).map(presentDelivery) };
-  });
+    defineAdminRoute({
+      scope: 'shop',
+      method: 'GET',
+      path: '/webhook-deliveries',
+      operationId: 'listWebhookDeliveries',
+      summary: 'The delivery log, newest first, each with its attempts',
+      tag: 'Webhooks',
+      query: deliveriesQuerySchema,
+      responses: { 200: { description: 'The deliveries', schema: deliveriesResponseSchema }, 400: { description: 'Invalid query' } },
+      handler: async ({ shop, query }) => ({
+        deliveries: (await listDeliveries(ctx.db, shop.id, query)).map(presentDelivery),
+      }),
+    }),
+  ];
 }

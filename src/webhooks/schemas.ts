@@ -19,3 +19,39 @@ export const deliveriesQuerySchema = z.object({
   status: z.enum(DELIVERY_STATUSES).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(100),
 });
+
+/** An endpoint as the admin API shows it (documentation only; never the secret). */
+export const endpointResponseSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  events: z.array(z.string()).meta({ description: 'Empty: every kind of event' }),
+  createdAt: z.iso.datetime(),
+  disabledAt: z.iso.datetime().nullable(),
+});
+
+/** GET …/webhook-deliveries (documentation only). */
+export const deliveriesResponseSchema = z.object({
+  deliveries: z.array(
+    z.object({
+      id: z.string(),
+      endpointId: z.string().nullable(),
+      messageId: z.string().nullable().meta({ description: 'The `webhook-id`: the same on every retry' }),
+      type: z.string(),
+      status: z.enum(DELIVERY_STATUSES),
+      attempts: z.int(),
+      lastStatusCode: z.int().nullable(),
+      lastError: z.string().nullable(),
+      nextAttemptAt: z.iso.datetime(),
+      createdAt: z.iso.datetime(),
+      attemptLog: z.array(
+        z.object({
+          attempt: z.int(),
+          statusCode: z.int().nullable(),
+          error: z.string().nullable(),
+          durationMs: z.number(),
+          attemptedAt: z.iso.datetime(),
+        }),
+      ),
+    }),
+  ),
+});

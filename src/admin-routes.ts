@@ -1,0 +1,25 @@
+/**
+ * Every admin-only route, in the order the admin OpenAPI document lists them. The public
+ * routes join them on the admin API through the shop mount (`/admin/v1/shops/:shopId`).
+ */
+import { apiKeyAdminRoutes } from './api-keys/admin-routes.ts';
+import { catalogAdminRoutes } from './catalog/admin-routes.ts';
+import type { AppContext } from './context.ts';
+import { simulateAdminRoutes } from './evaluate/simulate-routes.ts';
+import { experimentAdminRoutes } from './experiments/routes.ts';
+import type { MountableRoute } from './http/shop-routes.ts';
+import { orderAdminRoutes } from './orders/admin-routes.ts';
+import { shopAdminRoutes } from './shops/admin-routes.ts';
+import { webhookAdminRoutes } from './webhooks/admin-routes.ts';
+
+export function adminOnlyRoutes(ctx: AppContext): MountableRoute[] {
+  return [
+    ...shopAdminRoutes(ctx),
+    ...apiKeyAdminRoutes(ctx),
+    ...catalogAdminRoutes(ctx),
+    ...webhookAdminRoutes(ctx),
+    ...orderAdminRoutes(ctx),
+    ...experimentAdminRoutes(ctx),
+    ...simulateAdminRoutes(ctx),
+  ];
+}
