@@ -12,21 +12,28 @@ import { importCampaignSchema } from '../campaigns/schemas.ts';
 export const evaluateBodySchema = evaluationContextSchema;
 
 /**
- * JSON Schema of one trace node. Its `$id` makes the `#` of `children` point at this very
- * schema wherever the OpenAPI document embeds it (a trace is as deep as its tree).
+ * JSON Schema of one trace node; `selfRef` is how `children` point back at it (a trace is as
+ * deep as its tree): the OpenAPI document names it as a component and passes that component's ref.
+ *
+ * @example
+ *   buildConditionTraceJsonSchema('#/components/schemas/ConditionTrace');
  */
-const conditionTraceJsonSchema = {
-  $id: 'urn:gcrs:evaluate:condition-trace',
-  type: 'object',
-  description: 'One node of the full trace: every child is evaluated, none is skipped.',
-  properties: {
-    type: { type: 'string', description: 'The node type, e.g. `AND` or `cart.subtotal_gte`' },
-    matched: { type: 'boolean' },
-    reasons: { type: 'array', items: { type: 'string' }, description: 'Short codes; not a stability contract' },
-    children: { type: 'array', items: { $ref: '#' }, description: 'Combinators only: the traces of their children' },
-  },
-  required: ['type', 'matched', 'reasons'],
-};
+export function buildConditionTraceJsonSchema(selfRef: string): Record<string, unknown> {
+  return {
+    type: 'object',
+    description: 'One node of the full trace: every child is evaluated, none is skipped.',
+    properties: {
+      type: { type: 'string', description: 'The node type, e.g. `AND` or `cart.subtotal_gte`' },
+      matched: { type: 'boolean' },
+      reasons: { type: 'array', items: { type: 'string' }, description: 'Short codes; not a stability contract' },
+      children: { type: 'array', items: { $ref: selfRef }, description: 'Combinators only: the traces of their children' },
+    },
+    required: ['type', 'matched', 'reasons'],
+  };
+}
+
+// Self-contained: its `$id` makes the `#` of `children` point at this very schema wherever it is embedded.
+const conditionTraceJsonSchema = { $id: 'urn:gcrs:evaluate:condition-trace', ...buildConditionTraceJsonSchema('#') };
 
 /** A condition trace (documentation only: responses are written by the server, not parsed). */
 export const conditionTraceSchema = z.custom<ConditionTrace>(() => true);

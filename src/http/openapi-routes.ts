@@ -1,7 +1,7 @@
 /** Serves the OpenAPI document and a page that renders it (no external assets: works offline). */
 import type { FastifyInstance } from 'fastify';
-import { buildOpenApiDocument } from './openapi.ts';
-import type { ShopRoute } from './shop-routes.ts';
+import { buildAdminOpenApiDocument, buildOpenApiDocument } from './openapi.ts';
+import type { MountableRoute, ShopRoute } from './shop-routes.ts';
 
 const DOCS_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Gift Campaign Rewards Service API</title>
@@ -38,13 +38,25 @@ fetch('/api/v1/openapi.json').then((r) => r.json()).then((doc) => {
 });
 </script></body></html>`;
 
-/** `extraPaths`: admin operations worth documenting beside the public API (e.g. simulate). */
-export function registerOpenApiRoutes(
-  app: FastifyInstance,
-  routes: readonly ShopRoute[],
-  extraPaths: Parameters<typeof buildOpenApiDocument>[1] = {},
-): void {
-  const document = buildOpenApiDocument(routes, extraPaths);
+/** Serves the public document (no authentication: it describes, it grants nothing) and its page. */
+export function registerOpenApiRoutes(app: FastifyInstance, routes: readonly ShopRoute[]): void {
+  const document = buildOpenApiDocument(routes);
   app.get('/api/v1/openapi.json', async () => document);
   app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(DOCS_PAGE));
+}
+
+/**
+ * Serves the admin document at `/openapi.json` of the admin scope, behind the admin token like
+ * every admin route: it lists the operator's surface, which is nobody else's business.
+ *
+ * @example
+ *   registerAdminOpenApiRoute(admin, publicShopRoutes(ctx), adminOnlyRoutes(ctx)); // GET /admin/v1/openapi.json
+ */
+export function registerAdminOpenApiRoute(
+  admin: FastifyInstance,
+  publicRoutes: readonly ShopRoute[],
+  adminRoutes: readonly MountableRoute[],
+): void {
+  const document = buildAdminOpenApiDocument(publicRoutes, adminRoutes);
+  admin.get('/openapi.json', async () => document);
 }

@@ -1,13 +1,16 @@
 /**
- * The OpenAPI 3.1 document of the public API, generated from the very Zod schemas the routes
- * validate with (STYLE "Schemas are the single source of truth"): it cannot drift from them.
+ * The OpenAPI 3.1 documents of the API, generated from the very Zod schemas the routes
+ * validate with (STYLE "Schemas are the single source of truth"): they cannot drift from them.
+ * Two documents, one builder: the public API (`/api/v1`, API keys) and the admin API
+ * (`/admin/v1`, the admin token: its own routes plus the public ones on the shop mount).
  */
 import { buildConditionNodeJsonSchema, conditionNodeSchema } from '@gcrs/engine';
 import { z } from 'zod';
+import { buildConditionTraceJsonSchema, conditionTraceSchema } from '../evaluate/schemas.ts';
 import { RATE_LIMIT_POLICIES } from '../rate-limit/policies.ts';
-import type { ShopRoute } from './shop-routes.ts';
-
-type JsonSchema = Record<string, unknown>;
+import { HEADER_COMPONENTS, headerRef, RESPONSE_COMPONENTS, TAGS } from './openapi-components.ts';
+import type { JsonSchema } from './openapi-components.ts';
+import type { MountableRoute, ShopRoute } from './shop-routes.ts';
 
 const errorBodySchema = z
   .object({
@@ -17,17 +20,29 @@ const errorBodySchema = z
   })
   .meta({ description: 'SPEC "Errors": every error has `error`; validation errors add `issue` and `path`.' });
 
-const conditionDefs = buildConditionNodeJsonSchema('#/components/schemas/');
+/** An error body with fields of its own beside SPEC's (e.g. a 409's `status`), for a response `schema`. */
+export const errorWith = (extra: z.ZodRawShape) => errorBodySchema.extend(extra);
+
+const SCHEMAS = '#/components/schemas/';
+const conditionDefs = buildConditionNodeJsonSchema(SCHEMAS);
+
+// Schemas documented once, as named components, and referenced wherever a route uses them.
+const NAMED_SCHEMAS = new Map<unknown, string>([
+  [conditionNodeSchema, 'ConditionNode'],
+  [conditionTraceSchema, 'ConditionTrace'],
+]);
 
 function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const { $schema: _dialect, ...body } = z.toJSONSchema(schema, {
     io,
     unrepresentable: 'any',
     override: (ctx) => {
-      // The condition tree validates iteratively (any depth); document it as the recursive schema.
-      if (ctx.zodSchema === (conditionNodeSchema as unknown)) {
+      // The condition tree validates iteratively (any depth) and the trace is written by the
+      // server: both are documented as recursive components.
+      const name = NAMED_SCHEMAS.get(ctx.zodSchema);
+      if (name !== undefined) {
         for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
-        ctx.jsonSchema.$ref = conditionDefs.$ref;
+        ctx.jsonSchema.$ref = `${SCHEMAS}${name}`;
       }
     },
   });
@@ -36,8 +51,16 @@ function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
 
 const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
-function parametersOf(route: ShopRoute): JsonSchema[] {
+/** Which API an operation is described for: the public one, or the admin one. */
+type Audience = 'public' | 'admin';
+
+function parametersOf(route: MountableRoute, audience: Audience): JsonSchema[] {
   const parameters: JsonSchema[] = [];
+  const seen = new Set<string>();
+  if (audience === 'admin' && route.scope === 'shop') {
+    parameters.push({ $ref: '#/components/parameters/ShopId' });
+    seen.add('shopId');
+  }
   for (const [where, schema] of [
     ['path', route.params],
     ['query', route.query],
@@ -47,6 +70,8 @@ function parametersOf(route: ShopRoute): JsonSchema[] {
     const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
     const required = new Set((json.required ?? []) as string[]);
     for (const [name, property] of Object.entries(properties)) {
+      if (seen.has(name)) continue;
+      seen.add(name);
       parameters.push({
         name,
         in: where,
@@ -56,114 +81,177 @@ function parametersOf(route: ShopRoute): JsonSchema[] {
       });
     }
   }
+  // A path segment no schema describes is still a parameter (the linter checks every one).
+  for (const [, name = ''] of route.path.matchAll(/:([A-Za-z0-9_]+)/g)) {
+    if (!seen.has(name)) parameters.push({ name, in: 'path', required: true, schema: { type: 'string' } });
+  }
   return parameters;
 }
 
-const errorResponse = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-});
+/** The headers every response of `status` carries on this API. */
+function commonHeaders(audience: Audience, status: number): Record<string, JsonSchema> {
+  const headers: Record<string, JsonSchema> = { 'X-Request-Id': headerRef('X-Request-Id') };
+  // The limit is counted after authentication and the plan check: their refusals carry no limit headers.
+  if (audience === 'public' && status !== 401 && status !== 403) {
+    headers['RateLimit-Policy'] = headerRef('RateLimit-Policy');
+    headers['RateLimit'] = headerRef('RateLimit');
+  }
+  return headers;
+}
 
-function operationOf(route: ShopRoute): JsonSchema {
-  const policy = RATE_LIMIT_POLICIES[route.rateLimit];
+const responseRef = (name: keyof typeof RESPONSE_COMPONENTS) => ({ $ref: `#/components/responses/${name}` });
+
+function operationOf(route: MountableRoute, audience: Audience): JsonSchema {
   const responses: Record<string, JsonSchema> = {};
-  for (const [status, spec] of Object.entries(route.responses)) {
-    const headers = Object.fromEntries(
-      Object.entries(spec.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }]),
-    );
+  for (const [statusText, spec] of Object.entries(route.responses)) {
+    const status = Number(statusText);
+    const headers = commonHeaders(audience, status);
+    for (const [name, description] of Object.entries(spec.headers ?? {})) {
+      headers[name] = name in HEADER_COMPONENTS ? headerRef(name) : { description, schema: { type: 'string' } };
+    }
     // An error status without a schema of its own has SPEC's error body.
     const schema =
       spec.schema !== undefined
         ? toJsonSchema(spec.schema, 'output')
-        : Number(status) >= 400
-          ? { $ref: '#/components/schemas/Error' }
+        : status >= 400
+          ? { $ref: `${SCHEMAS}Error` }
           : undefined;
     const content = schema === undefined ? undefined : { 'application/json': { schema } };
-    responses[status] = { description: spec.description, ...(content ? { content } : {}), ...(spec.headers ? { headers } : {}) };
+    let description = spec.description;
+    if (status === 404 && audience === 'admin' && route.scope === 'shop') {
+      description += '; or `{ "error": "Shop not found" }` for an unknown shop';
+    }
+    responses[statusText] = { description, ...(content ? { content } : {}), headers };
   }
-  responses['401'] ??= errorResponse('Missing or invalid API key: `{ "error": "Unauthorized" }`');
-  responses['403'] ??= errorResponse('The shop\'s plan lacks API access: `{ "error": "API access requires the Scale plan" }`');
-  responses['429'] ??= {
-    ...errorResponse('Rate limit exceeded; `Retry-After` says when a slot frees'),
-    headers: { 'Retry-After': { description: 'Seconds until a request is allowed again', schema: { type: 'integer' } } },
-  };
+  if ((route.params || route.query || route.body) && responses['400'] === undefined) {
+    responses['400'] = responseRef(audience === 'public' ? 'BadRequest' : 'AdminBadRequest');
+  }
+  if (audience === 'public') {
+    responses['401'] ??= responseRef('Unauthorized');
+    responses['403'] ??= responseRef('PlanRequired');
+    responses['429'] ??= responseRef('RateLimited');
+  } else {
+    responses['401'] ??= responseRef('AdminUnauthorized');
+    if (route.scope === 'shop') responses['404'] ??= responseRef('ShopNotFound');
+  }
+  const policy = audience === 'public' && route.scope === 'shop' && route.rateLimit ? RATE_LIMIT_POLICIES[route.rateLimit] : undefined;
   return {
     operationId: route.operationId,
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     tags: [route.tag],
-    'x-rate-limit': { policy: policy.name, limit: policy.limit, windowSeconds: policy.windowMs / 1000 },
-    parameters: parametersOf(route),
+    ...(policy ? { 'x-rate-limit': { policy: policy.name, limit: policy.limit, windowSeconds: policy.windowMs / 1000 } } : {}),
+    parameters: parametersOf(route, audience),
     ...(route.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: toJsonSchema(route.body, 'input') } } } }
+      ? {
+          requestBody: {
+            required: route.bodyOptional !== true,
+            content: { 'application/json': { schema: toJsonSchema(route.body, 'input') } },
+          },
+        }
       : {}),
-    responses,
+    responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b))),
   };
 }
 
-/**
- * An operation of the admin API for the document (the admin routes are not shop routes, so
- * they are described here from their schemas; they use the admin token, not an API key).
- *
- * @example
- *   adminOperation({ operationId: 'simulate', summary: 'Simulate', body: simulateBodySchema, response: evaluationResponseSchema });
- */
-export function adminOperation(spec: {
-  operationId: string;
-  summary: string;
-  description?: string;
-  body: z.ZodType;
-  response: z.ZodType;
+/** Drops components nothing refers to (the linter rejects unused ones), until none is left. */
+function pruneComponents(document: JsonSchema & { components: Record<string, Record<string, unknown>> }): void {
+  for (let changed = true; changed; ) {
+    changed = false;
+    const text = JSON.stringify(document);
+    for (const [kind, entries] of Object.entries(document.components)) {
+      if (kind === 'securitySchemes') continue;
+      for (const name of Object.keys(entries)) {
+        if (!text.includes(`"#/components/${kind}/${name}"`)) {
+          delete entries[name];
+          changed = true;
+        }
+      }
+    }
+  }
+}
+
+function documentOf(spec: {
+  title: string;
+  description: string;
+  security: { name: string; scheme: JsonSchema };
+  operations: Array<{ path: string; route: MountableRoute; audience: Audience }>;
 }): JsonSchema {
-  return {
-    operationId: spec.operationId,
-    summary: spec.summary,
-    ...(spec.description ? { description: spec.description } : {}),
-    tags: ['Admin'],
-    security: [{ adminToken: [] }],
-    parameters: [{ name: 'shopId', in: 'path', required: true, schema: { type: 'string' } }],
-    requestBody: { required: true, content: { 'application/json': { schema: toJsonSchema(spec.body, 'input') } } },
-    responses: {
-      '200': { description: 'OK', content: { 'application/json': { schema: toJsonSchema(spec.response, 'output') } } },
-      '400': errorResponse('Invalid body (`issue` and `path` name the first bad field)'),
-      '401': errorResponse('Missing or wrong admin token'),
-      '404': errorResponse('Unknown shop or campaign'),
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  const tags = new Set<string>();
+  for (const { path, route, audience } of spec.operations) {
+    paths[path] ??= {};
+    paths[path][route.method.toLowerCase()] = operationOf(route, audience);
+    tags.add(route.tag);
+  }
+  const document = {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: {
+      title: spec.title,
+      version: '1.0.0',
+      description: spec.description,
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: '/', description: 'This service' }],
+    security: [{ [spec.security.name]: [] }],
+    tags: [...tags].map((name) => ({ name, description: TAGS[name] ?? name })),
+    paths,
+    components: {
+      securitySchemes: { [spec.security.name]: spec.security.scheme },
+      schemas: {
+        Error: toJsonSchema(errorBodySchema, 'output'),
+        ConditionTrace: buildConditionTraceJsonSchema(`${SCHEMAS}ConditionTrace`),
+        ...conditionDefs.$defs,
+      } as Record<string, unknown>,
+      parameters: {
+        ShopId: { name: 'shopId', in: 'path', required: true, description: 'The shop (`shp_…`)', schema: { type: 'string' } },
+      } as Record<string, unknown>,
+      headers: { ...HEADER_COMPONENTS } as Record<string, unknown>,
+      responses: { ...RESPONSE_COMPONENTS } as Record<string, unknown>,
     },
   };
+  pruneComponents(document);
+  return document;
 }
 
 /**
- * Builds the document for routes mounted under `/api/v1`.
+ * Builds the document of the public API: the routes mounted under `/api/v1`.
  *
  * @example
  *   const doc = buildOpenApiDocument(publicShopRoutes(ctx)); // doc.openapi === '3.1.0'
  */
-export function buildOpenApiDocument(routes: readonly ShopRoute[], extraPaths: Record<string, JsonSchema> = {}): JsonSchema {
-  const paths: Record<string, Record<string, JsonSchema>> = {};
-  for (const route of routes) {
-    const path = `/api/v1${openApiPath(route.path)}`;
-    paths[path] ??= {};
-    paths[path][route.method.toLowerCase()] = operationOf(route);
-  }
-  return {
-    openapi: '3.1.0',
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
-    info: {
-      title: 'Gift Campaign Rewards Service API',
-      version: '1.0.0',
-      description:
-        'Public REST API for headless storefronts and integrations. Every response carries `X-Request-Id`; ' +
-        'rate-limited responses carry `RateLimit-Policy` and `RateLimit` (IETF httpapi draft).',
+export function buildOpenApiDocument(routes: readonly ShopRoute[]): JsonSchema {
+  return documentOf({
+    title: 'Gift Campaign Rewards Service API',
+    description:
+      'Public REST API for headless storefronts and integrations. Every response carries `X-Request-Id`; ' +
+      'rate-limited responses carry `RateLimit-Policy` and `RateLimit` (IETF httpapi draft).',
+    security: { name: 'apiKey', scheme: { type: 'http', scheme: 'bearer', description: 'An API key of a Scale-plan shop' } },
+    operations: routes.map((route) => ({ path: `/api/v1${openApiPath(route.path)}`, route, audience: 'public' as const })),
+  });
+}
+
+/**
+ * Builds the document of the admin API: its own routes, and the public routes as mounted under
+ * `/admin/v1/shops/{shopId}` (any plan, no rate limit, the admin token).
+ *
+ * @example
+ *   const doc = buildAdminOpenApiDocument(publicShopRoutes(ctx), adminOnlyRoutes(ctx));
+ */
+export function buildAdminOpenApiDocument(publicRoutes: readonly ShopRoute[], adminRoutes: readonly MountableRoute[]): JsonSchema {
+  const pathOf = (route: MountableRoute) =>
+    `/admin/v1${route.scope === 'shop' ? '/shops/{shopId}' : ''}${openApiPath(route.path)}`;
+  return documentOf({
+    title: 'Gift Campaign Rewards Service admin API',
+    description:
+      "The operator's API: shops, API keys, catalog, webhooks, orders, experiments and the simulator, plus every " +
+      'public route on the shop mount `/admin/v1/shops/{shopId}` (any plan, not rate limited). Every response ' +
+      'carries `X-Request-Id`.',
+    security: {
+      name: 'adminToken',
+      scheme: { type: 'http', scheme: 'bearer', description: "The operator's ADMIN_TOKEN" },
     },
-    servers: [{ url: '/' }],
-    security: [{ apiKey: [] }],
-    paths: { ...paths, ...extraPaths },
-    components: {
-      securitySchemes: {
-        apiKey: { type: 'http', scheme: 'bearer', description: 'An API key of a Scale-plan shop' },
-        adminToken: { type: 'http', scheme: 'bearer', description: "The operator's ADMIN_TOKEN (admin API only)" },
-      },
-      schemas: { Error: toJsonSchema(errorBodySchema, 'output'), ...conditionDefs.$defs },
-    },
-  };
+    operations: [...adminRoutes, ...publicRoutes].map((route) => ({ path: pathOf(route), route, audience: 'admin' as const })),
+  });
 }

@@ -31,11 +31,14 @@ export function buildConditionNodeJsonSchema(refPrefix = '#/$defs/'): {
   const ref = (name: string) => ({ $ref: `${refPrefix}${name}` });
   const $defs: Record<string, JsonSchema> = {};
   const leafRefs: JsonSchema[] = [];
+  // OpenAPI's discriminator: which definition each `type` value selects (no trial of every branch).
+  const mapping: Record<string, string> = { AND: ref('AndNode').$ref, OR: ref('OrNode').$ref, NOT: ref('NotNode').$ref };
   for (const type of LEAF_TYPES) {
     const { $schema: _dialect, ...body } = z.toJSONSchema(LEAF_SCHEMAS[type], { io: 'input' });
     const name = leafDefinitionName(type);
     $defs[name] = body;
     leafRefs.push(ref(name));
+    mapping[type] = ref(name).$ref;
   }
   const childrenOf = (type: 'AND' | 'OR', description: string): JsonSchema => ({
     type: 'object',
@@ -59,7 +62,7 @@ export function buildConditionNodeJsonSchema(refPrefix = '#/$defs/'): {
   $defs['ConditionNode'] = {
     description: 'A condition tree node: a combinator or a leaf, discriminated by `type`.',
     oneOf: [ref('AndNode'), ref('OrNode'), ref('NotNode'), ...leafRefs],
-    discriminator: { propertyName: 'type' },
+    discriminator: { propertyName: 'type', mapping },
   };
   return { $ref: `${refPrefix}ConditionNode`, $defs };
 }
