@@ -88,11 +88,14 @@ function parametersOf(route: MountableRoute, audience: Audience): JsonSchema[] {
   return parameters;
 }
 
-/** The headers every response of `status` carries on this API. */
-function commonHeaders(audience: Audience, status: number): Record<string, JsonSchema> {
+/**
+ * The headers a response a route declares carries on this API. On the public API the limit is
+ * counted before the handler runs, so all of them have the limit headers (the refusals of
+ * authentication and the plan check, which come first, are the shared responses without them).
+ */
+function commonHeaders(audience: Audience): Record<string, JsonSchema> {
   const headers: Record<string, JsonSchema> = { 'X-Request-Id': headerRef('X-Request-Id') };
-  // The limit is counted after authentication and the plan check: their refusals carry no limit headers.
-  if (audience === 'public' && status !== 401 && status !== 403) {
+  if (audience === 'public') {
     headers['RateLimit-Policy'] = headerRef('RateLimit-Policy');
     headers['RateLimit'] = headerRef('RateLimit');
   }
@@ -105,7 +108,7 @@ function operationOf(route: MountableRoute, audience: Audience): JsonSchema {
   const responses: Record<string, JsonSchema> = {};
   for (const [statusText, spec] of Object.entries(route.responses)) {
     const status = Number(statusText);
-    const headers = commonHeaders(audience, status);
+    const headers = commonHeaders(audience);
     for (const [name, description] of Object.entries(spec.headers ?? {})) {
       headers[name] = name in HEADER_COMPONENTS ? headerRef(name) : { description, schema: { type: 'string' } };
     }
@@ -118,8 +121,12 @@ function operationOf(route: MountableRoute, audience: Audience): JsonSchema {
           : undefined;
     const content = schema === undefined ? undefined : { 'application/json': { schema } };
     let description = spec.description;
+    // A route's own 404 or 403 shares its status with the mount's: say both.
     if (status === 404 && audience === 'admin' && route.scope === 'shop') {
       description += '; or `{ "error": "Shop not found" }` for an unknown shop';
+    }
+    if (status === 403 && audience === 'public') {
+      description += '; or `{ "error": "API access requires the Scale plan" }` (no limit headers then)';
     }
     responses[statusText] = { description, ...(content ? { content } : {}), headers };
   }
