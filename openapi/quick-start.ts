@@ -14,7 +14,7 @@ import type { paths as PublicPaths } from './generated/public.d.ts';
  * @example
  *   const seen = await quickStart('http://127.0.0.1:3000', process.env.ADMIN_TOKEN ?? '');
  */
-export async function quickStart(baseUrl: string, adminToken: string, domain = 'shop.example.com') {
+export async function quickStart(baseUrl: string, adminToken: string, domain = 'demo.example.com') {
   const admin = createClient<AdminPaths>({ baseUrl, headers: { authorization: `Bearer ${adminToken}` } });
 
   // 1. The operator creates a shop on the Scale plan (the public API's plan) …
@@ -25,7 +25,7 @@ export async function quickStart(baseUrl: string, adminToken: string, domain = '
   // 2. … and an API key for it: `key` is shown in this response only.
   const keyed = await admin.POST('/admin/v1/shops/{shopId}/api-keys', {
     params: { path: { shopId } },
-    body: { name: 'storefront' },
+    body: { name: 'quick start' },
   });
   if (!keyed.data) throw new Error(`api key: ${keyed.error?.error}`);
   const apiKey: string = keyed.data.key;
@@ -36,10 +36,10 @@ export async function quickStart(baseUrl: string, adminToken: string, domain = '
     body: {
       products: [
         {
-          id: 'gid://shopify/Product/1001',
+          id: 'gid://shopify/Product/1',
           title: 'Mug',
           status: 'active',
-          variants: [{ id: 'gid://shopify/ProductVariant/2001', title: 'Default', inventoryQuantity: 50, inventoryPolicy: 'DENY' }],
+          variants: [{ id: 'gid://shopify/ProductVariant/11', title: 'Default Title', inventoryQuantity: 100, inventoryPolicy: 'DENY' }],
         },
       ],
     },
@@ -56,9 +56,9 @@ export async function quickStart(baseUrl: string, adminToken: string, domain = '
           name: 'Spend $50, get a mug',
           rules: [
             {
-              name: 'Mug over $50',
+              name: '$50 or more',
               conditionTree: { type: 'cart.subtotal_gte', value: 5000 },
-              giftConfig: { type: 'fixed', gifts: [{ variantId: 'gid://shopify/ProductVariant/2001', quantity: 1 }] },
+              giftConfig: { type: 'fixed', gifts: [{ variantId: 'gid://shopify/ProductVariant/11', quantity: 1 }] },
             },
           ],
         },
@@ -81,16 +81,17 @@ export async function quickStart(baseUrl: string, adminToken: string, domain = '
   // 6. What storefronts load: the rules payload, then 304 while it is unchanged.
   const rules = await api.GET('/api/v1/rules');
   if (!rules.data) throw new Error(`rules: ${rules.error?.error}`);
+  const ruleNames: string[] = rules.data.rules.map((rule) => rule.name);
   const etag = rules.response.headers.get('ETag') ?? '';
   const again = await api.GET('/api/v1/rules', { headers: { 'If-None-Match': etag } });
   const unchanged: boolean = again.response.status === 304;
 
-  // 7. Evaluate a $60 cart server-side: the mug is added.
+  // 7. Evaluate a cart of two $30 shirts: the rule matches and the mug is added.
   const evaluated = await api.POST('/api/v1/evaluate', {
     body: {
       cart: {
         currency: 'USD',
-        lines: [{ productId: 'gid://shopify/Product/3001', variantId: 'gid://shopify/ProductVariant/4001', quantity: 1, price: 6000 }],
+        lines: [{ productId: 'gid://shopify/Product/2', variantId: 'gid://shopify/ProductVariant/21', quantity: 2, price: 3000 }],
       },
     },
   });
@@ -103,5 +104,5 @@ export async function quickStart(baseUrl: string, adminToken: string, domain = '
   });
   if (!analytics.data) throw new Error(`analytics: ${analytics.error?.error}`);
 
-  return { shopId, campaignId, live, unchanged, adds, analytics: analytics.data };
+  return { shopId, campaignId, live, ruleNames, unchanged, adds, analytics: analytics.data };
 }

@@ -13,7 +13,7 @@ type QuickStart = (
   baseUrl: string,
   adminToken: string,
   domain?: string,
-) => Promise<{ shopId: string; campaignId: string; live: boolean; unchanged: boolean; adds: unknown[]; analytics: unknown }>;
+) => Promise<{ shopId: string; campaignId: string; live: boolean; ruleNames: string[]; unchanged: boolean; adds: unknown[]; analytics: unknown }>;
 const quickStartPath = '../../openapi/quick-start.ts';
 const { quickStart } = (await import(quickStartPath)) as { quickStart: QuickStart };
 
@@ -31,8 +31,9 @@ describe('the quick start with generated types', () => {
     expect(seen.shopId).toMatch(/^shp_/);
     expect(seen.campaignId).toMatch(/^cmp_/);
     expect(seen.live).toBe(true);
+    expect(seen.ruleNames).toEqual(['$50 or more']);
     expect(seen.unchanged).toBe(true);
-    expect(seen.adds).toEqual([expect.objectContaining({ type: 'add', variantId: 'gid://shopify/ProductVariant/2001', quantity: 1 })]);
+    expect(seen.adds).toEqual([expect.objectContaining({ type: 'add', variantId: 'gid://shopify/ProductVariant/11', quantity: 1 })]);
     expect(seen.analytics).toBeTypeOf('object');
   });
 
