@@ -83,7 +83,7 @@ export async function quickStart(baseUrl: string, adminToken: string, domain = '
   if (!rules.data) throw new Error(`rules: ${rules.error?.error}`);
   const ruleNames: string[] = rules.data.rules.map((rule) => rule.name);
   const etag = rules.response.headers.get('ETag') ?? '';
-  const again = await api.GET('/api/v1/rules', { headers: { 'If-None-Match': etag } });
+  const again = await api.GET('/api/v1/rules', { params: { header: { 'If-None-Match': etag } } });
   const unchanged: boolean = again.response.status === 304;
 
   // 7. Evaluate a cart of two $30 shirts: the rule matches and the mug is added.

@@ -81,6 +81,9 @@ function parametersOf(route: MountableRoute, audience: Audience): JsonSchema[] {
       });
     }
   }
+  for (const [name, description] of Object.entries(route.requestHeaders ?? {})) {
+    parameters.push({ name, in: 'header', required: false, description, schema: { type: 'string' } });
+  }
   // A path segment no schema describes is still a parameter (the linter checks every one).
   for (const [, name = ''] of route.path.matchAll(/:([A-Za-z0-9_]+)/g)) {
     if (!seen.has(name)) parameters.push({ name, in: 'path', required: true, schema: { type: 'string' } });

@@ -51,6 +51,8 @@ export type RouteDefBase<P extends Schema, Q extends Schema, B extends Schema> =
   bodyOptional?: boolean;
   /** The `error` text of a 400 for a bad body; SPEC names some (e.g. widgets). */
   bodyError?: string;
+  /** Optional request headers the handler reads (name → description), for the documents. */
+  requestHeaders?: Record<string, string>;
   responses: Record<number, ResponseSpec>;
 };
 

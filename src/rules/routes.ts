@@ -26,6 +26,7 @@ export function rulesRoutes(ctx: AppContext): ShopRoute[] {
         'and widgets. Send the last `ETag` in `If-None-Match` (lists, `W/` tags and `*` accepted) to get 304 when unchanged.',
       tag: 'Rules',
       rateLimit: 'default',
+      requestHeaders: { 'If-None-Match': 'The `ETag` of the payload you hold: 304 while it is still current' },
       responses: {
         200: { description: 'The rules payload', schema: rulesPayloadResponseSchema, headers: cacheHeaders },
         304: { description: 'Not modified: the payload matches If-None-Match; no body', headers: cacheHeaders },

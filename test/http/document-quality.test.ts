@@ -142,6 +142,7 @@ describe('the public document', () => {
     expect(rules.responses['200']?.headers).toMatchObject({ ETag: { $ref: '#/components/headers/ETag' }, 'Cache-Control': { $ref: '#/components/headers/Cache-Control' } });
     expect(rules.responses['304']?.headers).toHaveProperty('ETag');
     expect(rules.responses['304']?.content).toBeUndefined();
+    expect(rules.parameters).toContainEqual(expect.objectContaining({ name: 'If-None-Match', in: 'header', required: false }));
     expect(doc.components.securitySchemes).not.toHaveProperty('adminToken');
   });
 
