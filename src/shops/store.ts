@@ -1,5 +1,6 @@
 /** Shops: create, read, change. Every other store function takes the shop this returns. */
-import { eq, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
+import { bytewise } from '../db/collation.ts';
 import type { Queryable } from '../db/database.ts';
 import { shops } from '../db/schema.ts';
 import { newId } from '../ids.ts';
@@ -69,6 +70,18 @@ export async function createShop(
 export async function getShop(db: Queryable, shopId: string): Promise<ShopRecord | undefined> {
   const [row] = await db.select().from(shops).where(eq(shops.id, shopId));
   return row ? toShopRecord(row) : undefined;
+}
+
+/**
+ * Every shop, oldest first: the operator's overview (`npm run cli -- shop:list`), the one read
+ * that is not about a single shop.
+ *
+ * @example
+ *   const all = await listShops(db);
+ */
+export async function listShops(db: Queryable): Promise<ShopRecord[]> {
+  const rows = await db.select().from(shops).orderBy(asc(shops.createdAt), asc(bytewise(shops.id)));
+  return rows.map(toShopRecord);
 }
 
 export async function getShopByDomain(db: Queryable, domain: string): Promise<ShopRecord | undefined> {

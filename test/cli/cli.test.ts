@@ -1,11 +1,18 @@
-/** The operator CLI: the same bootstrap as the admin API, straight on the database. */
+/**
+ * The operator CLI: most cases run in-process through runCli on the test database; two child
+ * processes check what only a real process shows (exit codes, a locked DATA_DIR, stdout
+ * flushed before exit).
+ */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CliError, runCommand } from '../../src/cli.ts';
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { runCli } from '../../src/cli.ts';
+import type { CliIo } from '../../src/cli.ts';
+import { testDbKind } from '../support/database.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp } from '../support/test-app.ts';
 
@@ -17,61 +24,204 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const cli = (...argv: string[]) => runCommand(t.ctx.db, t.config, argv);
+type Result = { code: number; stdout: string; stderr: string; opened: number };
 
-describe('CLI commands', () => {
-  it('creates a Scale shop and a key that the API accepts', async () => {
-    const created = await cli('shop:create', '--domain', `cli-${Date.now()}.example.com`, '--plan', 'scale', '--json');
-    const { shop } = created.json as { shop: { id: string; plan: string } };
-    expect(shop.plan).toBe('scale');
-    const keyOut = await cli('key:create', shop.id, '--name', 'ci');
-    const { key } = keyOut.json as { key: string };
-    expect(keyOut.text).toContain(key);
-    const res = await t.api(key, { method: 'GET', url: '/api/v1/campaigns' });
-    expect(res.statusCode).toBe(200);
+/** Runs the CLI in-process on the test database (which it must not close). */
+async function cli(argv: string[], env: Record<string, string> = {}, openDatabase?: CliIo['openDatabase']): Promise<Result> {
+  const result: Result = { code: -1, stdout: '', stderr: '', opened: 0 };
+  result.code = await runCli(argv, {
+    stdout: (text) => (result.stdout += text),
+    stderr: (text) => (result.stderr += text),
+    env,
+    openDatabase:
+      openDatabase ??
+      (async () => {
+        result.opened += 1;
+        return { ...t.ctx.database, close: async () => {} };
+      }),
+  });
+  return result;
+}
+
+const json = <T>(result: Result): T => JSON.parse(result.stdout) as T;
+let domains = 0;
+const domain = () => `cli-${process.pid}-${(domains += 1)}-${Date.now()}.example.com`;
+
+async function newShop(plan: string): Promise<string> {
+  const created = await cli(['shop:create', '--domain', domain(), '--plan', plan, '--json']);
+  expect(created.code).toBe(0);
+  return json<{ shop: { id: string } }>(created).shop.id;
+}
+
+describe('help', () => {
+  it.each([[[]], [['help']], [['--help']], [['-h']], [['shop:create', '--help']], [['frobnicate', '-h']]])(
+    'prints the usage for %j without opening the database',
+    async (argv) => {
+      const out = await cli(argv, { PORT: 'not a port' });
+      expect(out).toMatchObject({ code: 0, stderr: '', opened: 0 });
+      for (const command of ['shop:create', 'shop:list', 'shop:show', 'shop:plan', 'key:create', 'key:list', 'key:revoke']) {
+        expect(out.stdout).toContain(command);
+      }
+    },
+  );
+});
+
+describe('commands', () => {
+  it('creates a Scale shop and a key that the API accepts, without a warning', async () => {
+    const shopId = await newShop('scale');
+    const keyOut = await cli(['key:create', shopId, '--name', 'ci']);
+    expect(keyOut).toMatchObject({ code: 0, stderr: '' });
+    const key = keyOut.stdout.split('\n')[0] ?? '';
+    expect((await t.api(key, { method: 'GET', url: '/api/v1/campaigns' })).statusCode).toBe(200);
   });
 
   it('creates the first key with the shop when asked (--key), printing it last', async () => {
-    const out = await cli('shop:create', '--domain', `cli3-${Date.now()}.example.com`, '--plan', 'scale', '--key');
-    const key = out.text.split('\n').at(-1) ?? '';
+    const out = await cli(['shop:create', '--domain', domain(), '--plan', 'scale', '--key']);
+    expect(out).toMatchObject({ code: 0, stderr: '' });
+    const key = out.stdout.trimEnd().split('\n').at(-1) ?? '';
     expect(key).toMatch(/^gcr_/);
     expect((await t.api(key, { method: 'GET', url: '/api/v1/campaigns' })).statusCode).toBe(200);
   });
 
-  it('changes a plan, lists and revokes keys', async () => {
-    const { shop } = (await cli('shop:create', '--domain', `cli2-${Date.now()}.example.com`, '--plan', 'free')).json as { shop: { id: string } };
-    expect(((await cli('shop:plan', shop.id, 'pro')).json as { shop: { plan: string } }).shop.plan).toBe('pro');
-    const { apiKey, key } = (await cli('key:create', shop.id)).json as { apiKey: { id: string }; key: string };
-    const listed = (await cli('key:list', shop.id)).json as { apiKeys: Array<{ id: string }> };
-    expect(listed.apiKeys.map((k) => k.id)).toEqual([apiKey.id]);
-    expect(JSON.stringify(listed)).not.toContain(key);
-    await cli('key:revoke', shop.id, apiKey.id);
-    expect(((await cli('key:list', shop.id)).json as { apiKeys: unknown[] }).apiKeys).toEqual([]);
+  it('warns on stderr that a key of a non-Scale shop answers 403, keeping the key last on stdout', async () => {
+    const out = await cli(['shop:create', '--domain', domain(), '--plan', 'growth', '--key']);
+    expect(out.code).toBe(0);
+    expect(out.stderr).toMatch(/^Warning: Shop shp_\w+ is on the growth plan: this key answers 403 until the shop is on Scale/);
+    const key = out.stdout.trimEnd().split('\n').at(-1) ?? '';
+    expect((await t.api(key, { method: 'GET', url: '/api/v1/campaigns' })).statusCode).toBe(403);
+
+    const shopId = await newShop('free');
+    const asJson = await cli(['key:create', shopId, '--json']);
+    expect(asJson.stderr).toBe('');
+    expect(json<{ warnings: string[] }>(asJson).warnings).toEqual([expect.stringContaining('free plan')]);
   });
 
+  it('lists every shop as a table and as JSON', async () => {
+    const a = await newShop('free');
+    const b = await newShop('pro');
+    const table = await cli(['shop:list']);
+    expect(table.code).toBe(0);
+    const lines = table.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ID\s+DOMAIN\s+PLAN\s+CURRENCY\s+TIMEZONE\s+CREATED$/);
+    const rowOf = (id: string) => lines.find((line) => line.startsWith(id)) ?? '';
+    expect(rowOf(a)).toMatch(/ free +USD +UTC +\d{4}-/);
+    expect(rowOf(b)).toMatch(/ pro +USD +UTC /);
+    // Columns line up: the domain starts at the same place on every row.
+    expect(new Set(lines.map((line) => line.search(/ \S*\.example\.com| DOMAIN/))).size).toBe(1);
+    const { shops } = json<{ shops: Array<{ id: string; plan: string }> }>(await cli(['shop:list', '--json']));
+    expect(shops.map((s) => s.id)).toEqual(expect.arrayContaining([a, b]));
+    expect(shops.findIndex((s) => s.id === a)).toBeLessThan(shops.findIndex((s) => s.id === b));
+  });
+
+  it('changes a plan, lists and revokes keys, one shop at a time', async () => {
+    const shopId = await newShop('free');
+    const other = await newShop('scale');
+    const otherKey = json<{ apiKey: { id: string }; key: string }>(await cli(['key:create', other, '--json']));
+    expect(json<{ shop: { plan: string } }>(await cli(['shop:plan', shopId, 'pro', '--json'])).shop.plan).toBe('pro');
+    const { apiKey, key } = json<{ apiKey: { id: string }; key: string }>(await cli(['key:create', shopId, '--json']));
+    const listed = await cli(['key:list', shopId, '--json']);
+    expect(json<{ apiKeys: Array<{ id: string }> }>(listed).apiKeys.map((k) => k.id)).toEqual([apiKey.id]);
+    expect(listed.stdout).not.toContain(key);
+    expect((await cli(['key:list', shopId])).stdout).toMatch(new RegExp(`^ID\\s+PREFIX\\s+NAME\\s+CREATED\n${apiKey.id}\\s+gcr_\\w+…\\s+API key\\s+\\d{4}-`));
+
+    // Another shop's key is not found through this shop, and stays valid.
+    const crossShop = await cli(['key:revoke', shopId, otherKey.apiKey.id]);
+    expect(crossShop).toMatchObject({ code: 1, stderr: `Shop ${shopId} has no live key ${otherKey.apiKey.id}. \`npm run cli -- key:list ${shopId}\` lists them.\n` });
+    expect((await t.api(otherKey.key, { method: 'GET', url: '/api/v1/campaigns' })).statusCode).toBe(200);
+
+    expect((await cli(['key:revoke', shopId, apiKey.id])).stdout).toBe(`Revoked key ${apiKey.id}: it now answers 401.\n`);
+    expect(json<{ apiKeys: unknown[] }>(await cli(['key:list', shopId, '--json'])).apiKeys).toEqual([]);
+    expect((await cli(['key:list', shopId])).stdout).toBe(`Shop ${shopId} has no live API keys.\n`);
+  });
+});
+
+describe('errors are sentences with exit codes, never stacks', () => {
   it.each([
-    [['shop:create', '--domain', 'x.example.com', '--plan', 'gold'], /plan/],
-    [['shop:create', '--plan', 'free'], /domain/],
-    [['shop:show', 'shp_missing'], /not found/],
-    [['shop:plan', 'shp_missing', 'pro'], /not found/],
-    [['key:revoke', 'shp_missing', 'key_x'], /not found/],
-    [['frobnicate'], /Unknown command/],
-  ])('fails clearly for %j', async (argv, message) => {
-    await expect(cli(...argv)).rejects.toThrow(CliError);
-    await expect(cli(...argv)).rejects.toThrow(message);
+    // The command line is wrong: 2, before the database is opened.
+    [['frobnicate'], 2, /^Unknown command "frobnicate"\. Run `npm run cli -- help`/],
+    [['shop:show'], 2, /^shop:show needs <shopId>\. Usage: npm run cli -- shop:show <shopId>$/],
+    [['key:revoke', 'shp_1'], 2, /^key:revoke needs <keyId>\./],
+    [['shop:show', 'a', 'b'], 2, /^Unexpected argument "b"\./],
+    [['key:list', 'shp_1', '--plan', 'pro'], 2, /^key:list takes no --plan option\./],
+    [['shop:list', '--frob'], 2, /^Unknown option --frob\./],
+    [['shop:create', '--domain'], 2, /^Option --domain needs a value\./],
+    // The command fails: 1.
+    [['shop:create', '--plan', 'free'], 1, /^--domain is required\.$/],
+    [['shop:create', '--domain', 'x.example.com', '--plan', 'gold'], 1, /^--plan must be free, growth, pro or scale, not "gold"\.$/],
+    [['shop:create', '--domain', 'not a domain', '--plan', 'free'], 1, /^--domain: Expected a domain such as shop\.example\.com\.$/],
+    [['shop:create', '--domain', 'x.example.com', '--plan', 'free', '--currency', 'XXX1'], 1, /^--currency: Expected an ISO 4217/],
+    [['shop:show', 'shp_missing'], 1, /^Shop shp_missing not found\. `npm run cli -- shop:list` lists the shops\.$/],
+    [['shop:plan', 'shp_missing', 'pro'], 1, /^Shop shp_missing not found\./],
+    [['shop:plan', 'shp_missing', 'gold'], 1, /^The plan must be free, growth, pro or scale, not "gold"\.$/],
+    [['key:revoke', 'shp_missing', 'key_x'], 1, /^Shop shp_missing not found\./],
+  ])('%j', async (argv, code, message) => {
+    const out = await cli(argv);
+    expect(out.code).toBe(code);
+    expect(out.stdout).toBe('');
+    expect(out.stderr.trimEnd()).toMatch(message);
+    expect(out.stderr).not.toMatch(/\n\s+at /);
+    if (code === 2) expect(out.opened).toBe(0);
+  });
+
+  it('reports a duplicate domain, and errors as JSON with --json', async () => {
+    const taken = domain();
+    await cli(['shop:create', '--domain', taken, '--plan', 'free']);
+    const again = await cli(['shop:create', '--domain', taken, '--plan', 'free', '--json']);
+    expect(again.code).toBe(1);
+    expect(JSON.parse(again.stderr)).toEqual({ error: `A shop with domain ${taken} exists.` });
+  });
+
+  it('names a bad configuration and a database that cannot be opened', async () => {
+    const badConfig = await cli(['shop:list'], { PORT: 'abc' });
+    expect(badConfig).toMatchObject({ code: 1, opened: 0 });
+    expect(badConfig.stderr).toMatch(/^Invalid configuration:\n {2}PORT: /);
+
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
+    const down = await cli(['shop:list'], { DATABASE_URL: 'postgres://127.0.0.1:1/x' }, async () => Promise.reject(refused));
+    expect(down).toMatchObject({ code: 1, stderr: 'Could not open the database at DATABASE_URL: connect ECONNREFUSED 127.0.0.1:1.\n' });
   });
 });
 
 describe('CLI process', () => {
   const dir = mkdtempSync(join(tmpdir(), 'gcrs-cli-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const node = (args: string[], env: Record<string, string>) =>
+    run(process.execPath, ['src/cli.ts', ...args], { env: { ...process.env, DATABASE_URL: '', ...env } }).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
 
-  it('prints --json and exits 0, and exits 1 with a message on errors', async () => {
-    const env = { ...process.env, DATA_DIR: dir, DATABASE_URL: '' };
-    const { stdout } = await run(process.execPath, ['src/cli.ts', 'shop:create', '--domain', 'proc.example.com', '--plan', 'scale', '--json'], { env });
-    expect(JSON.parse(stdout).shop.domain).toBe('proc.example.com');
-    const failed = await run(process.execPath, ['src/cli.ts', 'shop:show', 'shp_nope'], { env }).catch((error: { code: number; stderr: string }) => error);
-    expect(failed).toMatchObject({ code: 1 });
-    expect((failed as { stderr: string }).stderr).toContain('Shop shp_nope not found');
-  }, 90_000);
+  it('answers --help with a locked DATA_DIR, where a command exits 1 with the reason', async () => {
+    // Locked by this (running) test process: opening it must fail.
+    const locked = join(dir, 'locked');
+    mkdirSync(locked);
+    writeFileSync(join(locked, 'gcrs.lock'), String(process.pid));
+    const help = await node(['--help'], { DATA_DIR: locked });
+    expect(help).toMatchObject({ code: 0, stderr: '' });
+    expect(help.stdout).toMatch(/^Usage: npm run cli/);
+    const list = await node(['shop:list'], { DATA_DIR: locked });
+    expect(list).toMatchObject({ code: 1, stdout: '' });
+    expect(list.stderr).toMatch(/^The data directory .*locked is in use by another process \(pid \d+\)\./);
+  });
+
+  it('runs a command on a real database and prints --json before exiting 0', async () => {
+    // PostgreSQL runs: the test's own database. PGlite runs: a data directory restored from the
+    // run's migrated template, so the child opens it instead of spending seconds in initdb.
+    let env: Record<string, string>;
+    if (testDbKind() === 'postgres') env = { DATABASE_URL: databaseUrl() };
+    else {
+      env = { DATA_DIR: join(dir, 'data') };
+      const template = new Blob([readFileSync(inject('pgliteTemplatePath'))]);
+      await (await PGlite.create({ dataDir: env.DATA_DIR, loadDataDir: template })).close();
+    }
+    const created = await node(['shop:create', '--domain', 'proc.example.com', '--plan', 'scale', '--json'], env);
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.stdout).shop.domain).toBe('proc.example.com');
+  }, 60_000);
 });
+
+function databaseUrl(): string {
+  const url = (t.ctx.database as { url?: string }).url;
+  if (url === undefined) throw new Error('the test database has no url');
+  return url;
+}

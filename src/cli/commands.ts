@@ -1,0 +1,144 @@
+/**
+ * The CLI's commands (CONTRACT "Admin API": the same bootstrap without the HTTP server). Each
+ * returns what to print — text for a terminal, JSON for scripts — and any warnings; the
+ * caller (src/cli.ts) decides where they go.
+ */
+import { createApiKey, listApiKeys, revokeApiKey } from '../api-keys/store.ts';
+import type { ApiKeyRecord } from '../api-keys/store.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { hasApiAccess, PLANS, planSchema } from '../shops/plans.ts';
+import { createShopBodySchema, presentShop } from '../shops/shop-schemas.ts';
+import { createShop, DuplicateDomainError, getShop, listShops, updateShop } from '../shops/store.ts';
+import type { ShopRecord } from '../shops/store.ts';
+import { CliError } from './command-line.ts';
+import type { CommandLine } from './command-line.ts';
+
+export type CommandOutput = { json: Record<string, unknown>; text: string; warnings: string[] };
+
+const PLAN_LIST = `${PLANS.slice(0, -1).join(', ')} or ${PLANS.at(-1) ?? ''}`;
+
+async function shopOrFail(db: Database, shopId: string): Promise<ShopRecord> {
+  const shop = await getShop(db, shopId);
+  if (!shop) throw new CliError(`Shop ${shopId} not found. \`npm run cli -- shop:list\` lists the shops.`);
+  return shop;
+}
+
+/** SPEC "Authentication": only Scale shops may use the API, so a key of another plan is refused. */
+function keyWarnings(shop: ShopRecord): string[] {
+  if (hasApiAccess(shop.plan)) return [];
+  return [
+    `Shop ${shop.id} is on the ${shop.plan} plan: this key answers 403 until the shop is on Scale ` +
+      `(npm run cli -- shop:plan ${shop.id} scale).`,
+  ];
+}
+
+const presentKey = (apiKey: ApiKeyRecord) => ({ ...apiKey, createdAt: apiKey.createdAt.toISOString() });
+
+/** Columns padded to their widest cell, two spaces apart. */
+function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const line = (cells: readonly string[]) => cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
+async function createShopCommand(db: Database, config: Config, options: Extract<CommandLine, { kind: 'command' }>['options']) {
+  const parsed = createShopBodySchema.safeParse({
+    domain: options.domain,
+    plan: options.plan,
+    currency: options.currency,
+    timezone: options.timezone,
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = String(issue?.path[0] ?? 'domain');
+    if (options[field as keyof typeof options] === undefined) throw new CliError(`--${field} is required.`);
+    if (field === 'plan') throw new CliError(`--plan must be ${PLAN_LIST}, not "${options.plan ?? ''}".`);
+    throw new CliError(`--${field}: ${issue?.message ?? 'invalid value'}.`);
+  }
+  let created: ShopRecord;
+  try {
+    created = await createShop(db, parsed.data);
+  } catch (error) {
+    if (error instanceof DuplicateDomainError) throw new CliError(`${error.message}.`);
+    throw error;
+  }
+  const shop = presentShop(created, config.planCaps);
+  const text = `Created shop ${shop.id} (${shop.domain}, ${shop.plan} plan).`;
+  if (!options.key) return { json: { shop }, text, warnings: [] };
+  // --key: the first key too, printed last on its own line so `| tail -n 1` captures it.
+  const { apiKey, key } = await createApiKey(db, created.id, options.name ?? 'API key');
+  return {
+    json: { shop, apiKey: presentKey(apiKey), key },
+    text: `${text}\nAPI key (shown once, store it now):\n${key}`,
+    warnings: keyWarnings(created),
+  };
+}
+
+/**
+ * Runs one parsed command against `db`.
+ *
+ * @example
+ *   const out = await runCommand(db, config, parseCommandLine(['shop:list']));
+ */
+export async function runCommand(
+  db: Database,
+  config: Config,
+  line: Extract<CommandLine, { kind: 'command' }>,
+): Promise<CommandOutput> {
+  const { args, options } = line;
+  const shopId = args.shopId ?? '';
+  switch (line.name) {
+    case 'shop:create':
+      return createShopCommand(db, config, options);
+    case 'shop:list': {
+      const shops = (await listShops(db)).map((shop) => presentShop(shop, config.planCaps));
+      const text =
+        shops.length === 0
+          ? 'No shops yet. Create one with `npm run cli -- shop:create --domain <domain> --plan <plan>`.'
+          : table(
+              ['ID', 'DOMAIN', 'PLAN', 'CURRENCY', 'TIMEZONE', 'CREATED'],
+              shops.map((s) => [s.id, s.domain, s.plan, s.currency, s.timezone, s.createdAt]),
+            );
+      return { json: { shops }, text, warnings: [] };
+    }
+    case 'shop:show': {
+      const shop = presentShop(await shopOrFail(db, shopId), config.planCaps);
+      return { json: { shop }, text: JSON.stringify(shop, null, 2), warnings: [] };
+    }
+    case 'shop:plan': {
+      const plan = planSchema.safeParse(args.plan);
+      if (!plan.success) throw new CliError(`The plan must be ${PLAN_LIST}, not "${args.plan ?? ''}".`);
+      const shop = await shopOrFail(db, shopId);
+      const updated = await updateShop(db, shop.id, { plan: plan.data });
+      if (!updated) throw new CliError(`Shop ${shop.id} not found.`);
+      return { json: { shop: presentShop(updated, config.planCaps) }, text: `Shop ${shop.id} is now on the ${updated.plan} plan.`, warnings: [] };
+    }
+    case 'key:create': {
+      const shop = await shopOrFail(db, shopId);
+      const { apiKey, key } = await createApiKey(db, shop.id, options.name ?? 'API key');
+      return {
+        json: { apiKey: presentKey(apiKey), key },
+        text: `${key}\n(Shown once: store it now. Key id ${apiKey.id}, prefix ${apiKey.prefix}.)`,
+        warnings: keyWarnings(shop),
+      };
+    }
+    case 'key:list': {
+      const shop = await shopOrFail(db, shopId);
+      const apiKeys = (await listApiKeys(db, shop.id)).map(presentKey);
+      const text =
+        apiKeys.length === 0
+          ? `Shop ${shop.id} has no live API keys.`
+          : table(['ID', 'PREFIX', 'NAME', 'CREATED'], apiKeys.map((k) => [k.id, `${k.prefix}…`, k.name, k.createdAt]));
+      return { json: { apiKeys }, text, warnings: [] };
+    }
+    case 'key:revoke': {
+      const shop = await shopOrFail(db, shopId);
+      const keyId = args.keyId ?? '';
+      if (!(await revokeApiKey(db, shop.id, keyId))) {
+        throw new CliError(`Shop ${shop.id} has no live key ${keyId}. \`npm run cli -- key:list ${shop.id}\` lists them.`);
+      }
+      return { json: { ok: true }, text: `Revoked key ${keyId}: it now answers 401.`, warnings: [] };
+    }
+  }
+}
