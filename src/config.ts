@@ -38,6 +38,8 @@ const envSchema = z.object({
   RATE_LIMIT_SCALE: z.coerce.number().positive().default(1),
   /** Raw storefront events older than this are pruned; rollups are kept. */
   EVENT_RETENTION_DAYS: positiveInt.default(90),
+  /** Finished outbox rows (delivered, failed, cancelled) and their attempt log are pruned after this. */
+  OUTBOX_RETENTION_DAYS: positiveInt.default(7),
   /** Secret of the platform app, used to verify the platform's order webhooks. */
   PLATFORM_WEBHOOK_SECRET: z.string().min(1).optional(),
   /** How often the outbox dispatcher looks for due work when idle. */
@@ -57,6 +59,7 @@ export type Config = {
   bodyLimitBytes: number;
   rateLimitScale: number;
   eventRetentionDays: number;
+  outboxRetentionDays: number;
   platformWebhookSecret: string | undefined;
   outboxPollMs: number;
   planCaps: PlanCaps;
@@ -92,6 +95,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     rateLimitScale: e.RATE_LIMIT_SCALE,
     eventRetentionDays: e.EVENT_RETENTION_DAYS,
+    outboxRetentionDays: e.OUTBOX_RETENTION_DAYS,
     platformWebhookSecret: e.PLATFORM_WEBHOOK_SECRET,
     outboxPollMs: e.OUTBOX_POLL_MS,
     planCaps: mergePlanCaps(e.PLAN_CAPS),

@@ -1,11 +1,12 @@
 /**
- * Background work of one instance (outbox dispatch, retention…). `npm start` starts every
+ * Background work of one instance (outbox dispatch, event and outbox retention). `npm start` starts every
  * worker listed here; SIGTERM stops them after the HTTP server has drained, and each
  * worker's stop() finishes the batch it has in hand before resolving.
  */
 import type { AppContext } from './context.ts';
 import { createEventRetentionWorker } from './events/retention.ts';
 import { createOutboxDispatcher } from './outbox/dispatcher.ts';
+import { createOutboxRetentionWorker } from './outbox/retention.ts';
 import { createRecordingDiscountPort } from './platform/discount-port.ts';
 
 export type Worker = { name: string; start(): void; stop(): Promise<void> };
@@ -14,6 +15,7 @@ export type Worker = { name: string; start(): void; stop(): Promise<void> };
 export function createWorkers(ctx: AppContext): Worker[] {
   return [
     createEventRetentionWorker(ctx),
+    createOutboxRetentionWorker(ctx),
     createOutboxDispatcher({
       db: ctx.db,
       logger: ctx.logger,

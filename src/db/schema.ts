@@ -223,8 +223,12 @@ export const outbox = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.shopId, t.id] }),
-    // The one cross-shop read: dispatchers claim whatever is due, whichever shop it is for.
+    // The two cross-shop reads, each on a partial index that holds only the rows it serves.
+    // Dispatchers claim whatever is due, whichever shop it is for: only pending rows, so a
+    // claim never walks delivered history however long it grows.
     index('outbox_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    // Retention prunes finished rows oldest first (updated_at is when they finished).
+    index('outbox_finished_idx').on(t.updatedAt).where(sql`status <> 'pending'`),
     index('outbox_shop_created_idx').on(t.shopId, t.createdAt),
   ],
 );

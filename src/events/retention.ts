@@ -7,6 +7,7 @@ import { and, asc, eq, inArray, lt } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/database.ts';
 import { shops, storefrontEvents } from '../db/schema.ts';
+import { createPeriodicWorker } from '../periodic-worker.ts';
 import type { Worker } from '../workers.ts';
 import { bytewise } from '../db/collation.ts';
 
@@ -58,41 +59,14 @@ export async function pruneEvents(db: Database, before: Date, options: PruneOpti
  *   createWorkers(ctx) // includes createEventRetentionWorker(ctx)
  */
 export function createEventRetentionWorker(ctx: AppContext, options: { intervalMs?: number } = {}): Worker {
-  const intervalMs = options.intervalMs ?? HOUR_MS;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let stopping = false;
-
-  const pass = async () => {
-    const before = new Date(Date.now() - ctx.config.eventRetentionDays * DAY_MS);
-    try {
-      const deleted = await pruneEvents(ctx.db, before, { shouldStop: () => stopping });
-      if (deleted > 0) ctx.logger.info({ deleted, before: before.toISOString() }, 'pruned storefront events');
-    } catch (error) {
-      // The next pass retries; a failing prune must not take the service down.
-      ctx.logger.error({ err: error }, 'pruning storefront events failed');
-    }
-  };
-  const schedule = (delayMs: number) => {
-    timer = setTimeout(() => {
-      running = pass().finally(() => {
-        running = undefined;
-        if (!stopping) schedule(intervalMs);
-      });
-    }, delayMs);
-    timer.unref();
-  };
-
-  return {
+  return createPeriodicWorker({
     name: 'event-retention',
-    start() {
-      stopping = false;
-      schedule(0);
+    intervalMs: options.intervalMs ?? HOUR_MS,
+    logger: ctx.logger,
+    async pass(shouldStop) {
+      const before = new Date(Date.now() - ctx.config.eventRetentionDays * DAY_MS);
+      const deleted = await pruneEvents(ctx.db, before, { shouldStop });
+      if (deleted > 0) ctx.logger.info({ deleted, before: before.toISOString() }, 'pruned storefront events');
     },
-    async stop() {
-      stopping = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
-  };
+  });
 }

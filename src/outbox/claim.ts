@@ -5,7 +5,7 @@
  * attempt. Other dispatchers then see the row as not due; if this one dies mid-delivery the
  * lease runs out and the row is claimed again, sending the same `webhook-id`.
  */
-import { and, asc, eq, inArray, lte } from 'drizzle-orm';
+import { and, asc, eq, lte, or, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../db/database.ts';
 import { outbox, outboxAttempts, webhookEndpoints } from '../db/schema.ts';
 
@@ -34,13 +34,7 @@ export async function claimDueWork(
 ): Promise<ClaimedWork[]> {
   const { now, limit, leaseMs } = options;
   return db.transaction(async (tx) => {
-    const due = await tx
-      .select()
-      .from(outbox)
-      .where(and(eq(outbox.status, 'pending'), lte(outbox.nextAttemptAt, now)))
-      .orderBy(asc(outbox.nextAttemptAt))
-      .limit(limit)
-      .for('update', { skipLocked: true });
+    const due = await dueRows(tx, now, limit);
     if (due.length === 0) return [];
 
     const endpoints = await endpointsOf(tx, due);
@@ -69,15 +63,8 @@ export async function claimDueWork(
         await tx.update(outbox).set({ attempts: work.attempt, nextAttemptAt: leaseEnd, updatedAt: now }).where(rowKey(work.row));
       }
       // An in-flight entry left by a dispatcher that died: say so, then log this attempt.
-      await tx
-        .update(outboxAttempts)
-        .set({ error: ABANDONED })
-        .where(
-          and(
-            inArray(outboxAttempts.outboxId, claimed.map((w) => w.row.id)),
-            eq(outboxAttempts.error, IN_FLIGHT),
-          ),
-        );
+      const previous = claimed.map((w) => w.row).filter((row) => row.attempts > 0);
+      if (previous.length > 0) await markAbandoned(tx, previous);
       await tx.insert(outboxAttempts).values(
         claimed.map((w) => ({
           shopId: w.row.shopId,
@@ -94,10 +81,49 @@ export async function claimDueWork(
   });
 }
 
+/**
+ * Due rows, soonest first, locked for this claim. The literal `status = 'pending'` is the
+ * predicate of the partial index outbox_due_idx, which holds pending rows only: the claim
+ * reads that index, never delivered history (test/outbox/query-plans.test.ts shows the plan).
+ *
+ * @example
+ *   await db.execute(sql`EXPLAIN ${dueRows(db, new Date(), 20)}`);
+ */
+export function dueRows(tx: Queryable, now: Date, limit: number) {
+  return tx
+    .select()
+    .from(outbox)
+    .where(and(sql`${outbox.status} = 'pending'`, lte(outbox.nextAttemptAt, now)))
+    .orderBy(asc(outbox.nextAttemptAt))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+}
+
+/**
+ * Marks the previous attempt of each row as abandoned if it is still in flight. Only a row's
+ * latest attempt can be in flight (each claim settles the one before), so each entry is named
+ * by its full primary key and the log is read through that index, never scanned.
+ *
+ * @example
+ *   await markAbandoned(tx, [{ shopId: 'shp_1', id: 'obx_1', attempts: 2 }]);
+ */
+export function markAbandoned(tx: Queryable, rows: ReadonlyArray<{ shopId: string; id: string; attempts: number }>) {
+  const keys = rows.map((row) =>
+    and(eq(outboxAttempts.shopId, row.shopId), eq(outboxAttempts.outboxId, row.id), eq(outboxAttempts.attempt, row.attempts)),
+  );
+  return tx
+    .update(outboxAttempts)
+    .set({ error: ABANDONED })
+    .where(and(or(...keys), eq(outboxAttempts.error, IN_FLIGHT)));
+}
+
 async function endpointsOf(tx: Queryable, rows: readonly OutboxRow[]) {
-  const ids = [...new Set(rows.flatMap((row) => (row.kind === 'webhook' && row.endpointId !== null ? [row.endpointId] : [])))];
+  const keys = new Map<string, { shopId: string; id: string }>();
+  for (const row of rows) {
+    if (row.kind === 'webhook' && row.endpointId !== null) keys.set(`${row.shopId}/${row.endpointId}`, { shopId: row.shopId, id: row.endpointId });
+  }
   const found = new Map<string, { url: string; secret: string; disabledAt: Date | null }>();
-  if (ids.length === 0) return found;
+  if (keys.size === 0) return found;
   const endpoints = await tx
     .select({
       shopId: webhookEndpoints.shopId,
@@ -107,7 +133,8 @@ async function endpointsOf(tx: Queryable, rows: readonly OutboxRow[]) {
       disabledAt: webhookEndpoints.disabledAt,
     })
     .from(webhookEndpoints)
-    .where(inArray(webhookEndpoints.id, ids));
+    // By primary key (shop first), like every other read of the table.
+    .where(or(...[...keys.values()].map((key) => and(eq(webhookEndpoints.shopId, key.shopId), eq(webhookEndpoints.id, key.id)))));
   // Keyed by shop too: an endpoint only serves rows of its own shop.
   for (const e of endpoints) found.set(`${e.shopId}/${e.id}`, { url: e.url, secret: e.secret, disabledAt: e.disabledAt });
   return found;
