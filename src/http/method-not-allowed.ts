@@ -4,6 +4,7 @@
  * routes are recorded as they are added and the other methods are filled in with a 405.
  */
 import type { FastifyInstance, HTTPMethods } from 'fastify';
+import { corsPreflightRefused, isCorsPreflight } from './cors.ts';
 import { methodNotAllowed } from './errors.ts';
 
 const FILLED: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -28,8 +29,9 @@ export function trackRoutes(app: FastifyInstance): { fill405(): void } {
         app.route({
           method: missing,
           url,
-          handler: async () => {
-            throw methodNotAllowed(allow);
+          handler: async (request) => {
+            // OPTIONS is never served here, so a preflight lands in this 405 too (see cors.ts).
+            throw isCorsPreflight(request) ? corsPreflightRefused(allow) : methodNotAllowed(allow);
           },
         });
       }
