@@ -1,1 +1,1 @@
-CREATE INDEX "outbox_finished_idx" ON "outbox" USING btree ("updated_at") WHERE status <> 'pending';
+CREATE INDEX IF NOT EXISTS "outbox_finished_idx" ON "outbox" USING btree ("updated_at") WHERE status <> 'pending';
