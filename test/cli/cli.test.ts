@@ -19,10 +19,19 @@ import type { TestApp } from '../support/test-app.ts';
 const run = promisify(execFile);
 
 let t: TestApp;
+let processRuns: ReturnType<typeof runProcesses>;
+const processDir = mkdtempSync(join(tmpdir(), 'gcrs-cli-'));
 beforeAll(async () => {
   t = await createTestApp();
+  processRuns = runProcesses(processDir);
+  // Awaited by the process tests; this only keeps an early failure from going unhandled.
+  processRuns.catch(() => {});
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await processRuns.catch(() => {});
+  rmSync(processDir, { recursive: true, force: true });
+  await t.close();
+});
 
 type Result = { code: number; stdout: string; stderr: string; opened: number };
 
@@ -183,42 +192,53 @@ describe('errors are sentences with exit codes, never stacks', () => {
 });
 
 describe('CLI process', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'gcrs-cli-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const node = (args: string[], env: Record<string, string>) =>
-    run(process.execPath, ['src/cli.ts', ...args], { env: { ...process.env, DATABASE_URL: '', ...env } }).then(
-      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-      (error: { code: number; stdout: string; stderr: string }) => error,
-    );
-
   it('answers --help with a locked DATA_DIR, where a command exits 1 with the reason', async () => {
-    // Locked by this (running) test process: opening it must fail.
-    const locked = join(dir, 'locked');
-    mkdirSync(locked);
-    writeFileSync(join(locked, 'gcrs.lock'), String(process.pid));
-    const help = await node(['--help'], { DATA_DIR: locked });
+    const { help, locked } = await processRuns;
     expect(help).toMatchObject({ code: 0, stderr: '' });
     expect(help.stdout).toMatch(/^Usage: npm run cli/);
-    const list = await node(['shop:list'], { DATA_DIR: locked });
-    expect(list).toMatchObject({ code: 1, stdout: '' });
-    expect(list.stderr).toMatch(/^The data directory .*locked is in use by another process \(pid \d+\)\./);
+    expect(locked).toMatchObject({ code: 1, stdout: '' });
+    expect(locked.stderr).toMatch(/^The data directory .*locked is in use by another process \(pid \d+\)\./);
   });
 
   it('runs a command on a real database and prints --json before exiting 0', async () => {
-    // PostgreSQL runs: the test's own database. PGlite runs: a data directory restored from the
-    // run's migrated template, so the child opens it instead of spending seconds in initdb.
-    let env: Record<string, string>;
-    if (testDbKind() === 'postgres') env = { DATABASE_URL: databaseUrl() };
-    else {
-      env = { DATA_DIR: join(dir, 'data') };
-      const template = new Blob([readFileSync(inject('pgliteTemplatePath'))]);
-      await (await PGlite.create({ dataDir: env.DATA_DIR, loadDataDir: template })).close();
-    }
-    const created = await node(['shop:create', '--domain', 'proc.example.com', '--plan', 'scale', '--json'], env);
-    expect(created.code).toBe(0);
+    const { created } = await processRuns;
+    expect(created).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(created.stdout).shop.domain).toBe('proc.example.com');
-  }, 60_000);
+  });
 });
+
+type ProcessResult = { code: number; stdout: string; stderr: string };
+
+/**
+ * The child processes, started before the in-process tests so they run alongside them (a
+ * process spends most of its time loading modules and, on PGlite, creating the database).
+ */
+async function runProcesses(dir: string): Promise<Record<'help' | 'locked' | 'created', ProcessResult>> {
+  const node = (args: string[], env: Record<string, string>): Promise<ProcessResult> =>
+    run(process.execPath, ['src/cli.ts', ...args], { env: { ...process.env, DATABASE_URL: '', ...env } }).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (error: ProcessResult) => error,
+    );
+  // Locked by this (running) test process: opening it must fail, so --help must not open it.
+  const lockedDir = join(dir, 'locked');
+  mkdirSync(lockedDir);
+  writeFileSync(join(lockedDir, 'gcrs.lock'), String(process.pid));
+  const database = async (): Promise<Record<string, string>> => {
+    // PostgreSQL runs: the test's own database. PGlite runs: a data directory restored from the
+    // run's migrated template (half the time of an initdb in the child), which the child opens.
+    if (testDbKind() === 'postgres') return { DATABASE_URL: databaseUrl() };
+    const dataDir = join(dir, 'data');
+    const template = new Blob([readFileSync(inject('pgliteTemplatePath'))]);
+    await (await PGlite.create({ dataDir, loadDataDir: template })).close();
+    return { DATA_DIR: dataDir };
+  };
+  const [help, locked, created] = await Promise.all([
+    node(['--help'], { DATA_DIR: lockedDir }),
+    node(['shop:list'], { DATA_DIR: lockedDir }),
+    database().then((env) => node(['shop:create', '--domain', 'proc.example.com', '--plan', 'scale', '--json'], env)),
+  ]);
+  return { help, locked, created };
+}
 
 function databaseUrl(): string {
   const url = (t.ctx.database as { url?: string }).url;
