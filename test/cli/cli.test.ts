@@ -20,15 +20,16 @@ const run = promisify(execFile);
 
 let t: TestApp;
 let processRuns: ReturnType<typeof runProcesses>;
+const settled = () => Promise.allSettled(Object.values(processRuns));
 const processDir = mkdtempSync(join(tmpdir(), 'gcrs-cli-'));
 beforeAll(async () => {
   t = await createTestApp();
   processRuns = runProcesses(processDir);
   // Awaited by the process tests; this only keeps an early failure from going unhandled.
-  processRuns.catch(() => {});
+  void settled();
 });
 afterAll(async () => {
-  await processRuns.catch(() => {});
+  await settled();
   rmSync(processDir, { recursive: true, force: true });
   await t.close();
 });
@@ -193,7 +194,7 @@ describe('errors are sentences with exit codes, never stacks', () => {
 
 describe('CLI process', () => {
   it('answers --help with a locked DATA_DIR, where a command exits 1 with the reason', async () => {
-    const { help, locked } = await processRuns;
+    const [help, locked] = await Promise.all([processRuns.help, processRuns.locked]);
     expect(help).toMatchObject({ code: 0, stderr: '' });
     expect(help.stdout).toMatch(/^Usage: npm run cli/);
     expect(locked).toMatchObject({ code: 1, stdout: '' });
@@ -201,10 +202,10 @@ describe('CLI process', () => {
   });
 
   it('runs a command on a real database and prints --json before exiting 0', async () => {
-    const { created } = await processRuns;
+    const created = await processRuns.created;
     expect(created).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(created.stdout).shop.domain).toBe('proc.example.com');
-  });
+  }, 60_000);
 });
 
 type ProcessResult = { code: number; stdout: string; stderr: string };
@@ -213,7 +214,7 @@ type ProcessResult = { code: number; stdout: string; stderr: string };
  * The child processes, started before the in-process tests so they run alongside them (a
  * process spends most of its time loading modules and, on PGlite, creating the database).
  */
-async function runProcesses(dir: string): Promise<Record<'help' | 'locked' | 'created', ProcessResult>> {
+function runProcesses(dir: string): Record<'help' | 'locked' | 'created', Promise<ProcessResult>> {
   const node = (args: string[], env: Record<string, string>): Promise<ProcessResult> =>
     run(process.execPath, ['src/cli.ts', ...args], { env: { ...process.env, DATABASE_URL: '', ...env } }).then(
       ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
@@ -232,12 +233,11 @@ async function runProcesses(dir: string): Promise<Record<'help' | 'locked' | 'cr
     await (await PGlite.create({ dataDir, loadDataDir: template })).close();
     return { DATA_DIR: dataDir };
   };
-  const [help, locked, created] = await Promise.all([
-    node(['--help'], { DATA_DIR: lockedDir }),
-    node(['shop:list'], { DATA_DIR: lockedDir }),
-    database().then((env) => node(['shop:create', '--domain', 'proc.example.com', '--plan', 'scale', '--json'], env)),
-  ]);
-  return { help, locked, created };
+  return {
+    help: node(['--help'], { DATA_DIR: lockedDir }),
+    locked: node(['shop:list'], { DATA_DIR: lockedDir }),
+    created: database().then((env) => node(['shop:create', '--domain', 'proc.example.com', '--plan', 'scale', '--json'], env)),
+  };
 }
 
 function databaseUrl(): string {
