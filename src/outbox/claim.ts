@@ -87,7 +87,7 @@ export async function claimDueWork(
  * reads that index, never delivered history (test/outbox/query-plans.test.ts shows the plan).
  *
  * @example
- *   await db.execute(sql`EXPLAIN ${dueRows(db, new Date(), 20)}`);
+ *   await db.execute(sql`EXPLAIN ${dueRows(db, new Date(), 20).getSQL()}`);
  */
 export function dueRows(tx: Queryable, now: Date, limit: number) {
   return tx

@@ -25,7 +25,7 @@ export const DEFAULT_PRUNE_BATCH = 1000;
  * planner can use that index whatever the plan's parameters.
  *
  * @example
- *   await db.execute(sql`EXPLAIN ${finishedBefore(db, cutoff, 1000)}`);
+ *   await db.execute(sql`EXPLAIN ${finishedBefore(db, cutoff, 1000).getSQL()}`);
  */
 export function finishedBefore(db: Queryable, before: Date, limit: number) {
   return db
