@@ -1,7 +1,7 @@
 /**
  * SPEC "POST /campaigns/:id/enable|disable|schedule": the campaign's state transitions. Each
- * change and its side effects (rules version, discount sync job, webhook) commit in one
- * transaction; a request that changes nothing has no side effects.
+ * change and its side effects (rules version, discount sync job, webhook) commit in one unit
+ * of work; a request that changes nothing has no side effects (it does not touch the rules).
  */
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
@@ -9,7 +9,7 @@ import { defineShopRoute } from '../http/shop-routes.ts';
 import type { ShopRoute } from '../http/shop-routes.ts';
 import { lowStockThresholdOf } from '../shops/settings.ts';
 import { effectiveCaps } from '../shops/plans.ts';
-import { bumpRulesVersion, lockShop } from '../shops/store.ts';
+import { writeShop } from '../shops/unit-of-work.ts';
 import { assertWithinCaps, isLive } from './caps.ts';
 import { checkCampaignHealth } from './health-check.ts';
 import { healthMessage } from './health-message.ts';
@@ -25,7 +25,7 @@ import { updateCampaignFields } from './lifecycle-store.ts';
 import { campaignNotFound, notFoundResponse } from './responses.ts';
 import { campaignIdParamsSchema } from './schemas.ts';
 import { countForCaps, getCampaign, getCampaignRow } from './store.ts';
-import { recordLiveTransition } from './transitions.ts';
+import { liveTransitionEvents } from './transitions.ts';
 
 
 export function lifecycleRoutes(ctx: AppContext): ShopRoute[] {
@@ -50,27 +50,24 @@ export function lifecycleRoutes(ctx: AppContext): ShopRoute[] {
         409: { description: 'Health check failed: `{ error: "health_warnings", warnings, message }`', schema: healthWarningsErrorSchema },
       },
       handler: async ({ shop, params, query, trigger }) => {
-        const changed = await ctx.db.transaction(async (tx) => {
-          await lockShop(tx, shop.id);
-          const before = await getCampaign(tx, shop.id, params.id);
+        await writeShop(ctx, shop.id, async (uow) => {
+          const before = await getCampaign(uow.tx, uow.shop.id, params.id);
           if (!before) throw campaignNotFound();
-          if (isLive(before)) return false;
+          if (isLive(before)) return;
           // The cap first: force=1 cannot get past it, so its 403 is the more useful answer.
-          const caps = effectiveCaps(ctx.config.planCaps, shop.plan, shop.limits);
-          assertWithinCaps(await countForCaps(tx, shop.id, before.id), { campaigns: 0, rules: 0, activeCampaigns: 1 }, caps);
+          const caps = effectiveCaps(ctx.config.planCaps, uow.shop.plan, uow.shop.limits);
+          assertWithinCaps(await countForCaps(uow.tx, uow.shop.id, before.id), { campaigns: 0, rules: 0, activeCampaigns: 1 }, caps);
           if (!query.force) {
-            const warnings = await checkCampaignHealth(tx, shop.id, before.rules, lowStockThresholdOf(shop.settings));
+            const warnings = await checkCampaignHealth(uow.tx, uow.shop.id, before.rules, lowStockThresholdOf(uow.shop.settings));
             if (warnings.length > 0) {
               throw new ApiError('health_warnings', { error: 'health_warnings', warnings, message: healthMessage(warnings) });
             }
           }
-          await bumpRulesVersion(tx, shop.id);
-          const after = await updateCampaignFields(tx, shop.id, before.id, { enabled: true, isDraft: false });
+          const after = await updateCampaignFields(uow.tx, uow.shop.id, before.id, { enabled: true, isDraft: false });
           if (!after) throw campaignNotFound();
-          await recordLiveTransition(tx, shop.id, before, after, trigger);
-          return true;
+          uow.enqueue(...liveTransitionEvents(before, after, trigger));
+          uow.touchRules();
         });
-        if (changed) ctx.rulesCache.invalidate(shop.id);
         return { ok: true as const, campaign: { id: params.id, enabled: true as const, isDraft: false as const } };
       },
     }),
@@ -86,18 +83,15 @@ export function lifecycleRoutes(ctx: AppContext): ShopRoute[] {
       params: campaignIdParamsSchema,
       responses: { 200: { description: 'The campaign is disabled', schema: disableResponseSchema }, 404: notFoundResponse },
       handler: async ({ shop, params, trigger }) => {
-        const changed = await ctx.db.transaction(async (tx) => {
-          await lockShop(tx, shop.id);
-          const before = await getCampaignRow(tx, shop.id, params.id);
+        await writeShop(ctx, shop.id, async (uow) => {
+          const before = await getCampaignRow(uow.tx, uow.shop.id, params.id);
           if (!before) throw campaignNotFound();
-          if (!before.enabled) return false;
-          await bumpRulesVersion(tx, shop.id);
-          const after = await updateCampaignFields(tx, shop.id, before.id, { enabled: false });
+          if (!before.enabled) return;
+          const after = await updateCampaignFields(uow.tx, uow.shop.id, before.id, { enabled: false });
           if (!after) throw campaignNotFound();
-          await recordLiveTransition(tx, shop.id, before, after, trigger);
-          return true;
+          uow.enqueue(...liveTransitionEvents(before, after, trigger));
+          uow.touchRules();
         });
-        if (changed) ctx.rulesCache.invalidate(shop.id);
         return { ok: true as const, campaign: { id: params.id, enabled: false as const } };
       },
     }),
@@ -120,10 +114,9 @@ export function lifecycleRoutes(ctx: AppContext): ShopRoute[] {
         404: notFoundResponse,
       },
       handler: async ({ shop, params, body }) => {
-        const after = await ctx.db.transaction(async (tx) => {
-          // The version bump takes the shop lock before the stored window is read.
-          await bumpRulesVersion(tx, shop.id);
-          const before = await getCampaignRow(tx, shop.id, params.id);
+        const after = await writeShop(ctx, shop.id, async (uow) => {
+          // Read under the shop lock: a concurrent schedule change cannot slip between read and write.
+          const before = await getCampaignRow(uow.tx, uow.shop.id, params.id);
           if (!before) throw campaignNotFound();
           const startAt = body.startAt === undefined ? before.startAt : body.startAt;
           const endAt = body.endAt === undefined ? before.endAt : body.endAt;
@@ -138,11 +131,11 @@ export function lifecycleRoutes(ctx: AppContext): ShopRoute[] {
               path: [field],
             });
           }
-          const updated = await updateCampaignFields(tx, shop.id, before.id, { startAt, endAt });
+          const updated = await updateCampaignFields(uow.tx, uow.shop.id, before.id, { startAt, endAt });
           if (!updated) throw campaignNotFound();
+          uow.touchRules();
           return updated;
         });
-        ctx.rulesCache.invalidate(shop.id);
         return {
           ok: true as const,
           campaign: { id: after.id, startAt: after.startAt?.toISOString() ?? null, endAt: after.endAt?.toISOString() ?? null },

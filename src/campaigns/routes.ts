@@ -1,12 +1,13 @@
 /** SPEC "GET/POST/PUT/DELETE /campaigns…": list, bulk import, read, full replace, delete. */
 import { stripDisallowedLeaves } from '@gcrs/engine';
 import type { AppContext } from '../context.ts';
+import type { Tx } from '../db/database.ts';
 import { ApiError } from '../http/errors.ts';
 import { defineShopRoute } from '../http/shop-routes.ts';
 import type { ShopRoute } from '../http/shop-routes.ts';
 import { effectiveCaps } from '../shops/plans.ts';
 import type { Plan } from '../shops/plans.ts';
-import { bumpRulesVersion } from '../shops/store.ts';
+import { writeShop } from '../shops/unit-of-work.ts';
 import { assertWithinCaps, isLive } from './caps.ts';
 import { presentCampaign, presentListItem } from './present.ts';
 import { badRequestResponse, campaignNotFound, notFoundResponse } from './responses.ts';
@@ -31,7 +32,7 @@ import {
   ruleIdsOf,
 } from './store.ts';
 import type { NewRule } from './store.ts';
-import { queueDiscountSyncs, recordLiveTransition } from './transitions.ts';
+import { discountSyncEvents, liveTransitionEvents } from './transitions.ts';
 
 
 /** SPEC rule 4: plan-gated condition types are stripped silently, at any depth. */
@@ -78,22 +79,19 @@ export function campaignRoutes(ctx: AppContext): ShopRoute[] {
         403: { description: 'Plan cap exceeded' },
       },
       handler: async ({ shop, body }) => {
-        const entries = body.campaigns.map((c) => ({ ...c, rules: c.rules.map((r) => stripForPlan(r, shop.plan)) }));
-        const campaignIds = await ctx.db.transaction(async (tx) => {
-          // Bumping first takes the shop row's lock: concurrent writers of this shop queue here,
-          // so two imports can never both pass the caps check.
-          await bumpRulesVersion(tx, shop.id);
+        const campaignIds = await writeShop(ctx, shop.id, async (uow) => {
+          const entries = body.campaigns.map((c) => ({ ...c, rules: c.rules.map((r) => stripForPlan(r, uow.shop.plan)) }));
           const adding = {
             campaigns: entries.length,
             rules: entries.reduce((sum, c) => sum + c.rules.length, 0),
             activeCampaigns: entries.filter(isLive).length,
           };
-          assertWithinCaps(await countForCaps(tx, shop.id), adding, capsOf(shop));
-          const ids = await insertCampaigns(tx, shop.id, entries);
-          await queueDiscountSyncs(tx, shop.id, ids.filter((_id, i) => entries[i] !== undefined && isLive(entries[i])));
+          assertWithinCaps(await countForCaps(uow.tx, uow.shop.id), adding, capsOf(uow.shop));
+          const ids = await insertCampaigns(uow.tx, uow.shop.id, entries);
+          uow.enqueue(...discountSyncEvents(ids.filter((_id, i) => entries[i] !== undefined && isLive(entries[i]))));
+          uow.touchRules();
           return ids;
         });
-        ctx.rulesCache.invalidate(shop.id);
         return { imported: campaignIds.length, campaignIds };
       },
     }),
@@ -134,27 +132,28 @@ export function campaignRoutes(ctx: AppContext): ShopRoute[] {
         409: { description: 'A rule of a running experiment would be removed or replaced' },
       },
       handler: async ({ shop, params, body, trigger }) => {
-        const rules = body.rules.map((r) => stripForPlan(r, shop.plan));
-        await ctx.db.transaction(async (tx) => {
-          await bumpRulesVersion(tx, shop.id);
-          const before = await getCampaign(tx, shop.id, params.id);
+        const campaign = await writeShop(ctx, shop.id, async (uow) => {
+          const rules = body.rules.map((r) => stripForPlan(r, uow.shop.plan));
+          const before = await getCampaign(uow.tx, uow.shop.id, params.id);
           if (!before) throw campaignNotFound();
-          await assertRuleIdsBelong(tx, shop.id, params.id, rules);
-          await assertExperimentRulesKept(tx, shop.id, params.id, rules);
+          await assertRuleIdsBelong(uow.tx, uow.shop.id, params.id, rules);
+          await assertExperimentRulesKept(uow.tx, uow.shop.id, params.id, rules);
           const adding = {
             campaigns: 0,
             rules: rules.length,
             activeCampaigns: isLive(body) && !isLive(before) ? 1 : 0,
           };
-          const others = await countForCaps(tx, shop.id, params.id);
-          assertWithinCaps(others, adding, capsOf(shop));
-          await replaceCampaign(tx, shop.id, params.id, { ...body, rules });
-          await recordLiveTransition(tx, shop.id, before, { ...body, id: before.id }, trigger);
+          const others = await countForCaps(uow.tx, uow.shop.id, params.id);
+          assertWithinCaps(others, adding, capsOf(uow.shop));
+          await replaceCampaign(uow.tx, uow.shop.id, params.id, { ...body, rules });
+          uow.enqueue(...liveTransitionEvents(before, { ...body, id: before.id }, trigger));
+          uow.touchRules();
+          // Read back under the lock: the response shows this PUT, not a later writer's.
+          const after = await getCampaign(uow.tx, uow.shop.id, params.id);
+          if (!after) throw campaignNotFound();
+          return presentCampaign(after, await getRunningExperiment(uow.tx, uow.shop.id, after.id));
         });
-        ctx.rulesCache.invalidate(shop.id);
-        const campaign = await getCampaign(ctx.db, shop.id, params.id);
-        if (!campaign) throw campaignNotFound();
-        return { campaign: presentCampaign(campaign, await getRunningExperiment(ctx.db, shop.id, campaign.id)) };
+        return { campaign };
       },
     }),
 
@@ -168,21 +167,18 @@ export function campaignRoutes(ctx: AppContext): ShopRoute[] {
       params: campaignIdParamsSchema,
       responses: { 200: { description: '`{ "ok": true }`', schema: okResponseSchema }, 404: notFoundResponse },
       handler: async ({ shop, params, trigger }) => {
-        await ctx.db.transaction(async (tx) => {
-          await bumpRulesVersion(tx, shop.id);
-          const before = await getCampaign(tx, shop.id, params.id);
+        await writeShop(ctx, shop.id, async (uow) => {
+          const before = await getCampaign(uow.tx, uow.shop.id, params.id);
           if (!before) throw campaignNotFound();
-          await deleteCampaign(tx, shop.id, params.id);
-          await recordLiveTransition(tx, shop.id, before, null, trigger);
+          await deleteCampaign(uow.tx, uow.shop.id, params.id);
+          uow.enqueue(...liveTransitionEvents(before, null, trigger));
+          uow.touchRules();
         });
-        ctx.rulesCache.invalidate(shop.id);
         return { ok: true as const };
       },
     }),
   ];
 }
-
-type Tx = Parameters<Parameters<AppContext['db']['transaction']>[0]>[0];
 
 /** A rule id in a PUT body must name a rule of this campaign, once. */
 async function assertRuleIdsBelong(tx: Tx, shopId: string, campaignId: string, rules: Array<{ id?: string | undefined }>) {

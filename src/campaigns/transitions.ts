@@ -1,57 +1,53 @@
 /**
- * Side effects of a campaign's live state changing (SPEC "States and transitions"), written
- * into the outbox inside the transaction of the change. "Live" is enabled and not draft —
- * the states the table names: `campaign.activated` when a campaign becomes live,
- * `campaign.deactivated` when it stops being live (disabled, back to draft, or deleted while
- * live). The automatic discount is synced on exactly the same transitions, so the two never
- * disagree and activated/deactivated alternate for each campaign.
+ * Side effects of a campaign's live state changing (SPEC "States and transitions"), queued in
+ * the unit of work of the change. "Live" is enabled and not draft — the states the table
+ * names: `campaign.activated` when a campaign becomes live, `campaign.deactivated` when it
+ * stops being live (disabled, back to draft, or deleted while live). The automatic discount is
+ * synced on exactly the same transitions, so the two never disagree and activated/deactivated
+ * alternate for each campaign.
  */
-import type { Queryable } from '../db/database.ts';
 import type { Trigger } from '../http/shop-routes.ts';
-import { enqueueJob, enqueueWebhookEvent } from '../outbox/enqueue.ts';
+import type { OutboxEvent } from '../shops/unit-of-work.ts';
 import { isLive } from './caps.ts';
 
 type CampaignState = { id: string; name: string; enabled: boolean; isDraft: boolean };
 
 /**
- * Queues the discount sync and the webhook when `before` and `after` differ in liveness;
- * does nothing otherwise. `after` is null when the campaign was deleted.
+ * The discount sync and the webhook when `before` and `after` differ in liveness; nothing
+ * otherwise. `after` is null when the campaign was deleted.
  *
  * @example
- *   await db.transaction(async (tx) => {
- *     await setEnabled(tx, shop.id, id, true);
- *     await recordLiveTransition(tx, shop.id, before, { ...before, enabled: true, isDraft: false }, 'api');
- *   });
+ *   uow.enqueue(...liveTransitionEvents(before, { ...before, enabled: true, isDraft: false }, 'api'));
  */
-export async function recordLiveTransition(
-  tx: Queryable,
-  shopId: string,
-  before: CampaignState,
-  after: CampaignState | null,
-  trigger: Trigger,
-): Promise<void> {
+export function liveTransitionEvents(before: CampaignState, after: CampaignState | null, trigger: Trigger): OutboxEvent[] {
   const wasLive = isLive(before);
   const nowLive = after !== null && isLive(after);
-  if (wasLive === nowLive) return;
-  await enqueueJob(tx, shopId, 'discount_sync', { campaignId: before.id, active: nowLive });
+  if (wasLive === nowLive) return [];
   const state = after ?? { ...before, enabled: false };
-  await enqueueWebhookEvent(tx, shopId, nowLive ? 'campaign.activated' : 'campaign.deactivated', {
-    campaignId: before.id,
-    name: state.name,
-    enabled: state.enabled,
-    isDraft: state.isDraft,
-    trigger,
-    ...(after === null ? { deleted: true } : {}),
-  });
+  return [
+    { kind: 'discount_sync', payload: { campaignId: before.id, active: nowLive } },
+    {
+      kind: 'webhook',
+      type: nowLive ? 'campaign.activated' : 'campaign.deactivated',
+      data: {
+        campaignId: before.id,
+        name: state.name,
+        enabled: state.enabled,
+        isDraft: state.isDraft,
+        trigger,
+        ...(after === null ? { deleted: true } : {}),
+      },
+    },
+  ];
 }
 
 /**
- * Queues the discount sync of campaigns created live (import): no webhook, as SPEC's States
- * table lists none for import.
+ * The discount syncs of campaigns created live (import): no webhook, as SPEC's States table
+ * lists none for import.
  *
  * @example
- *   await queueDiscountSyncs(tx, shop.id, ['cmp_1', 'cmp_2']);
+ *   uow.enqueue(...discountSyncEvents(['cmp_1', 'cmp_2']));
  */
-export async function queueDiscountSyncs(tx: Queryable, shopId: string, liveCampaignIds: readonly string[]): Promise<void> {
-  for (const campaignId of liveCampaignIds) await enqueueJob(tx, shopId, 'discount_sync', { campaignId, active: true });
+export function discountSyncEvents(liveCampaignIds: readonly string[]): OutboxEvent[] {
+  return liveCampaignIds.map((campaignId) => ({ kind: 'discount_sync', payload: { campaignId, active: true } }));
 }

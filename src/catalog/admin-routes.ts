@@ -1,13 +1,13 @@
 /**
  * Admin API: the catalog (CONTRACT "Admin API" and "Product and collection"). Catalog writes
- * bump the rules version: collections feed the rules payload's collection map.
+ * touch the rules: collections feed the rules payload's collection map.
  */
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { defineAdminRoute } from '../http/shop-routes.ts';
 import type { MountableRoute } from '../http/shop-routes.ts';
-import { bumpRulesVersion } from '../shops/store.ts';
+import { writeShop } from '../shops/unit-of-work.ts';
 import { catalogUpsertBodySchema } from './schemas.ts';
 import { markProductDeleted, upsertCatalog } from './store.ts';
 
@@ -35,8 +35,8 @@ export function catalogAdminRoutes(ctx: AppContext): MountableRoute[] {
         409: { description: 'A collection handle belongs to another collection: `{ "error": "Collection handle already in use", issue, path }`' },
       },
       handler: async ({ shop, body }) => {
-        await ctx.db.transaction(async (tx) => {
-          await bumpRulesVersion(tx, shop.id);
+        await writeShop(ctx, shop.id, async ({ tx, touchRules }) => {
+          touchRules();
           const result = await upsertCatalog(tx, shop.id, body);
           if (!result.ok) {
             throw new ApiError('conflict', {
@@ -46,7 +46,6 @@ export function catalogAdminRoutes(ctx: AppContext): MountableRoute[] {
             });
           }
         });
-        ctx.rulesCache.invalidate(shop.id);
         return { ok: true as const };
       },
     }),
@@ -66,12 +65,11 @@ export function catalogAdminRoutes(ctx: AppContext): MountableRoute[] {
       },
       handler: async ({ shop, params }) => {
         const { productId } = params;
-        await ctx.db.transaction(async (tx) => {
-          await bumpRulesVersion(tx, shop.id);
-          // Thrown inside: the version bump of an unknown product rolls back with it.
+        await writeShop(ctx, shop.id, async ({ tx, touchRules }) => {
+          touchRules();
+          // Thrown inside: nothing is bumped or invalidated for an unknown product.
           if (!(await markProductDeleted(tx, shop.id, productId))) throw notFound('Product');
         });
-        ctx.rulesCache.invalidate(shop.id);
         return { ok: true as const };
       },
     }),

@@ -1,7 +1,7 @@
 /**
  * Admin API: A/B experiments of a campaign (CONTRACT "Admin API"). Start, stop and conclude
- * change what GET /rules returns, so each bumps the shop's rules version in its transaction
- * (which also takes the shop row lock: two starts for one campaign cannot both pass the
+ * change what GET /rules returns, so each runs as a unit of work of the shop that touches the
+ * rules (its shop row lock also means two starts for one campaign cannot both pass the
  * one-running-experiment check).
  */
 import { z } from 'zod';
@@ -13,7 +13,7 @@ import { ApiError, conflict, notFound } from '../http/errors.ts';
 import { errorWith } from '../http/openapi.ts';
 import { defineAdminRoute } from '../http/shop-routes.ts';
 import type { MountableRoute } from '../http/shop-routes.ts';
-import { bumpRulesVersion } from '../shops/store.ts';
+import { writeShop } from '../shops/unit-of-work.ts';
 import {
   campaignParamsSchema,
   concludeExperimentBodySchema,
@@ -91,8 +91,8 @@ export function experimentAdminRoutes(ctx: AppContext): MountableRoute[] {
         },
       },
       handler: async ({ shop, params, body, reply }) => {
-        const experiment = await ctx.db.transaction(async (tx) => {
-          await bumpRulesVersion(tx, shop.id);
+        const experiment = await writeShop(ctx, shop.id, async ({ tx, touchRules }) => {
+          touchRules();
           if (!(await getCampaign(tx, shop.id, params.campaignId))) throw notFound('Campaign');
           const known = await ruleIdsOf(
             tx,
@@ -108,7 +108,6 @@ export function experimentAdminRoutes(ctx: AppContext): MountableRoute[] {
           }
           return insertExperiment(tx, shop.id, params.campaignId, body, new Date());
         });
-        ctx.rulesCache.invalidate(shop.id);
         return reply.code(201).send({ experiment: presentExperiment(experiment) });
       },
     }),
@@ -123,15 +122,14 @@ export function experimentAdminRoutes(ctx: AppContext): MountableRoute[] {
       params: experimentParamsSchema,
       responses: { 200: { description: 'The stopped experiment', schema: one }, 404: experimentNotFound, 409: notRunning },
       handler: async ({ shop, params }) => {
-        const experiment = await ctx.db.transaction(async (tx) => {
-          await bumpRulesVersion(tx, shop.id);
+        const experiment = await writeShop(ctx, shop.id, async ({ tx, touchRules }) => {
+          touchRules();
           const current = await getExperiment(tx, shop.id, params.campaignId, params.experimentId);
           if (!current) throw notFound('Experiment');
           const outcome = stopTransition(current, new Date());
           if (!outcome.ok) throw refusal(outcome, current.status);
           return updateExperiment(tx, shop.id, current.id, outcome.changes);
         });
-        ctx.rulesCache.invalidate(shop.id);
         return { experiment: presentExperiment(experiment) };
       },
     }),
@@ -152,15 +150,14 @@ export function experimentAdminRoutes(ctx: AppContext): MountableRoute[] {
         409: notRunning,
       },
       handler: async ({ shop, params, body }) => {
-        const experiment = await ctx.db.transaction(async (tx) => {
-          await bumpRulesVersion(tx, shop.id);
+        const experiment = await writeShop(ctx, shop.id, async ({ tx, touchRules }) => {
+          touchRules();
           const current = await getExperiment(tx, shop.id, params.campaignId, params.experimentId);
           if (!current) throw notFound('Experiment');
           const outcome = concludeTransition(current, body.winnerVariantId, new Date());
           if (!outcome.ok) throw refusal(outcome, current.status);
           return updateExperiment(tx, shop.id, current.id, outcome.changes);
         });
-        ctx.rulesCache.invalidate(shop.id);
         return { experiment: presentExperiment(experiment) };
       },
     }),

@@ -92,8 +92,10 @@ export async function getShopByDomain(db: Queryable, domain: string): Promise<Sh
 export type ShopChanges = Partial<Pick<ShopRecord, 'plan' | 'currency' | 'timezone' | 'limits' | 'settings'>>;
 
 /**
- * Writes `changes` and bumps the rules version: plan and settings both shape GET /rules.
- * Returns undefined when the shop does not exist.
+ * Writes `changes` and bumps the rules version in one statement: plan and settings both shape
+ * GET /rules. For one-off changes outside a unit of work (the CLI); the admin PATCH, which
+ * merges against the stored value, goes through patchShop. Returns undefined when the shop
+ * does not exist.
  */
 export async function updateShop(db: Queryable, shopId: string, changes: ShopChanges): Promise<ShopRecord | undefined> {
   const [row] = await db
@@ -105,8 +107,23 @@ export async function updateShop(db: Queryable, shopId: string, changes: ShopCha
 }
 
 /**
- * Bumps the version behind GET /rules' ETag. Call it inside every transaction that changes
- * what the rules payload returns; returns the new version.
+ * Writes `changes` alone; the caller's unit of work bumps the rules version (touchRules).
+ *
+ * @example
+ *   await setShopFields(uow.tx, uow.shop.id, { plan: 'pro' });
+ */
+export async function setShopFields(tx: Queryable, shopId: string, changes: ShopChanges): Promise<ShopRecord | undefined> {
+  const [row] = await tx
+    .update(shops)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(eq(shops.id, shopId))
+    .returning();
+  return row ? toShopRecord(row) : undefined;
+}
+
+/**
+ * Bumps the version behind GET /rules' ETag; returns the new version. Handlers do not call it:
+ * the unit of work does, before commit, when the work touched the rules (writeShop).
  */
 export async function bumpRulesVersion(tx: Queryable, shopId: string): Promise<number> {
   const [row] = await tx
@@ -115,13 +132,4 @@ export async function bumpRulesVersion(tx: Queryable, shopId: string): Promise<n
     .where(eq(shops.id, shopId))
     .returning({ rulesVersion: shops.rulesVersion });
   return row?.rulesVersion ?? 0;
-}
-
-/**
- * Takes the shop row's lock for the rest of the transaction, as bumpRulesVersion does, but
- * without bumping: a no-op enable or disable must not change the rules ETag, yet it must
- * read the campaign's state only after any concurrent writer of the shop has committed.
- */
-export async function lockShop(tx: Queryable, shopId: string): Promise<void> {
-  await tx.select({ id: shops.id }).from(shops).where(eq(shops.id, shopId)).for('update');
 }

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.ts';
 import { notFound } from '../http/errors.ts';
 import { defineShopRoute } from '../http/shop-routes.ts';
 import type { ShopRoute } from '../http/shop-routes.ts';
-import { bumpRulesVersion } from '../shops/store.ts';
+import { writeShop } from '../shops/unit-of-work.ts';
 import { getWidgetsResponseSchema, putWidgetsBodySchema, putWidgetsResponseSchema } from './schema.ts';
 import { getWidgetSettings, saveWidgetSettings } from './store.ts';
 
@@ -45,13 +45,12 @@ export function widgetRoutes(ctx: AppContext): ShopRoute[] {
         400: { description: '`{ "error": "Invalid widget settings body", "issue", "path" }`' },
       },
       handler: async ({ shop, body }) => {
-        const widgets = await ctx.db.transaction(async (tx) => {
-          // Widgets are part of GET /rules; the bump also serialises this shop's writers.
-          await bumpRulesVersion(tx, shop.id);
-          return saveWidgetSettings(tx, shop.id, body);
+        const widgets = await writeShop(ctx, shop.id, async (uow) => {
+          // Widgets are part of GET /rules.
+          uow.touchRules();
+          return saveWidgetSettings(uow.tx, uow.shop.id, body);
         });
         if (!widgets) throw notFound('Shop');
-        ctx.rulesCache.invalidate(shop.id);
         return { ok: true as const, widgets };
       },
     }),

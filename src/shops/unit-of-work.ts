@@ -1,0 +1,104 @@
+/**
+ * The one way to write a shop's data. Every write of a shop runs inside `writeShop`:
+ *
+ * 1. one transaction, whose first statement locks the shop row and re-reads it
+ *    (`SELECT … FOR UPDATE`). Writers of one shop therefore queue on that row, and each sees
+ *    every change its predecessors committed — caps, plan, limits and settings are checked
+ *    against `uow.shop`, never against the copy authentication read before the lock;
+ * 2. outbox rows (webhooks, platform jobs) collected with `uow.enqueue` are written in that
+ *    same transaction, after the work, so they commit exactly when the change does;
+ * 3. `uow.touchRules()` bumps the version behind GET /rules' ETag in that transaction, and
+ *    after the commit the rules cache is invalidated on every instance — only if touched,
+ *    so a no-op (enabling a live campaign) changes no ETag.
+ *
+ * Anything thrown inside rolls the whole transaction back (change, outbox rows, version) and
+ * propagates unchanged; nothing is invalidated then.
+ */
+import { eq } from 'drizzle-orm';
+import type { Database, Tx } from '../db/database.ts';
+import { shops } from '../db/schema.ts';
+import { notFound } from '../http/errors.ts';
+import { enqueueJob, enqueueWebhookEvents } from '../outbox/enqueue.ts';
+import type { WebhookEventType } from '../outbox/enqueue.ts';
+import type { RulesCache } from '../rules/rules-cache.ts';
+import { bumpRulesVersion, toShopRecord } from './store.ts';
+import type { ShopRecord } from './store.ts';
+
+/** A side effect to deliver later from the outbox (CONTRACT "Outbound webhooks", platform sync). */
+export type OutboxEvent =
+  | { kind: 'webhook'; type: WebhookEventType; data: Record<string, unknown> }
+  | { kind: 'discount_sync'; payload: { campaignId: string; active: boolean } };
+
+export type ShopUnitOfWork = {
+  /** The shop row as locked by this transaction; nobody else can change it until commit. */
+  readonly shop: ShopRecord;
+  readonly tx: Tx;
+  /** Queues outbox rows, written in this transaction after the work returns. */
+  enqueue(...events: OutboxEvent[]): void;
+  /** Marks GET /rules as changed: the version is bumped before commit, the cache evicted after. */
+  touchRules(): void;
+};
+
+export type WriteShopDeps = { db: Database; rulesCache: Pick<RulesCache, 'invalidate'> };
+
+/** Locks the shop row for the rest of the transaction and returns it as it is now. */
+async function lockAndReadShop(tx: Tx, shopId: string): Promise<ShopRecord> {
+  const [row] = await tx.select().from(shops).where(eq(shops.id, shopId)).for('update');
+  if (!row) throw notFound('Shop');
+  return toShopRecord(row);
+}
+
+/** Writes the queued events: one endpoint lookup and batched inserts per webhook type. */
+async function writeOutbox(tx: Tx, shopId: string, events: readonly OutboxEvent[]): Promise<void> {
+  const webhooks = new Map<WebhookEventType, Array<Record<string, unknown>>>();
+  for (const event of events) {
+    if (event.kind === 'discount_sync') {
+      await enqueueJob(tx, shopId, 'discount_sync', event.payload);
+    } else {
+      const batch = webhooks.get(event.type) ?? [];
+      batch.push(event.data);
+      webhooks.set(event.type, batch);
+    }
+  }
+  for (const [type, batch] of webhooks) await enqueueWebhookEvents(tx, shopId, type, batch);
+}
+
+/**
+ * Runs `work` as one unit of work of the shop (see the module comment) and returns its result.
+ * Throws 404 `Shop not found` when the shop no longer exists.
+ *
+ * @example
+ *   const ids = await writeShop(ctx, shop.id, async (uow) => {
+ *     assertWithinCaps(await countForCaps(uow.tx, uow.shop.id), adding, capsOf(uow.shop));
+ *     const ids = await insertCampaigns(uow.tx, uow.shop.id, entries);
+ *     uow.enqueue({ kind: 'discount_sync', payload: { campaignId: ids[0], active: true } });
+ *     uow.touchRules();
+ *     return ids;
+ *   });
+ */
+export async function writeShop<T>(deps: WriteShopDeps, shopId: string, work: (uow: ShopUnitOfWork) => Promise<T>): Promise<T> {
+  let touched = false;
+  const result = await deps.db.transaction(async (tx) => {
+    // Invariant: the lock is the transaction's first statement. Taken any later, two writers
+    // could both count, check a cap or merge settings against the same old state.
+    const shop = await lockAndReadShop(tx, shopId);
+    const events: OutboxEvent[] = [];
+    const uow: ShopUnitOfWork = {
+      shop,
+      tx,
+      enqueue: (...more) => {
+        events.push(...more);
+      },
+      touchRules: () => {
+        touched = true;
+      },
+    };
+    const value = await work(uow);
+    await writeOutbox(tx, shop.id, events);
+    if (touched) await bumpRulesVersion(tx, shop.id);
+    return value;
+  });
+  // After the commit only: an instance that reloads now sees the new data, never the old.
+  if (touched) deps.rulesCache.invalidate(shopId);
+  return result;
+}
