@@ -3,9 +3,9 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import { defineAdminRoute } from '../http/shop-routes.ts';
 import type { MountableRoute } from '../http/shop-routes.ts';
-import { createShopBodySchema, mergeLimits, patchShopBodySchema, presentShop, shopResponseSchema } from './shop-schemas.ts';
-import { mergeShopSettings } from './settings.ts';
-import { createShop, DuplicateDomainError, updateShop } from './store.ts';
+import { patchShop } from './patch-shop.ts';
+import { createShopBodySchema, patchShopBodySchema, presentShop, shopResponseSchema } from './shop-schemas.ts';
+import { createShop, DuplicateDomainError } from './store.ts';
 
 const badBody = { description: 'Invalid body (`issue` and `path` name the first bad field)' };
 
@@ -61,16 +61,7 @@ export function shopAdminRoutes(ctx: AppContext): MountableRoute[] {
       bodyOptional: true,
       responses: { 200: { description: 'The updated shop', schema: shopResponseSchema }, 400: badBody },
       handler: async ({ shop, body }) => {
-        const updated = await updateShop(ctx.db, shop.id, {
-          ...(body.plan === undefined ? {} : { plan: body.plan }),
-          ...(body.currency === undefined ? {} : { currency: body.currency }),
-          ...(body.timezone === undefined ? {} : { timezone: body.timezone }),
-          ...(body.limits === undefined ? {} : { limits: mergeLimits(shop.limits, body.limits) }),
-          ...(body.settings === undefined ? {} : { settings: mergeShopSettings(shop.settings, body.settings) }),
-        });
-        if (!updated) throw new ApiError('not_found', { error: 'Shop not found' });
-        // Plan and settings shape GET /rules: evict on every instance now, not at their next read.
-        ctx.rulesCache.invalidate(shop.id);
+        const updated = await patchShop(ctx, shop.id, body);
         return { shop: presentShop(updated, ctx.config.planCaps) };
       },
     }),

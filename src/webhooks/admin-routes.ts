@@ -14,7 +14,7 @@ import {
   endpointResponseSchema,
   MAX_ENDPOINTS_PER_SHOP,
 } from './schemas.ts';
-import { countEndpoints, createEndpoint, deleteEndpoint, listDeliveries, listEndpoints } from './store.ts';
+import { createEndpointWithinCap, deleteEndpoint, listDeliveries, listEndpoints } from './store.ts';
 import type { DeliveryRecord, EndpointRecord } from './store.ts';
 
 const isoOrNull = (date: Date | null) => (date === null ? null : date.toISOString());
@@ -57,13 +57,14 @@ export function webhookAdminRoutes(ctx: AppContext): MountableRoute[] {
         409: { description: `\`{ "error": "Too many webhook endpoints" }\`: at most ${MAX_ENDPOINTS_PER_SHOP} per shop` },
       },
       handler: async ({ shop, body, request, reply }) => {
-        if ((await countEndpoints(ctx.db, shop.id)) >= MAX_ENDPOINTS_PER_SHOP) {
+        const created = await createEndpointWithinCap(ctx, shop.id, body, MAX_ENDPOINTS_PER_SHOP);
+        if (!created.ok) {
           throw new ApiError('conflict', {
             error: 'Too many webhook endpoints',
             issue: `A shop has at most ${MAX_ENDPOINTS_PER_SHOP} endpoints; delete one first`,
           });
         }
-        const { endpoint, secret } = await createEndpoint(ctx.db, shop.id, body);
+        const { endpoint, secret } = created;
         request.log.info({ endpointId: endpoint.id }, 'webhook endpoint created');
         return reply.code(201).send({ endpoint: { ...presentEndpoint(endpoint), secret } });
       },

@@ -6,6 +6,8 @@ import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
 import type { Queryable } from '../db/database.ts';
 import { outbox, outboxAttempts, webhookEndpoints } from '../db/schema.ts';
 import { newId } from '../ids.ts';
+import { writeShop } from '../shops/unit-of-work.ts';
+import type { WriteShopDeps } from '../shops/unit-of-work.ts';
 import { newWebhookSecret } from './sign.ts';
 import { bytewise } from '../db/collation.ts';
 
@@ -48,6 +50,27 @@ export async function createEndpoint(
     .returning(endpointColumns);
   if (!row) throw new Error('insert returned no row');
   return { endpoint: row, secret };
+}
+
+/**
+ * Creates an endpoint unless the shop already has `max`; the count and the insert run in one
+ * unit of work of the shop, so concurrent creates queue on the shop row and never exceed the
+ * cap. A full shop is an expected outcome, returned as a value.
+ *
+ * @example
+ *   const created = await createEndpointWithinCap(ctx, shop.id, body, MAX_ENDPOINTS_PER_SHOP);
+ *   if (!created.ok) throw conflict('Too many webhook endpoints');
+ */
+export async function createEndpointWithinCap(
+  deps: WriteShopDeps,
+  shopId: string,
+  input: { url: string; events: string[] },
+  max: number,
+): Promise<{ ok: true; endpoint: EndpointRecord; secret: string } | { ok: false; reason: 'cap_reached' }> {
+  return writeShop(deps, shopId, async (uow) => {
+    if ((await countEndpoints(uow.tx, uow.shop.id)) >= max) return { ok: false, reason: 'cap_reached' } as const;
+    return { ok: true, ...(await createEndpoint(uow.tx, uow.shop.id, input)) } as const;
+  });
 }
 
 export async function listEndpoints(db: Queryable, shopId: string): Promise<EndpointRecord[]> {
