@@ -37,8 +37,9 @@ const conditionTraceJsonSchema = { $id: 'urn:gcrs:evaluate:condition-trace', ...
 
 /** A condition trace (documentation only: responses are written by the server, not parsed). */
 export const conditionTraceSchema = z.custom<ConditionTrace>(() => true);
-// Zod's hook for a schema it cannot describe itself (the engine's condition tree uses it too).
-conditionTraceSchema._zod.toJSONSchema = () => conditionTraceJsonSchema;
+// Zod's hook for a schema it cannot describe itself (the engine's condition tree uses it too);
+// a copy each time, since `override` callbacks may rewrite the result in place.
+conditionTraceSchema._zod.toJSONSchema = () => structuredClone(conditionTraceJsonSchema);
 
 export const ruleResultSchema = z.object({
   ruleId: z.string(),

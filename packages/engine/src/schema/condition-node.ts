@@ -152,5 +152,6 @@ export const conditionNodeSchema: z.ZodType<ConditionNode> = z
   });
 
 // Zod's documented hook for schemas it cannot describe itself: z.toJSONSchema of any
-// object containing a condition tree embeds the recursive documentation schema.
-conditionNodeSchema._zod.toJSONSchema = () => conditionNodeJsonSchema;
+// object containing a condition tree embeds the recursive documentation schema. A copy each
+// time: Zod hands the result to `override` callbacks, which may rewrite it in place.
+conditionNodeSchema._zod.toJSONSchema = () => structuredClone(conditionNodeJsonSchema);
