@@ -8,16 +8,14 @@ import { conditionNodeJsonSchema } from '@gcrs/engine';
 import { expect, it } from 'vitest';
 import { createTestApp } from '../support/test-app.ts';
 
-it('leaves conditionNodeJsonSchema whole after apps build their documents', async () => {
+it('leaves conditionNodeJsonSchema whole after an app builds its document', async () => {
   const pristine = structuredClone(conditionNodeJsonSchema);
-  for (let i = 0; i < 2; i += 1) {
-    const t = await createTestApp();
-    try {
-      const res = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
-      expect(res.statusCode).toBe(200);
-    } finally {
-      await t.close();
-    }
+  const t = await createTestApp();
+  try {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
+    expect(res.statusCode).toBe(200);
+  } finally {
+    await t.close();
   }
   expect(conditionNodeJsonSchema).toEqual(pristine);
   expect(Object.keys(conditionNodeJsonSchema.$defs as object).length).toBeGreaterThan(0);

@@ -1,6 +1,7 @@
 /**
- * A fresh database for one test file, cloned from the run's migrated template: PGlite loads
- * the template dump; PostgreSQL gets CREATE DATABASE … TEMPLATE and is dropped afterwards.
+ * A migrated, empty database for one test file, of the project's kind: PGlite loads the run's
+ * template dump; PostgreSQL gets CREATE DATABASE … TEMPLATE. Each worker reuses, emptied, the
+ * databases its earlier files closed (see `idle`).
  */
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -9,6 +10,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { openPglite, openPostgres } from '../../src/db/database.ts';
 import type { DatabaseHandle } from '../../src/db/database.ts';
+import { testDatabasePrefix } from './run-databases.ts';
 
 export type TestDbKind = 'pglite' | 'postgres';
 
@@ -20,10 +22,10 @@ export const testRedisUrl = (): string | undefined =>
 
 let templateBlob: Blob | undefined;
 
-async function clonePostgres(): Promise<{ handle: DatabaseHandle; url: string }> {
+async function clonePostgres(): Promise<TestDatabase> {
   const baseUrl = process.env.TEST_DATABASE_URL;
   if (!baseUrl) throw new Error('TEST_DATABASE_URL is not set');
-  const name = `gcrs_test_${randomBytes(6).toString('hex')}`;
+  const name = `${testDatabasePrefix(inject('testRunId'))}${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
   try {
@@ -42,27 +44,24 @@ async function clonePostgres(): Promise<{ handle: DatabaseHandle; url: string }>
   }
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
-  const handle = await openPostgres(url.toString(), { migrate: false, poolSize: 5 });
-  const close = async () => {
-    await handle.close();
-    const dropper = new pg.Client({ connectionString: baseUrl });
-    await dropper.connect();
-    await dropper.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).finally(() => dropper.end());
-  };
-  return { handle: { ...handle, close }, url: url.toString() };
+  // Never dropped here: the instance goes back to the pool, and the run's teardown drops it.
+  return { ...(await openPostgres(url.toString(), { migrate: false, poolSize: 5 })), url: url.toString() };
 }
 
+export type TestDatabase = DatabaseHandle & { url?: string };
+
 /**
- * PGlite instances this worker has finished with. A worker runs its files one after another
- * and keeps this module between them (vitest.config.ts: isolate false), so a file gets an
- * instance a previous file closed, emptied, instead of starting a new PGlite from the template
- * (about a second of WebAssembly and data-directory loading each).
+ * Databases this worker has finished with. A worker runs its files one after another and
+ * keeps this module between them (vitest.config.ts: isolate false), so a file gets a database
+ * a previous file closed, emptied, instead of a new one: a PGlite instance costs about a
+ * second of WebAssembly and data-directory loading, a PostgreSQL clone a CREATE and a DROP
+ * DATABASE (each a checkpoint's worth of I/O). Keyed by kind: a worker serves one project.
  */
-const idlePglite: DatabaseHandle[] = [];
+const idle: Record<TestDbKind, TestDatabase[]> = { pglite: [], postgres: [] };
 let userTables: string | undefined;
 
 /** Empties every table of the migrated schema, as a fresh clone of the template would be. */
-async function emptyPglite(handle: DatabaseHandle): Promise<void> {
+async function emptyDatabase(handle: DatabaseHandle): Promise<void> {
   if (userTables === undefined) {
     const result = await handle.db.execute(sql`SELECT quote_ident(tablename) AS name FROM pg_tables WHERE schemaname = 'public'`);
     userTables = (result as unknown as { rows: Array<{ name: string }> }).rows.map((row) => row.name).join(', ');
@@ -70,39 +69,34 @@ async function emptyPglite(handle: DatabaseHandle): Promise<void> {
   if (userTables !== '') await handle.db.execute(sql.raw(`TRUNCATE ${userTables} RESTART IDENTITY CASCADE`));
 }
 
-/** A use of a pooled instance: closing it returns the instance to the pool, once. */
-function lease(instance: DatabaseHandle): DatabaseHandle {
+/** A use of a pooled database: closing it returns the database to the pool, once. */
+function lease(kind: TestDbKind, database: TestDatabase): TestDatabase {
   let released = false;
   return {
-    ...instance,
+    ...database,
     close: async () => {
       if (released) return;
       released = true;
-      idlePglite.push(instance);
+      idle[kind].push(database);
     },
   };
 }
 
-async function pooledPglite(): Promise<DatabaseHandle> {
-  const reused = idlePglite.pop();
-  if (reused) {
-    await emptyPglite(reused);
-    return lease(reused);
-  }
-  templateBlob ??= new Blob([readFileSync(inject('pgliteTemplatePath'))]);
-  return lease(await openPglite({ loadDataDir: templateBlob }));
-}
-
 /**
- * Opens a new, migrated, empty database of the project's kind.
+ * Opens a migrated, empty database of the project's kind, for this file alone until it is
+ * closed. On PostgreSQL it has its own `url` (for a child process to connect to).
  *
  * @example
  *   const database = await createTestDatabase(); // … await database.close();
  */
-export async function createTestDatabase(): Promise<DatabaseHandle & { url?: string }> {
-  if (testDbKind() === 'postgres') {
-    const { handle, url } = await clonePostgres();
-    return { ...handle, url };
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const kind = testDbKind();
+  const reused = idle[kind].pop();
+  if (reused) {
+    await emptyDatabase(reused);
+    return lease(kind, reused);
   }
-  return pooledPglite();
+  if (kind === 'postgres') return lease(kind, await clonePostgres());
+  templateBlob ??= new Blob([readFileSync(inject('pgliteTemplatePath'))]);
+  return lease(kind, await openPglite({ loadDataDir: templateBlob }));
 }

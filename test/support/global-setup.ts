@@ -3,7 +3,7 @@
  * a PGlite data-directory dump that files load (no initdb, no migrations), and on
  * PostgreSQL a template database that files clone with CREATE DATABASE … TEMPLATE.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync, renameSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -12,6 +12,7 @@ import { migrate } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { MIGRATIONS_FOLDER, openPostgres } from '../../src/db/database.ts';
+import { testDatabasePrefix } from './run-databases.ts';
 
 function migrationsHash(): string {
   const hash = createHash('sha256');
@@ -62,18 +63,37 @@ async function postgresTemplate(url: string, hash: string): Promise<string> {
   return name;
 }
 
-export default async function setup(project: TestProject): Promise<void> {
+/** Drops the databases this run cloned (test files return them to a pool, not drop them). */
+async function dropRunDatabases(url: string, runId: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ datname: string }>('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [
+      testDatabasePrefix(runId),
+    ]);
+    for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   const dir = join(process.cwd(), '.data-test');
   mkdirSync(dir, { recursive: true });
   const hash = migrationsHash();
   project.provide('pgliteTemplatePath', await pgliteTemplate(dir, hash));
+  // Names this run's clones, so that its teardown drops them and no other run's.
+  const runId = randomBytes(4).toString('hex');
+  project.provide('testRunId', runId);
   const url = process.env.TEST_DATABASE_URL;
   project.provide('postgresTemplate', url ? await postgresTemplate(url, hash) : '');
+  return url ? () => dropRunDatabases(url, runId) : undefined;
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
     pgliteTemplatePath: string;
     postgresTemplate: string;
+    testRunId: string;
   }
 }
