@@ -55,8 +55,13 @@ describe('writeShop', () => {
     expect(result).toBe('done');
     expect(await version(shop)).toBe((cached ?? 0) + 1);
     expect(t.ctx.rulesCache.cachedVersion(shop.id)).toBeUndefined();
+    // A webhook row carries { type, timestamp, data }; a job row its payload as given.
+    const campaignOf = (payload: unknown) => {
+      const p = payload as { campaignId?: string; data?: { campaignId?: string } };
+      return p.data?.campaignId ?? p.campaignId;
+    };
     const rows = await outboxRows(shop);
-    expect(rows.map((r) => [r.kind, (r.payload as { data?: { campaignId?: string }; campaignId?: string }).data?.campaignId ?? (r.payload as { campaignId?: string }).campaignId]).sort()).toEqual([
+    expect(rows.map((r) => [r.kind, campaignOf(r.payload)]).sort()).toEqual([
       ['discount_sync', 'cmp_a'],
       ['webhook', 'cmp_a'],
       ['webhook', 'cmp_b'],
