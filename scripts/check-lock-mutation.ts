@@ -1,8 +1,8 @@
 /**
  * `npm run check:lock-mutation`: proves the concurrency tests can fail. It moves the shop lock
  * of the unit of work (src/shops/unit-of-work.ts) after the work — the shop read without a
- * lock, the lock taken once the inserts are done — runs test/consistency/concurrent-writes.test.ts
- * on PostgreSQL, and restores the file whatever happens. It succeeds only when the tests fail
+ * lock, the lock taken once the inserts are done — runs the PostgreSQL-only concurrency tests of
+ * shop writes, and restores the file whatever happens. It succeeds only when the tests fail
  * under the mutation. Needs TEST_DATABASE_URL and TEST_REDIS_URL, as `npm test` does.
  */
 import { spawnSync } from 'node:child_process';
@@ -35,7 +35,9 @@ process.on('SIGINT', () => {
 writeFileSync(file, original.replace(LOCK_FIRST, UNLOCKED_READ).replace(WORK, `${WORK}    await lockAndReadShop(tx, shopId);\n`));
 let status: number | null;
 try {
-  const run = spawnSync('npx', ['vitest', 'run', '--project', 'postgres', 'test/consistency/concurrent-writes.test.ts'], {
+  const files = ['test/consistency/concurrent-writes.test.ts', 'test/campaigns/import.test.ts', 'test/experiments/experiments.test.ts'];
+  // Only the tests of shop writers that race (their titles start with POSTGRES_ONLY).
+  const run = spawnSync('npx', ['vitest', 'run', '--project', 'postgres', '--reporter', 'verbose', '-t', 'PostgreSQL only', ...files], {
     stdio: 'inherit',
   });
   status = run.status;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { MAX_ENDPOINTS_PER_SHOP } from '../../src/webhooks/schemas.ts';
 import { campaign, rule } from '../campaigns/fixtures.ts';
-import { testDbKind } from '../support/database.ts';
+import { POSTGRES_ONLY, testDbKind } from '../support/database.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 
@@ -18,7 +18,7 @@ const onPostgres = testDbKind() === 'postgres';
 // the rest overlap inside PostgreSQL.
 const RACERS = 8;
 
-describe.skipIf(!onPostgres)('PostgreSQL only: PGlite serializes transactions — concurrent writes of one shop', () => {
+describe.skipIf(!onPostgres)(`${POSTGRES_ONLY}concurrent writes of one shop`, () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

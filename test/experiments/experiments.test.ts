@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaign, rule } from '../campaigns/fixtures.ts';
 import { importCampaigns, readCampaign } from '../rules/helpers.ts';
+import { POSTGRES_ONLY, testDbKind } from '../support/database.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 
@@ -80,7 +81,7 @@ describe('POST …/experiments (start)', () => {
     expect(typeof second.json().error).toBe('string');
   });
 
-  it('lets exactly one of two concurrent starts win', async () => {
+  it.skipIf(testDbKind() !== 'postgres')(`${POSTGRES_ONLY}lets exactly one of two concurrent starts win`, async () => {
     const { shop, campaignId, ruleIds } = await setup();
     const body = { primaryMetric: 'conversion_rate', variants: variants(ruleIds.slice(0, 2)) };
     const results = await Promise.all([start(shop, campaignId, body), start(shop, campaignId, body)]);

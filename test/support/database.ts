@@ -16,6 +16,15 @@ export type TestDbKind = 'pglite' | 'postgres';
 
 export const testDbKind = (): TestDbKind => (process.env.TEST_DB_KIND === 'postgres' ? 'postgres' : 'pglite');
 
+/**
+ * Title prefix of concurrency tests that skip on PGlite: it runs one transaction at a time, so
+ * nothing there overlaps and those tests could not fail. The prefix says so in every report.
+ *
+ * @example
+ *   it.skipIf(testDbKind() !== 'postgres')(`${POSTGRES_ONLY}never lets two imports pass a cap`, async () => {});
+ */
+export const POSTGRES_ONLY = 'PostgreSQL only (PGlite serializes transactions): ';
+
 /** The Redis URL tests on the PostgreSQL project use for limits and invalidation. */
 export const testRedisUrl = (): string | undefined =>
   testDbKind() === 'postgres' ? process.env.TEST_REDIS_URL || undefined : undefined;
