@@ -81,7 +81,10 @@ async function redisHarness(url: string): Promise<LimiterHarness> {
   };
 }
 
-describe.skipIf(!redisUrl)('redis rate limiter', () => {
+// The scenarios run on Redis's real clock in 0.8 ms units: a machine busy enough to stall this
+// process for a few hundred milliseconds between two steps makes a step late, not the limiter
+// wrong. A retry absorbs such a stall; a real fault fails every attempt.
+describe.skipIf(!redisUrl)('redis rate limiter', { retry: 2 }, () => {
   const url = redisUrl ?? '';
 
   describeRateLimiterContract('redis', () => redisHarness(url));
