@@ -1,10 +1,10 @@
 /** CONTRACT "Running it": a second process on the same embedded data directory exits with a clear message. */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { acquireDataDirLock, DataDirLockedError } from '../../src/db/data-dir-lock.ts';
+import { acquireDataDirLock, DataDirLockedError, processStartTime } from '../../src/db/data-dir-lock.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'gcrs-lock-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -57,6 +57,83 @@ describe('the data directory lock', () => {
     const again = await acquireDataDirLock(stale);
     again();
     rmSync(stale, { recursive: true, force: true });
+  });
+
+  it('takes over a lock naming its own pid: only an earlier incarnation can have written it', async () => {
+    const crashed = mkdtempSync(join(tmpdir(), 'gcrs-own-pid-'));
+    try {
+      writeFileSync(join(crashed, 'gcrs.lock'), JSON.stringify({ pid: process.pid, startTime: '1' }));
+      const release = await acquireDataDirLock(crashed);
+      const written = JSON.parse(readFileSync(join(crashed, 'gcrs.lock'), 'utf8')) as { pid: number };
+      expect(written.pid).toBe(process.pid);
+      // Held by this process now: a second open here is still refused.
+      await expect(acquireDataDirLock(crashed)).rejects.toThrow(/already open in this process/);
+      release();
+      expect(existsSync(join(crashed, 'gcrs.lock'))).toBe(false);
+    } finally {
+      rmSync(crashed, { recursive: true, force: true });
+    }
+  });
+
+  it('takes over a lock naming pid 1 when pid 1 is not this service (old and new lock formats)', async () => {
+    const reused = mkdtempSync(join(tmpdir(), 'gcrs-pid1-'));
+    try {
+      // pid 1 is running here, and it is not a node process (this machine's init).
+      writeFileSync(join(reused, 'gcrs.lock'), '1');
+      (await acquireDataDirLock(reused))();
+      writeFileSync(join(reused, 'gcrs.lock'), JSON.stringify({ pid: 1, startTime: 'not-its-start-time' }));
+      (await acquireDataDirLock(reused))();
+    } finally {
+      rmSync(reused, { recursive: true, force: true });
+    }
+  });
+
+  it('tells a live holder from a reused pid by the start time it recorded', async () => {
+    const live = mkdtempSync(join(tmpdir(), 'gcrs-live-'));
+    const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)']);
+    try {
+      const pid = other.pid ?? 0;
+      const startTime = processStartTime(pid);
+      // The holder's own start time: the lock is live.
+      writeFileSync(join(live, 'gcrs.lock'), JSON.stringify({ pid, startTime }));
+      await expect(acquireDataDirLock(live)).rejects.toThrow(`in use by another process (pid ${pid})`);
+      // Same pid, another start time: a process that merely inherited the number.
+      writeFileSync(join(live, 'gcrs.lock'), JSON.stringify({ pid, startTime: `${startTime ?? ''}0` }));
+      (await acquireDataDirLock(live))();
+      // Old format naming a live node process: cannot be told apart, so respected.
+      writeFileSync(join(live, 'gcrs.lock'), String(pid));
+      await expect(acquireDataDirLock(live)).rejects.toThrow(DataDirLockedError);
+    } finally {
+      other.kill('SIGKILL');
+      rmSync(live, { recursive: true, force: true });
+    }
+  });
+
+  // The real fault: in a container the service is pid 1, crashes, and comes back as pid 1.
+  // A pid namespace (unshare, root only) reproduces it: two processes, both pid 1.
+  const canUnshare = spawnSync('unshare', ['--pid', '--fork', '--mount-proc', 'true']).status === 0;
+  it.skipIf(!canUnshare)('restarts as pid 1 after a crash as pid 1 and takes the lock over', () => {
+    const crashed = mkdtempSync(join(tmpdir(), 'gcrs-crash-'));
+    const lockModule = JSON.stringify(new URL('../../src/db/data-dir-lock.ts', import.meta.url).href);
+    const run = (then: string) =>
+      spawnSync(
+        'unshare',
+        ['--pid', '--fork', '--mount-proc', process.execPath, '--input-type=module', '-e',
+          `import { acquireDataDirLock } from ${lockModule}; await acquireDataDirLock(${JSON.stringify(crashed)}); console.log('pid', process.pid); ${then}`],
+        { encoding: 'utf8' },
+      );
+    try {
+      const first = run("process.kill(process.pid, 'SIGKILL');");
+      expect(first.stdout).toContain('pid 1');
+      // The crash left its lock behind, naming pid 1.
+      expect(JSON.parse(readFileSync(join(crashed, 'gcrs.lock'), 'utf8'))).toMatchObject({ pid: 1 });
+      const second = run('process.exit(0);');
+      expect(second.stderr).toBe('');
+      expect(second.stdout).toContain('pid 1');
+      expect(second.status).toBe(0);
+    } finally {
+      rmSync(crashed, { recursive: true, force: true });
+    }
   });
 
   it('stops the start on a bad setting with a message naming the variable', async () => {
