@@ -13,6 +13,7 @@ import { registerJsonBodyParser } from './http/json-body.ts';
 import { stringifyJson } from './http/json.ts';
 import { trackRoutes } from './http/method-not-allowed.ts';
 import { registerAdminOpenApiRoute, registerOpenApiRoutes } from './http/openapi-routes.ts';
+import { serverTimeouts } from './http/server-timeouts.ts';
 import { mountRoutes } from './http/shop-routes.ts';
 import { newId } from './ids.ts';
 import { platformOrderWebhook } from './orders/platform-webhook.ts';
@@ -20,6 +21,7 @@ import { publicShopRoutes } from './routes.ts';
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
+    ...serverTimeouts(ctx.config),
     loggerInstance: ctx.logger as FastifyBaseLogger,
     genReqId: () => newId('req'),
     // Never trust a caller's X-Request-Id: SPEC wants one unique per request.

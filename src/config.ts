@@ -46,6 +46,19 @@ const envSchema = z.object({
   OUTBOX_POLL_MS: positiveInt.default(1000),
   /** Overrides of the default plan caps, e.g. {"free":{"campaigns":5}}. */
   PLAN_CAPS: jsonText.pipe(planCapsOverrideSchema).optional(),
+  // Slow clients (docs/operations.md "Timeouts"): a request must arrive whole within
+  // REQUEST_TIMEOUT_MS and its headers within HEADERS_TIMEOUT_MS, or the server answers 408 and
+  // closes; a socket silent for CONNECTION_TIMEOUT_MS is closed.
+  REQUEST_TIMEOUT_MS: positiveInt.default(30_000),
+  HEADERS_TIMEOUT_MS: positiveInt.default(10_000),
+  CONNECTION_TIMEOUT_MS: positiveInt.default(60_000),
+  /** Idle keep-alive sockets; above the usual 60 s load balancer idle timeout, as Fastify's default. */
+  KEEP_ALIVE_TIMEOUT_MS: positiveInt.default(72_000),
+  /** Longest wait for one Redis command before the request falls back to the memory window. */
+  REDIS_TIMEOUT_MS: positiveInt.default(250),
+}).refine((env) => env.HEADERS_TIMEOUT_MS <= env.REQUEST_TIMEOUT_MS, {
+  message: 'must not exceed REQUEST_TIMEOUT_MS',
+  path: ['HEADERS_TIMEOUT_MS'],
 });
 
 export type Config = {
@@ -63,6 +76,11 @@ export type Config = {
   platformWebhookSecret: string | undefined;
   outboxPollMs: number;
   planCaps: PlanCaps;
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  connectionTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  redisTimeoutMs: number;
 };
 
 export class ConfigError extends Error {
@@ -99,5 +117,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     platformWebhookSecret: e.PLATFORM_WEBHOOK_SECRET,
     outboxPollMs: e.OUTBOX_POLL_MS,
     planCaps: mergePlanCaps(e.PLAN_CAPS),
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+    connectionTimeoutMs: e.CONNECTION_TIMEOUT_MS,
+    keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+    redisTimeoutMs: e.REDIS_TIMEOUT_MS,
   };
 }

@@ -47,8 +47,21 @@ describe('loadConfig', () => {
     ['PLAN_CAPS', '{nope'],
     ['PLAN_CAPS', '{"gold":{}}'],
     ['RATE_LIMIT_SCALE', '-1'],
+    ['REQUEST_TIMEOUT_MS', '0'],
+    ['REDIS_TIMEOUT_MS', 'soon'],
   ])('stops on a bad %s with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
+
+  it('defaults the slow-client and Redis timeouts, and keeps headers within the request timeout', () => {
+    expect(loadConfig({})).toMatchObject({
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
+      connectionTimeoutMs: 60_000,
+      keepAliveTimeoutMs: 72_000,
+      redisTimeoutMs: 250,
+    });
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '6000' })).toThrow(/HEADERS_TIMEOUT_MS/);
   });
 });
