@@ -17,6 +17,7 @@ import { serverTimeouts } from './http/server-timeouts.ts';
 import { mountRoutes } from './http/shop-routes.ts';
 import { newId } from './ids.ts';
 import { platformOrderWebhook } from './orders/platform-webhook.ts';
+import { redisHealth } from './redis/connection.ts';
 import { publicShopRoutes } from './routes.ts';
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
@@ -49,7 +50,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.get('/healthz', async (_request, reply) => {
     try {
       await ctx.database.ping();
-      return { ok: true };
+      // Redis down is reported but still 200: the limiter falls back (docs/operations.md).
+      return ctx.redis ? { ok: true, redis: await redisHealth(ctx.redis) } : { ok: true };
     } catch {
       return reply.code(503).send({ error: 'Database unreachable' });
     }

@@ -2,7 +2,7 @@
  * The one wiring root: every service the handlers use is built here from the Config and
  * handed down explicitly (no container, no global db import).
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import pino from 'pino';
 import type { Logger } from 'pino';
 import { createInvalidationBus } from './cache/create-bus.ts';
@@ -10,9 +10,11 @@ import type { InvalidationBus } from './cache/invalidation-bus.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import type { Database, DatabaseHandle } from './db/database.ts';
+import { createFailoverRateLimiter } from './rate-limit/failover.ts';
 import type { RateLimiter } from './rate-limit/limiter.ts';
 import { createMemoryRateLimiter } from './rate-limit/memory.ts';
 import { createRedisRateLimiter } from './rate-limit/redis.ts';
+import { createRedisConnection } from './redis/connection.ts';
 import { createRulesCache } from './rules/rules-cache.ts';
 import type { RulesCache } from './rules/rules-cache.ts';
 
@@ -53,8 +55,18 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
 export async function createAppContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
   const logger = overrides.logger ?? createLogger(config);
   const database = overrides.database ?? (await openDatabase(config));
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
-  const limiter = redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter();
+  const redis = config.redisUrl
+    ? createRedisConnection(config.redisUrl, { timeoutMs: config.redisTimeoutMs, logger })
+    : undefined;
+  // Redis down: fail open to this instance's window (rate-limit/failover.ts says why).
+  const limiter = redis
+    ? createFailoverRateLimiter({
+        primary: createRedisRateLimiter(redis),
+        fallback: createMemoryRateLimiter(),
+        isAvailable: () => redis.status === 'ready',
+        logger,
+      })
+    : createMemoryRateLimiter();
   const invalidation = await createInvalidationBus({ redis, pool: database.pool, logger });
   const now = overrides.now ?? (() => new Date());
   const rulesCache = createRulesCache({ db: database.db, bus: invalidation, now });
@@ -72,7 +84,8 @@ export async function createAppContext(config: Config, overrides: ContextOverrid
       rulesCache.close();
       await invalidation.close();
       await limiter.close();
-      if (redis) await redis.quit().catch(() => {});
+      // quit() fails at once while disconnected; disconnect() then stops the reconnect loop.
+      if (redis) await redis.quit().catch(() => redis.disconnect());
       if (!overrides.database) await database.close();
     },
   };

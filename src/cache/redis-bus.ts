@@ -5,6 +5,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { watchRedis } from '../redis/connection.ts';
 import { createListenerRegistry, decodeMessage, encodeMessage } from './invalidation-bus.ts';
 import type { InvalidationBus } from './invalidation-bus.ts';
 
@@ -18,7 +19,9 @@ export const REDIS_INVALIDATION_CHANNEL = 'gcrs:invalidate';
  */
 export function createRedisInvalidationBus(redis: Redis, logger: Logger): InvalidationBus {
   const listeners = createListenerRegistry();
-  const subscriber = redis.duplicate();
+  // The subscriber queues its SUBSCRIBE until connected and has no command timeout: it must
+  // subscribe whenever Redis comes (back), while the shared client fails fast instead.
+  const subscriber = redis.duplicate({ enableOfflineQueue: true, commandTimeout: undefined });
   let readyOnce = false;
 
   subscriber.on('message', (channel: string, text: string) => {
@@ -31,7 +34,7 @@ export function createRedisInvalidationBus(redis: Redis, logger: Logger): Invali
     if (readyOnce) listeners.deliverEverything();
     readyOnce = true;
   });
-  subscriber.on('error', (error: Error) => logger.warn({ err: error }, 'invalidation subscriber error'));
+  watchRedis(subscriber, logger, 'invalidation subscriber');
   subscriber.subscribe(REDIS_INVALIDATION_CHANNEL).catch((error: unknown) => {
     logger.error({ err: error }, 'invalidation subscribe failed');
   });

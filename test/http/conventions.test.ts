@@ -14,7 +14,7 @@ describe('SPEC conventions', () => {
   it('serves /healthz once the database answers', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/healthz' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ ok: true });
+    expect(res.json()).toEqual(t.ctx.redis ? { ok: true, redis: 'up' } : { ok: true });
   });
 
   it('puts a unique X-Request-Id on successes, errors and unknown routes', async () => {

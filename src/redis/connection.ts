@@ -1,0 +1,72 @@
+/**
+ * The service's Redis connection (REDIS_URL), built so that Redis being down costs a request
+ * milliseconds, not seconds (docs/operations.md "Redis down").
+ *
+ * ioredis by default queues commands while disconnected and retries each up to 20 times, so a
+ * stopped Redis made every request wait for reconnection; and a connection without an `error`
+ * listener prints "Unhandled error event" on every reconnect attempt. Here:
+ * - no offline queue and no per-command retry: a command on a down connection fails at once;
+ * - every command has a timeout (REDIS_TIMEOUT_MS), for a Redis that accepts and never answers;
+ * - reconnection continues in the background, at most every 2 s;
+ * - every connection, duplicates included, gets `watchRedis`: an error listener that logs the
+ *   outage once (warn) and the recovery once (info), not every retry.
+ */
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+
+export type RedisHealth = 'up' | 'down';
+
+/**
+ * Opens the connection for `url`; commands fail instead of waiting while Redis is down.
+ *
+ * @example
+ *   const redis = createRedisConnection(config.redisUrl, { timeoutMs: 250, logger });
+ */
+export function createRedisConnection(url: string, options: { timeoutMs: number; logger: Logger }): Redis {
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: options.timeoutMs,
+    connectTimeout: Math.max(1000, options.timeoutMs * 4),
+    retryStrategy: (times) => Math.min(times * 100, 2000),
+  });
+  watchRedis(redis, options.logger, 'redis');
+  return redis;
+}
+
+/**
+ * Attaches the error listener every ioredis connection needs, logging state changes only.
+ *
+ * @example
+ *   watchRedis(redis.duplicate(), logger, 'invalidation subscriber');
+ */
+export function watchRedis(redis: Redis, logger: Logger, name: string): void {
+  let down = false;
+  redis.on('error', (error: Error) => {
+    if (down) {
+      logger.debug({ err: error, connection: name }, 'redis still unavailable');
+      return;
+    }
+    down = true;
+    logger.warn({ err: error, connection: name }, 'redis unavailable; reconnecting in the background');
+  });
+  redis.on('ready', () => {
+    if (down) logger.info({ connection: name }, 'redis connection restored');
+    down = false;
+  });
+}
+
+/**
+ * 'up' when the connection is ready and answers PING within its command timeout.
+ *
+ * @example
+ *   const redis = await redisHealth(ctx.redis); // 'down' at once while disconnected
+ */
+export async function redisHealth(redis: Redis): Promise<RedisHealth> {
+  if (redis.status !== 'ready') return 'down';
+  try {
+    return (await redis.ping()) === 'PONG' ? 'up' : 'down';
+  } catch {
+    return 'down';
+  }
+}
