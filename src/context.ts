@@ -4,7 +4,7 @@
  */
 import type { Redis } from 'ioredis';
 import pino from 'pino';
-import type { Logger } from 'pino';
+import type { DestinationStream, LogFn, Logger, LoggerOptions } from 'pino';
 import { createInvalidationBus } from './cache/create-bus.ts';
 import type { InvalidationBus } from './cache/invalidation-bus.ts';
 import type { Config } from './config.ts';
@@ -15,6 +15,7 @@ import type { RateLimiter } from './rate-limit/limiter.ts';
 import { createMemoryRateLimiter } from './rate-limit/memory.ts';
 import { createRedisRateLimiter } from './rate-limit/redis.ts';
 import { createRedisConnection } from './redis/connection.ts';
+import { createScrubber, REDACTED } from './logging/scrub.ts';
 import { createRulesCache } from './rules/rules-cache.ts';
 import type { RulesCache } from './rules/rules-cache.ts';
 
@@ -38,12 +39,47 @@ export type AppContext = {
 
 export type ContextOverrides = { database?: DatabaseHandle; logger?: Logger; now?: () => Date };
 
-export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
-  return pino({
+/**
+ * The service's logger. Every level goes through the scrubber (logging/scrub.ts): secrets are
+ * masked in messages, fields and errors before pino writes anything, so a trace-level run
+ * shows no admin token, API key, webhook secret or key hash. `destination` is for tests.
+ *
+ * @example
+ *   const logger = createLogger(config); logger.info({ err }, 'failed'); // err.params never logged
+ */
+export function createLogger(
+  config: Pick<Config, 'logLevel'> & Partial<Pick<Config, 'adminToken' | 'platformWebhookSecret'>>,
+  destination?: DestinationStream,
+): Logger {
+  const scrubber = createScrubber([config.adminToken, config.platformWebhookSecret]);
+  const options: LoggerOptions = {
     level: config.logLevel,
-    // Secrets never reach the log: keys are logged by their prefix only.
-    redact: ['req.headers.authorization', 'headers.authorization', 'key'],
-  });
+    redact: { paths: ['req.headers.authorization', 'headers.authorization', 'key'], censor: REDACTED },
+    serializers: {
+      err: (error: unknown) => scrubber.value(error),
+      // Fastify's request summary, with the URL scrubbed (a token in a query string).
+      req: (request: { method?: string; url?: string; host?: string; ip?: string }) => ({
+        method: request.method,
+        url: request.url === undefined ? undefined : scrubber.text(request.url),
+        host: request.host,
+        remoteAddress: request.ip,
+      }),
+    },
+    hooks: {
+      logMethod(args, method) {
+        const [first, ...rest] = args;
+        const tail = rest.map((arg) => scrubber.value(arg));
+        if (first instanceof Error) {
+          // pino's own shape for logger.error(err): the error under `err`, its message as msg.
+          const message = tail.length > 0 ? tail : [scrubber.text(first.message)];
+          method.apply(this, [{ err: scrubber.value(first) }, ...message] as Parameters<LogFn>);
+          return;
+        }
+        method.apply(this, [scrubber.value(first), ...tail] as Parameters<LogFn>);
+      },
+    },
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /**

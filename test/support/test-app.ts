@@ -3,6 +3,7 @@
  * in-process with app.inject(). Helpers create shops and keys through the admin API.
  */
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Config } from '../../src/config.ts';
@@ -38,7 +39,7 @@ let domainCounter = 0;
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { database?: DatabaseHandle; now?: () => Date } = {},
+  options: { database?: DatabaseHandle; now?: () => Date; logDestination?: DestinationStream } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
   const redisUrl = testRedisUrl();
@@ -50,7 +51,7 @@ export async function createTestApp(
   });
   const ctx = await createAppContext(config, {
     database,
-    logger: createLogger(config),
+    logger: createLogger(config, options.logDestination),
     ...(options.now ? { now: options.now } : {}),
   });
   const app = await buildApp(ctx);
