@@ -1,6 +1,6 @@
 /** Request and response shapes of the lifecycle routes (SPEC "POST /campaigns/:id/enable|disable|schedule"). */
 import { z } from 'zod';
-import { timestampInputSchema } from './schemas.ts';
+import { timestampInputSchema } from '../http/timestamp.ts';
 
 const timestampOutput = z.iso.datetime().meta({ example: '2026-01-31T09:30:00.000Z' });
 

@@ -4,11 +4,8 @@
  */
 import { conditionNodeSchema, giftConfigSchema, ruleOptionsSchema } from '@gcrs/engine';
 import { z } from 'zod';
+import { timestampInputSchema } from '../http/timestamp.ts';
 
-/** SPEC `<timestamp>`: ISO 8601 with a zone; stored and returned in UTC with milliseconds. */
-export const timestampInputSchema = z.iso
-  .datetime({ offset: true, error: 'Expected an ISO 8601 timestamp such as 2026-01-31T00:00:00.000Z' })
-  .transform((text) => new Date(text));
 const timestampOutput = z.iso.datetime().meta({ example: '2026-01-31T09:30:00.000Z' });
 
 const nameSchema = z.string().trim().min(1, 'A name is required').max(255);

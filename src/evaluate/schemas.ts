@@ -7,6 +7,7 @@ import { evaluationContextSchema } from '@gcrs/engine';
 import type { ConditionTrace } from '@gcrs/engine';
 import { z } from 'zod';
 import { importCampaignSchema } from '../campaigns/schemas.ts';
+import { timestampInputSchema } from '../http/timestamp.ts';
 
 /** CONTRACT: "Its body is an EvaluationContext plus an optional `visitorId`". */
 export const evaluateBodySchema = evaluationContextSchema;
@@ -85,10 +86,7 @@ export const simulateBodySchema = z
     campaignId: z.string().min(1).optional(),
     campaign: importCampaignSchema.optional(),
     context: evaluationContextSchema,
-    at: z.iso
-      .datetime({ offset: true, error: 'Expected an ISO 8601 timestamp such as 2026-01-31T00:00:00.000Z' })
-      .transform((text) => new Date(text))
-      .optional(),
+    at: timestampInputSchema.optional(),
   })
   .refine((body) => body.campaignId === undefined || body.campaign === undefined, {
     message: 'Send campaignId or campaign, not both',

@@ -5,6 +5,7 @@
  */
 import { variantGidSchema } from '@gcrs/engine';
 import { z } from 'zod';
+import { timestampTextSchema } from '../http/timestamp.ts';
 
 /** SPEC "Ingest event" `type`. */
 export const STOREFRONT_EVENT_TYPES = ['gift_added', 'gift_removed', 'choice_shown', 'choice_selected'] as const;
@@ -48,7 +49,7 @@ export const storefrontEventBatchSchema = z.object({
   country: z.string().regex(/^[A-Z]{2}$/, 'Expected an ISO 3166 country code such as US').optional(),
   market: z.string().trim().min(1).max(255).optional().meta({ description: 'Active market handle' }),
   /** When the storefront recorded the batch; stored as sent, the server keeps its own receivedAt. */
-  sentAt: z.iso.datetime({ offset: true }).optional(),
+  sentAt: timestampTextSchema.optional(),
 });
 
 export type StorefrontEvent = z.output<typeof storefrontEventSchema>;

@@ -151,7 +151,8 @@ export async function recordOrder(
           target: [dailyCampaignStats.shopId, dailyCampaignStats.day, dailyCampaignStats.campaignId],
           set: {
             ordersWithGifts: sql`${dailyCampaignStats.ordersWithGifts} + excluded.orders_with_gifts`,
-            giftsGiven: sql`${dailyCampaignStats.giftsGiven} + excluded.gifts_given`,
+            // Saturates at the column's 2^31 - 1 rather than failing the order (docs/operations.md).
+            giftsGiven: sql`least(${dailyCampaignStats.giftsGiven}::bigint + excluded.gifts_given, 2147483647)`,
             revenueWithGifts: sql`${dailyCampaignStats.revenueWithGifts} + excluded.revenue_with_gifts`,
           },
         });

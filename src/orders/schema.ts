@@ -4,6 +4,7 @@
  */
 import { gidOrNumericIdSchema } from '@gcrs/engine';
 import { z } from 'zod';
+import { timestampInputSchema } from '../http/timestamp.ts';
 import { currencySchema } from '../shops/shop-schemas.ts';
 
 const minorUnits = z.int().min(0).meta({ description: 'Integer minor units of the shop base currency' });
@@ -17,17 +18,21 @@ const customerIdSchema = z
   ], { error: 'Expected a numeric customer id or a Customer gid' })
   .transform((value) => String(value).replace(/^.*\//, ''));
 
+/**
+ * Gift quantities are summed into 32-bit `integer` counters (daily_campaign_stats.gifts_given):
+ * a million per line and 1,000 lines keep one order's sum below 2^31 - 1. A larger quantity
+ * was a 500 (integer out of range); it is a 400 now.
+ */
+export const MAX_LINE_QUANTITY = 1_000_000;
+
 export const orderLineSchema = z.object({
   productId: gidOrNumericIdSchema('Product'),
   variantId: gidOrNumericIdSchema('ProductVariant'),
-  quantity: z.int().min(1),
+  quantity: z.int().min(1).max(MAX_LINE_QUANTITY),
   price: minorUnits.meta({ description: 'Unit price before discounts, minor units' }),
   /** Line attributes; SPEC's gift line attributes (`_svc_campaign_id`, `_svc_rule_id`…) among them. */
   attributes: z.record(z.string(), z.string()).optional(),
 });
-
-// Orders before the Unix epoch are data errors, not history we could have counted.
-const EPOCH = Date.UTC(1970, 0, 1);
 
 export const orderSchema = z.object({
   id: z
@@ -35,10 +40,9 @@ export const orderSchema = z.object({
     .transform(String)
     .meta({ description: 'Platform order id; the same id is counted once' }),
   customerId: customerIdSchema.nullish(),
-  completedAt: z.iso
-    .datetime({ offset: true, error: 'Expected an ISO 8601 timestamp such as 2026-01-31T09:30:00.000Z' })
-    .transform((text) => new Date(text))
-    .refine((date) => date.getTime() >= EPOCH, 'completedAt must not be before 1970'),
+  // Orders before the Unix epoch are data errors, not history we could have counted: the
+  // timestamp range starts there.
+  completedAt: timestampInputSchema,
   currency: currencySchema,
   total: minorUnits,
   lines: z.array(orderLineSchema).max(1000),
