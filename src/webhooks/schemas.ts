@@ -1,11 +1,12 @@
 /** Admin API shapes of webhook endpoints and the delivery log (CONTRACT "Admin API"). */
 import { z } from 'zod';
 import { WEBHOOK_EVENT_TYPES } from '../outbox/enqueue.ts';
+import { webhookUrlSchema } from './url.ts';
 
 export const MAX_ENDPOINTS_PER_SHOP = 20;
 
 export const createEndpointBodySchema = z.strictObject({
-  url: z.url({ protocol: /^https?$/, error: 'Expected an http:// or https:// URL' }).max(2048),
+  url: webhookUrlSchema,
   // Empty or absent means every kind, now and later (the outbox reads [] that way).
   events: z
     .array(z.enum(WEBHOOK_EVENT_TYPES))

@@ -49,6 +49,14 @@ describe('POST /shops/:shopId/webhook-endpoints', () => {
     ['no url', {}, ['url']],
     ['an ftp url', { url: 'ftp://example.com/x' }, ['url']],
     ['not a url', { url: 'example.com/hook' }, ['url']],
+    // Issue 9: URLs fetch refuses on every attempt are refused at creation.
+    ['a url with credentials', { url: 'https://user:pass@hooks.example.com/x' }, ['url']],
+    ['a url with a user name only', { url: 'https://user@hooks.example.com/x' }, ['url']],
+    ['a blocked port (SMTP)', { url: 'http://hooks.example.com:25/x' }, ['url']],
+    ['a blocked port (IRC, 6679)', { url: 'https://hooks.example.com:6679/x' }, ['url']],
+    ['port 0', { url: 'http://hooks.example.com:0/x' }, ['url']],
+    ['a file url', { url: 'file:///etc/passwd' }, ['url']],
+    ['a javascript url', { url: 'javascript:alert(1)' }, ['url']],
     ['an unknown event kind', { url: 'https://example.com', events: ['campaign.deleted'] }, ['events', 0]],
     ['an unknown field', { url: 'https://example.com', secret: 'whsec_mine' }, []],
   ])('answers 400 for %s', async (_what, payload, path) => {
