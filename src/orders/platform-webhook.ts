@@ -8,6 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { ApiError, notFound, unauthorized } from '../http/errors.ts';
+import { contentEncodingError } from '../http/json-body.ts';
 import { getShopByDomain } from '../shops/store.ts';
 import { verifyPlatformSignature } from './platform-signature.ts';
 import { receiveOrder } from './receive.ts';
@@ -36,7 +37,11 @@ export function platformOrderWebhook(ctx: AppContext) {
     const secret = ctx.config.platformWebhookSecret;
     if (secret === undefined) return;
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+      const refused = body.length > 0 ? contentEncodingError(request.headers['content-encoding']) : undefined;
+      if (refused) done(refused, undefined);
+      else done(null, body);
+    });
 
     scope.post(PLATFORM_ORDERS_PATH, async (request) => {
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
