@@ -82,6 +82,8 @@ async function waitForHealth(redis: 'up' | 'down'): Promise<void> {
 describe.skipIf(!hasRedisServer)('Redis down with REDIS_URL set', () => {
   it('answers from the window of this instance within the bound, reports it on /healthz, and recovers', async () => {
     await waitForHealth('up');
+    // Without an error listener ioredis reports every failed reconnect as an unhandled error.
+    expect(t.ctx.redis?.listenerCount('error')).toBeGreaterThan(0);
     const before = await t.createShop('scale');
     expect((await listCampaigns(before)).statusCode).toBe(200);
     // The window lives in this test's Redis while it is up.
