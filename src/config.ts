@@ -51,7 +51,7 @@ const envSchema = z.object({
   // closes; a socket silent for CONNECTION_TIMEOUT_MS is closed.
   REQUEST_TIMEOUT_MS: positiveInt.default(30_000),
   HEADERS_TIMEOUT_MS: positiveInt.default(10_000),
-  CONNECTION_TIMEOUT_MS: positiveInt.default(60_000),
+  CONNECTION_TIMEOUT_MS: positiveInt.default(120_000),
   /** Idle keep-alive sockets; above the usual 60 s load balancer idle timeout, as Fastify's default. */
   KEEP_ALIVE_TIMEOUT_MS: positiveInt.default(72_000),
   /** Longest wait for one Redis command before the request falls back to the memory window. */

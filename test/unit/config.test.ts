@@ -58,7 +58,7 @@ describe('loadConfig', () => {
     expect(loadConfig({})).toMatchObject({
       requestTimeoutMs: 30_000,
       headersTimeoutMs: 10_000,
-      connectionTimeoutMs: 60_000,
+      connectionTimeoutMs: 120_000,
       keepAliveTimeoutMs: 72_000,
       redisTimeoutMs: 250,
     });
