@@ -8,7 +8,7 @@ import { createAdminShopResolver, assertAdmin } from './admin/admin-auth.ts';
 import { adminOnlyRoutes } from './admin-routes.ts';
 import type { AppContext } from './context.ts';
 import { createApiKeyResolver } from './http/api-key-auth.ts';
-import { handleError, notFound } from './http/errors.ts';
+import { handleError, notFound, unavailable } from './http/errors.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { stringifyJson } from './http/json.ts';
 import { trackRoutes } from './http/method-not-allowed.ts';
@@ -29,8 +29,12 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     requestIdHeader: false,
     bodyLimit: ctx.config.bodyLimitBytes,
     exposeHeadRoutes: false,
-    return503OnClosing: true,
+    // Draining is answered below by our own hook, so the 503 has the service's error body.
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
+    // A malformed percent-encoding (`%ZZ`, overlong UTF-8) never reaches a route: the router
+    // hands it here, so its 400 has the same body and X-Request-Id as every other error.
+    frameworkErrors: handleError,
   });
 
   // SPEC: requests are JSON. Without Fastify's text parser, other types get a clear 415.
@@ -41,19 +45,24 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.setNotFoundHandler(async () => {
     throw notFound('Route');
   });
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    if (closing) throw unavailable('Service is shutting down');
   });
 
   const routes = trackRoutes(app);
 
-  app.get('/healthz', async (_request, reply) => {
+  app.get('/healthz', async () => {
     try {
       await ctx.database.ping();
       // Redis down is reported but still 200: the limiter falls back (docs/operations.md).
       return ctx.redis ? { ok: true, redis: await redisHealth(ctx.redis) } : { ok: true };
     } catch {
-      return reply.code(503).send({ error: 'Database unreachable' });
+      throw unavailable('Database unreachable');
     }
   });
 

@@ -1,10 +1,12 @@
 /**
  * The one error module: a closed set of codes, one code → status table, and one handler that
- * writes every error body as SPEC "Errors" says: `{ error, issue?, path? }` with Zod's path array.
+ * writes every error body as SPEC "Errors" says: `{ error, issue?, path? }` with Zod's path array,
+ * plus `code` (an ErrorCode, stable for machines) and `requestId` (the `X-Request-Id`).
  * Handlers throw ApiError (through the constructors below); they never build error JSON by hand.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { storageRefusalIssue } from './storage-errors.ts';
 
 const STATUS = {
   bad_request: 400,
@@ -20,6 +22,7 @@ const STATUS = {
   unsupported_media_type: 415,
   rate_limited: 429,
   internal: 500,
+  unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof STATUS;
@@ -42,6 +45,9 @@ export class ApiError extends Error {
   }
 }
 
+/** Every ErrorCode, for the OpenAPI `Error` schema. */
+export const ERROR_CODES = Object.keys(STATUS) as [ErrorCode, ...ErrorCode[]];
+
 export const unauthorized = () => new ApiError('unauthorized', { error: 'Unauthorized' });
 export const planRequired = () => new ApiError('plan_required', { error: 'API access requires the Scale plan' });
 /** `what` names the resource as the error text does: notFound('Campaign') → "Campaign not found". */
@@ -54,6 +60,7 @@ export const methodNotAllowed = (allow: readonly string[]) =>
   new ApiError('method_not_allowed', { error: 'Method not allowed' }, { Allow: allow.join(', ') });
 export const rateLimited = (headers: Record<string, string>) =>
   new ApiError('rate_limited', { error: 'Rate limit exceeded' }, headers);
+export const unavailable = (error: string) => new ApiError('unavailable', { error });
 
 /** A plan cap breach: `limit` names the cap, `max` its value for this shop. */
 export const planLimit = (limit: 'campaigns' | 'rules' | 'activeCampaigns', max: number) =>
@@ -95,6 +102,8 @@ function fromFastifyError(error: FastifyError): ApiError | undefined {
       return new ApiError('bad_request', { error: 'Malformed JSON body', issue: 'The body is empty' });
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new ApiError('bad_request', { error: 'Malformed JSON body', issue: error.message });
+    case 'FST_ERR_BAD_URL':
+      return new ApiError('bad_request', { error: 'Malformed URL', issue: 'A path segment is not valid percent-encoded UTF-8' });
     default:
       break;
   }
@@ -107,13 +116,31 @@ function fromFastifyError(error: FastifyError): ApiError | undefined {
   return undefined;
 }
 
-/** Fastify's error handler: every error response of the service is written here. */
+// Input the database refused as data (see storage-errors.ts); no `path`: the store cannot say where.
+function fromStorageError(error: unknown): ApiError | undefined {
+  const issue = storageRefusalIssue(error);
+  return issue === undefined ? undefined : new ApiError('validation', { error: 'Invalid input', issue });
+}
+
+/**
+ * Fastify's error handler, also its `frameworkErrors` hook: every error response of the service
+ * is written here, so every error body has `error`, `code` and `requestId`, and every error
+ * response the `X-Request-Id` header (framework errors such as a bad URL skip the onRequest hook).
+ */
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const apiError = error instanceof ApiError ? error : fromFastifyError(error);
+  const apiError = error instanceof ApiError ? error : (fromFastifyError(error) ?? fromStorageError(error));
+  reply.header('X-Request-Id', request.id);
   if (apiError) {
     if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
-    return reply.code(apiError.status).headers(apiError.headers).send(apiError.body);
+    // A storage refusal means a schema let bad input through: worth a warning, not a 500.
+    else if (!(error instanceof ApiError) && apiError.code === 'validation') request.log.warn({ err: error }, 'storage refused input');
+    return reply.code(apiError.status).headers(apiError.headers).send(errorBody(apiError, request));
   }
   request.log.error({ err: error }, 'unhandled error');
-  return reply.code(500).send({ error: 'Internal server error', requestId: request.id });
+  return reply.code(500).send(errorBody(new ApiError('internal', { error: 'Internal server error' }), request));
+}
+
+// `code` and `requestId` are written last so no thrown body can override them.
+function errorBody(apiError: ApiError, request: FastifyRequest): ErrorBody {
+  return { ...apiError.body, code: apiError.code, requestId: request.id };
 }

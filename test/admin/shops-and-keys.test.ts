@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, createTestApp } from '../support/test-app.ts';
 import type { TestApp } from '../support/test-app.ts';
+import { errorBody } from '../support/error-body.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -23,7 +24,7 @@ describe('admin authentication', () => {
         payload: { domain: domain(), plan: 'scale' },
       });
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ error: 'Unauthorized' });
+      expect(res.json()).toEqual(errorBody('Unauthorized', 'unauthorized'));
     },
   );
 });
@@ -133,7 +134,7 @@ describe('shops', () => {
     ] as const) {
       const res = await t.admin({ method, url, payload: {} });
       expect(res.statusCode, `${method} ${url}`).toBe(404);
-      expect(res.json()).toEqual({ error: 'Shop not found' });
+      expect(res.json()).toEqual(errorBody('Shop not found', 'not_found'));
     }
   });
 
@@ -164,7 +165,7 @@ describe('api keys', () => {
     expect(revoked.json()).toEqual({ ok: true });
     const after = await t.api(key, { method: 'GET', url: '/api/v1/campaigns' });
     expect(after.statusCode).toBe(401);
-    expect(after.json()).toEqual({ error: 'Unauthorized' });
+    expect(after.json()).toEqual(errorBody('Unauthorized', 'unauthorized'));
     const again = await t.admin({ method: 'DELETE', url: `/admin/v1/shops/${shop.id}/api-keys/${apiKey.id}` });
     expect(again.statusCode).toBe(404);
   });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publicShopRoutes } from '../../src/routes.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
+import { errorBody } from '../support/error-body.ts';
 
 const t: { app?: TestApp } = {};
 let scale: TestShop;
@@ -57,7 +58,7 @@ describe('every public route', () => {
       for (const headers of badHeaders) {
         const res = await app().app.inject({ method: route.method, url: route.url, headers });
         expect(res.statusCode, `${route.method} ${route.url} ${JSON.stringify(headers)}`).toBe(401);
-        expect(res.json()).toEqual({ error: 'Unauthorized' });
+        expect(res.json()).toEqual(errorBody('Unauthorized', 'unauthorized'));
         expect(res.headers['x-request-id']).toBeTruthy();
       }
     }
@@ -67,7 +68,7 @@ describe('every public route', () => {
     for (const route of routes()) {
       const res = await app().api(pro, { method: route.method, url: route.url });
       expect(res.statusCode, `${route.method} ${route.url}`).toBe(403);
-      expect(res.json()).toEqual({ error: 'API access requires the Scale plan' });
+      expect(res.json()).toEqual(errorBody('API access requires the Scale plan', 'plan_required'));
     }
   });
 
@@ -82,7 +83,7 @@ describe('every public route', () => {
         headers: { authorization: `Bearer ${scale.key}` },
       });
       expect(withKey.statusCode).toBe(401);
-      expect(withKey.json()).toEqual({ error: 'Unauthorized' });
+      expect(withKey.json()).toEqual(errorBody('Unauthorized', 'unauthorized'));
     }
   });
 
@@ -101,14 +102,14 @@ describe('every public route', () => {
         ...(method === 'PUT' ? { payload: { name: 'x', enabled: false, isDraft: false, startAt: null, endAt: null, rules: [] } } : {}),
       });
       expect(res.statusCode, method).toBe(404);
-      expect(res.json()).toEqual({ error: 'Campaign not found' });
+      expect(res.json()).toEqual(errorBody('Campaign not found', 'not_found'));
     }
   });
 
   it('answers the admin mount of an unknown shop with 404', async () => {
     const res = await app().admin({ method: 'GET', url: '/admin/v1/shops/shp_unknown000000000/campaigns' });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ error: 'Shop not found' });
+    expect(res.json()).toEqual(errorBody('Shop not found', 'not_found'));
   });
 });
 

@@ -5,6 +5,7 @@ import { testDbKind } from '../support/database.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 import { campaign, rule } from './fixtures.ts';
+import { errorBody } from '../support/error-body.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -139,7 +140,7 @@ describe('GET /campaigns/:id', () => {
     const shop = await t.createShop('scale');
     const res = await t.api(shop, { method: 'GET', url: '/api/v1/campaigns/cmp_nope' });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ error: 'Campaign not found' });
+    expect(res.json()).toEqual(errorBody('Campaign not found', 'not_found'));
   });
 });
 
@@ -221,7 +222,7 @@ describe('PUT /campaigns/:id', () => {
     const shop = await t.createShop('scale');
     const res = await t.api(shop, { method: 'PUT', url: '/api/v1/campaigns/cmp_nope', payload: campaign() });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ error: 'Campaign not found' });
+    expect(res.json()).toEqual(errorBody('Campaign not found', 'not_found'));
   });
 });
 
@@ -237,6 +238,6 @@ describe('DELETE /campaigns/:id', () => {
     expect(list.campaigns.map((c: { id: string }) => c.id)).toEqual([keep]);
     const again = await t.api(shop, { method: 'DELETE', url: `/api/v1/campaigns/${id}` });
     expect(again.statusCode).toBe(404);
-    expect(again.json()).toEqual({ error: 'Campaign not found' });
+    expect(again.json()).toEqual(errorBody('Campaign not found', 'not_found'));
   });
 });

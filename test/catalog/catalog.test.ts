@@ -5,6 +5,7 @@ import { collections, products, shops, variants } from '../../src/db/schema.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 import { product, productGid, variantGid } from '../lifecycle/harness.ts';
+import { errorBody } from '../support/error-body.ts';
 
 let t: TestApp;
 let shop: TestShop;
@@ -134,7 +135,7 @@ describe('DELETE /shops/:shopId/catalog/products/:productId', () => {
     const before = await rulesVersion(shop.id);
     const res = await remove(shop.id, productGid(12345));
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ error: 'Product not found' });
+    expect(res.json()).toEqual(errorBody('Product not found', 'not_found'));
     expect(await rulesVersion(shop.id)).toBe(before);
     expect((await remove(shop.id, 'not-an-id')).statusCode).toBe(400);
   });

@@ -10,6 +10,7 @@ import { importCampaigns, payloadOf, readCampaign, startExperiment } from '../ru
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 import { cartOf, evaluate, evaluationOf, line, liveCampaign, resultOf, rule, variant } from './helpers.ts';
+import { errorBody } from '../support/error-body.ts';
 
 const spend = (value: number) => ({ type: 'cart.subtotal_gte', value });
 const giftLine = (id: string, ruleId: string, campaignId: string) =>
@@ -304,7 +305,7 @@ describe('shop isolation', () => {
   it('answers 404 for an unknown shop on the admin mount', async () => {
     const res = await t.admin({ method: 'POST', url: '/admin/v1/shops/shp_missing/evaluate', payload: cartOf([]) });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ error: 'Shop not found' });
+    expect(res.json()).toEqual(errorBody('Shop not found', 'not_found'));
   });
 });
 

@@ -8,6 +8,7 @@ import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 import { cartOf, evaluationOf, line, liveCampaign, resultOf, rule, simulate } from './helpers.ts';
 import type { Evaluation } from './helpers.ts';
+import { errorBody } from '../support/error-body.ts';
 
 const spend = (value: number) => ({ type: 'cart.subtotal_gte', value });
 const vipOnly = { type: 'customer.tag_in', value: ['vip'] };
@@ -92,7 +93,7 @@ describe('simulate a stored campaign (campaignId)', () => {
     ] as const) {
       const res = await simulate(t, shopId, { campaignId, context: cartOf([]) });
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ error: 'Campaign not found' });
+      expect(res.json()).toEqual(errorBody('Campaign not found', 'not_found'));
     }
   });
 });
@@ -192,7 +193,7 @@ describe('400 and 404', () => {
   it('answers 404 for an unknown shop and 401 without the admin token', async () => {
     const missing = await simulate(t, 'shp_missing', { context: cartOf([]) });
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ error: 'Shop not found' });
+    expect(missing.json()).toEqual(errorBody('Shop not found', 'not_found'));
     const anonymous = await t.app.inject({ method: 'POST', url: `/admin/v1/shops/${shop.id}/simulate`, payload: { context: cartOf([]) } });
     expect(anonymous.statusCode).toBe(401);
     const withKey = await t.api(shop, { method: 'POST', url: `/admin/v1/shops/${shop.id}/simulate`, payload: { context: cartOf([]) } });

@@ -4,6 +4,7 @@ import { importCampaigns, readCampaign } from '../rules/helpers.ts';
 import { POSTGRES_ONLY, testDbKind } from '../support/database.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
+import { errorBody } from '../support/error-body.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -146,13 +147,13 @@ describe('POST …/experiments (start)', () => {
     const body = { primaryMetric: 'conversion_rate', variants: variants(ruleIds.slice(0, 2)) };
     const unknownCampaign = await start(shop, 'cmp_nope', body);
     expect(unknownCampaign.statusCode).toBe(404);
-    expect(unknownCampaign.json()).toEqual({ error: 'Campaign not found' });
+    expect(unknownCampaign.json()).toEqual(errorBody('Campaign not found', 'not_found'));
     const unknownShop = await start('shp_nope', 'cmp_nope', body);
     expect(unknownShop.statusCode).toBe(404);
-    expect(unknownShop.json()).toEqual({ error: 'Shop not found' });
+    expect(unknownShop.json()).toEqual(errorBody('Shop not found', 'not_found'));
     const crossShop = await start(shop, other.campaignId, { primaryMetric: 'conversion_rate', variants: variants(other.ruleIds) });
     expect(crossShop.statusCode).toBe(404);
-    expect(crossShop.json()).toEqual({ error: 'Campaign not found' });
+    expect(crossShop.json()).toEqual(errorBody('Campaign not found', 'not_found'));
   });
 
   it('needs the admin token', async () => {
@@ -236,7 +237,7 @@ describe('stop and conclude', () => {
     ];
     for (const res of await Promise.all(cases)) {
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ error: 'Experiment not found' });
+      expect(res.json()).toEqual(errorBody('Experiment not found', 'not_found'));
     }
     // The other shop's experiment is untouched.
     expect((await readCampaign(t, other.shop, other.campaignId)).experiment?.status).toBe('running');

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
+import { errorBody } from '../support/error-body.ts';
 
 describe('SPEC conventions', () => {
   let t: TestApp;
@@ -38,7 +39,7 @@ describe('SPEC conventions', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/nothing-here' });
     expect(res.statusCode).toBe(404);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
-    expect(res.json()).toEqual({ error: 'Route not found' });
+    expect(res.json()).toEqual(errorBody('Route not found', 'not_found'));
   });
 
   it.each([
@@ -50,7 +51,7 @@ describe('SPEC conventions', () => {
     const res = await t.api(shop, { method, url });
     expect(res.statusCode).toBe(405);
     expect(res.headers.allow).toBe(allow);
-    expect(res.json()).toEqual({ error: 'Method not allowed' });
+    expect(res.json()).toEqual(errorBody('Method not allowed', 'method_not_allowed'));
   });
 
   it('rejects malformed JSON with 400, never 5xx', async () => {
@@ -104,7 +105,7 @@ describe('SPEC conventions', () => {
         payload: JSON.stringify({ campaigns: [{ name: 'x'.repeat(2000) }] }),
       });
       expect(res.statusCode).toBe(413);
-      expect(res.json()).toEqual({ error: 'Request body too large' });
+      expect(res.json()).toEqual(errorBody('Request body too large', 'payload_too_large'));
     } finally {
       await small.close();
     }

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp } from '../support/test-app.ts';
+import { errorBody } from '../support/error-body.ts';
 
 let t: TestApp;
 // 0.05 × SPEC's rows: default 6, import 1 per minute per key.
@@ -25,7 +26,7 @@ describe('rate limits', () => {
     }
     const limited = await t.api(shop, { method: 'GET', url: '/api/v1/campaigns' });
     expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toEqual({ error: 'Rate limit exceeded' });
+    expect(limited.json()).toEqual(errorBody('Rate limit exceeded', 'rate_limited'));
     expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(59);
     expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
     expect(limited.headers['ratelimit']).toMatch(/^"default";r=0;t=\d+$/);

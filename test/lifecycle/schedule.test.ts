@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 import { campaign } from '../campaigns/fixtures.ts';
+import { errorBody } from '../support/error-body.ts';
 
 let t: TestApp;
 let shop: TestShop;
@@ -106,7 +107,7 @@ describe('404s', () => {
     const id = await create();
     const unknown = await schedule('cmp_unknown', { startAt: null });
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toEqual({ error: 'Campaign not found' });
+    expect(unknown.json()).toEqual(errorBody('Campaign not found', 'not_found'));
     const cross = await t.api(other, { method: 'POST', url: `/api/v1/campaigns/${id}/schedule`, payload: { startAt: null } });
     expect(cross.statusCode).toBe(404);
   });
@@ -121,7 +122,7 @@ describe('enable and disable', () => {
     for (const action of ['enable', 'disable']) {
       const res = await t.api(shop, { method: 'POST', url: `/api/v1/campaigns/cmp_unknown/${action}` });
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ error: 'Campaign not found' });
+      expect(res.json()).toEqual(errorBody('Campaign not found', 'not_found'));
     }
   });
 

@@ -8,6 +8,7 @@ import { campaign, rule } from '../campaigns/fixtures.ts';
 import type { TestShop } from '../support/test-app.ts';
 import { createHarness, product } from './harness.ts';
 import type { Harness } from './harness.ts';
+import { errorBody } from '../support/error-body.ts';
 
 let h: Harness;
 let shop: TestShop;
@@ -276,7 +277,7 @@ describe('another shop', () => {
     ] as const) {
       const res = await h.t.api(other, { method: 'POST', url: `/api/v1/campaigns/${id}/${path}`, ...(payload ? { payload } : {}) });
       expect(res.statusCode, path).toBe(404);
-      expect(res.json()).toEqual({ error: 'Campaign not found' });
+      expect(res.json()).toEqual(errorBody('Campaign not found', 'not_found'));
     }
     expect(await read(id)).toMatchObject({ enabled: false, isDraft: true, endAt: null });
   });

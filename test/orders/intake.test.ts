@@ -7,6 +7,7 @@ import type { TestApp, TestShop } from '../support/test-app.ts';
 import { createGiftCampaign, order, postOrder } from './fixtures.ts';
 import type { GiftCampaign } from './fixtures.ts';
 import { bytewise } from '../../src/db/collation.ts';
+import { errorBody } from '../support/error-body.ts';
 
 describe('POST /admin/v1/shops/:shopId/orders', () => {
   let t: TestApp;
@@ -206,7 +207,7 @@ describe('POST /admin/v1/shops/:shopId/orders', () => {
   it('answers 404 for an unknown shop and 401 without the admin token', async () => {
     const missing = await postOrder(t, 'shp_nope', order({}));
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ error: 'Shop not found' });
+    expect(missing.json()).toEqual(errorBody('Shop not found', 'not_found'));
     const anonymous = await t.app.inject({ method: 'POST', url: `/admin/v1/shops/${shop.id}/orders`, payload: order({}) });
     expect(anonymous.statusCode).toBe(401);
     const withApiKey = await t.api(shop, { method: 'POST', url: `/admin/v1/shops/${shop.id}/orders`, payload: order({}) });

@@ -3,6 +3,7 @@ import { signPlatformBody } from '../../src/orders/platform-signature.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 import { order, postOrder } from './fixtures.ts';
+import { errorBody } from '../support/error-body.ts';
 
 const SECRET = 'platform-app-secret-for-tests';
 const URL = '/webhooks/platform/orders';
@@ -58,7 +59,7 @@ describe('POST /webhooks/platform/orders', () => {
     const { _raw: _ignored, ...headers } = { 'x-platform-shop-domain': domain, ...headersOf(raw) } as Record<string, string>;
     const res = await send(raw, headers);
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ error: 'Unauthorized' });
+    expect(res.json()).toEqual(errorBody('Unauthorized', 'unauthorized'));
     expect((await postOrder(t, shop.id, body)).json()).toEqual({ ok: true, duplicate: false });
   });
 
@@ -76,7 +77,7 @@ describe('POST /webhooks/platform/orders', () => {
     expect((await signed(raw, { 'x-platform-shop-domain': 'nobody.example.com' })).statusCode).toBe(404);
     const noDomain = await send(raw, { 'x-platform-hmac-sha256': signPlatformBody(raw, SECRET) });
     expect(noDomain.statusCode).toBe(404);
-    expect(noDomain.json()).toEqual({ error: 'Shop not found' });
+    expect(noDomain.json()).toEqual(errorBody('Shop not found', 'not_found'));
   });
 
   it('answers 400 for a signed body that is not JSON or not an Order', async () => {

@@ -6,6 +6,7 @@ import { campaign, rule } from '../campaigns/fixtures.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp } from '../support/test-app.ts';
 import { getRules, importCampaigns, payloadOf, readCampaign, startExperiment } from './helpers.ts';
+import { errorBody } from '../support/error-body.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -165,7 +166,7 @@ describe('GET /rules payload', () => {
   it('answers an unknown shop on the admin mount with 404', async () => {
     const res = await t.admin({ method: 'GET', url: '/admin/v1/shops/shp_missing/rules' });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ error: 'Shop not found' });
+    expect(res.json()).toEqual(errorBody('Shop not found', 'not_found'));
   });
 
   it('answers a wrong method with 405', async () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ENDPOINTS_PER_SHOP } from '../../src/webhooks/schemas.ts';
 import { createWebhookSetup } from './setup.ts';
 import type { WebhookSetup } from './setup.ts';
+import { errorBody } from '../support/error-body.ts';
 
 let s: WebhookSetup;
 beforeAll(async () => {
@@ -102,7 +103,7 @@ describe('DELETE /shops/:shopId/webhook-endpoints/:endpointId', () => {
     const other = await s.t.createShop('free');
     const unknown = await s.t.admin({ method: 'DELETE', url: `/admin/v1/shops/${shop.id}/webhook-endpoints/whe_unknown` });
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toEqual({ error: 'Webhook endpoint not found' });
+    expect(unknown.json()).toEqual(errorBody('Webhook endpoint not found', 'not_found'));
     const cross = await s.t.admin({ method: 'DELETE', url: `/admin/v1/shops/${other.id}/webhook-endpoints/${endpointId}` });
     expect(cross.statusCode).toBe(404);
     expect((await list(shop.id)).endpoints).toHaveLength(1);
