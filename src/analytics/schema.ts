@@ -1,4 +1,5 @@
 /** SPEC "GET /analytics" and "Analytics records" shapes. */
+import { textSchema } from '@gcrs/engine';
 import { z } from 'zod';
 import { dayNumberOf } from './calendar.ts';
 
@@ -15,7 +16,7 @@ export const analyticsQuerySchema = z
   .object({
     from: dateParam('from'),
     to: dateParam('to'),
-    campaignId: z.string().trim().min(1).max(64).optional().meta({ description: 'Limits campaignStats to one campaign' }),
+    campaignId: textSchema.trim().min(1).max(64).optional().meta({ description: 'Limits campaignStats to one campaign' }),
   })
   .superRefine((query, ctx) => {
     const from = dayNumberOf(query.from) ?? 0;

@@ -1,4 +1,5 @@
 /** Admin API: API keys (CONTRACT "Admin API"). The key is in the creation response only. */
+import { textSchema } from '@gcrs/engine';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../http/errors.ts';
@@ -7,8 +8,8 @@ import type { MountableRoute } from '../http/shop-routes.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from './store.ts';
 import type { ApiKeyRecord } from './store.ts';
 
-const createKeyBodySchema = z.strictObject({ name: z.string().trim().min(1).max(100).default('API key') });
-const keyParamsSchema = z.object({ keyId: z.string() });
+const createKeyBodySchema = z.strictObject({ name: textSchema.trim().min(1).max(100).default('API key') });
+const keyParamsSchema = z.object({ keyId: textSchema.min(1) });
 
 const apiKeySchema = z.object({
   id: z.string(),

@@ -2,13 +2,13 @@
  * Campaign and rule shapes of SPEC "Resources" and the campaign endpoints: one Zod schema
  * each, used to validate requests and to write the OpenAPI document.
  */
-import { conditionNodeSchema, giftConfigSchema, ruleOptionsSchema } from '@gcrs/engine';
+import { conditionNodeSchema, giftConfigSchema, ruleOptionsSchema, textSchema } from '@gcrs/engine';
 import { z } from 'zod';
 import { timestampInputSchema } from '../http/timestamp.ts';
 
 const timestampOutput = z.iso.datetime().meta({ example: '2026-01-31T09:30:00.000Z' });
 
-const nameSchema = z.string().trim().min(1, 'A name is required').max(255);
+const nameSchema = textSchema.trim().min(1, 'A name is required').max(255);
 
 /** A rule as POST /campaigns/import takes it: `enabled` and `options` have defaults. */
 export const importRuleSchema = z.object({
@@ -21,7 +21,7 @@ export const importRuleSchema = z.object({
 
 /** A rule in a PUT body: every field required (SPEC "PUT"), `id` names an existing rule. */
 export const putRuleSchema = z.object({
-  id: z.string().min(1).optional(),
+  id: textSchema.min(1).optional(),
   name: nameSchema,
   enabled: z.boolean(),
   conditionTree: conditionNodeSchema,
@@ -83,7 +83,7 @@ export const listQuerySchema = z.object({
   enabled: booleanText.optional().meta({ description: 'Filter by enabled state: true or false' }),
 });
 
-export const campaignIdParamsSchema = z.object({ id: z.string().min(1) });
+export const campaignIdParamsSchema = z.object({ id: textSchema.min(1) });
 
 // ---- responses ----
 

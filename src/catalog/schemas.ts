@@ -3,7 +3,7 @@
  * platform's products, variants and collections. They feed the enable health check and the
  * collection map of the rules payload.
  */
-import { gidSchema, productGidSchema, variantGidSchema } from '@gcrs/engine';
+import { gidSchema, productGidSchema, textSchema, variantGidSchema } from '@gcrs/engine';
 import { z } from 'zod';
 
 export const PRODUCT_STATUSES = ['active', 'draft', 'archived'] as const;
@@ -16,21 +16,21 @@ export const MAX_COLLECTIONS_PER_REQUEST = 1000;
 
 export const variantSchema = z.object({
   id: variantGidSchema,
-  title: z.string().max(255),
+  title: textSchema.max(255),
   inventoryQuantity: z.int().min(-1_000_000_000).max(1_000_000_000),
   inventoryPolicy: z.enum(INVENTORY_POLICIES),
 });
 
 export const productSchema = z.object({
   id: productGidSchema,
-  title: z.string().max(255),
+  title: textSchema.max(255),
   status: z.enum(PRODUCT_STATUSES),
   variants: z.array(variantSchema).max(2048),
 });
 
 export const collectionSchema = z.object({
   id: gidSchema('Collection'),
-  handle: z.string().trim().min(1).max(255),
+  handle: textSchema.trim().min(1).max(255),
   productIds: z.array(productGidSchema).max(50_000),
 });
 

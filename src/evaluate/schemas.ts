@@ -3,7 +3,7 @@
  * "Evaluation"). The request is the engine's own EvaluationContext schema, so the server
  * accepts exactly what the storefront library evaluates.
  */
-import { evaluationContextSchema } from '@gcrs/engine';
+import { evaluationContextSchema, textSchema } from '@gcrs/engine';
 import type { ConditionTrace } from '@gcrs/engine';
 import { z } from 'zod';
 import { importCampaignSchema } from '../campaigns/schemas.ts';
@@ -83,7 +83,7 @@ export const evaluationResponseSchema = z.object({
  */
 export const simulateBodySchema = z
   .object({
-    campaignId: z.string().min(1).optional(),
+    campaignId: textSchema.min(1).optional(),
     campaign: importCampaignSchema.optional(),
     context: evaluationContextSchema,
     at: timestampInputSchema.optional(),

@@ -3,7 +3,7 @@
  * happened in. This one schema is the contract: the route validates with it, the OpenAPI
  * document is written from it, and a storefront proxy imports it to check before forwarding.
  */
-import { variantGidSchema } from '@gcrs/engine';
+import { STORABLE_TEXT_PATTERN, TEXT_ISSUE, textSchema, variantGidSchema } from '@gcrs/engine';
 import { z } from 'zod';
 import { timestampTextSchema } from '../http/timestamp.ts';
 
@@ -13,8 +13,13 @@ export type StorefrontEventType = (typeof STOREFRONT_EVENT_TYPES)[number];
 
 export const MAX_EVENTS_PER_BATCH = 100;
 
-const id = (what: string) => z.string().trim().min(1, `${what} is required`).max(64);
-const token = z.string().trim().min(1).max(255);
+const id = (what: string) => textSchema.trim().min(1, `${what} is required`).max(64);
+// z.url takes NUL and lone surrogates, which PostgreSQL cannot store.
+const storableUrl = z
+  .url({ protocol: /^https?$/, error: 'Expected an http(s) URL' })
+  .max(2048)
+  .regex(STORABLE_TEXT_PATTERN, TEXT_ISSUE);
+const token = textSchema.trim().min(1).max(255);
 
 /** SPEC "Ingest event". Unknown keys are ignored so older servers accept newer storefronts. */
 export const storefrontEventSchema = z.object({
@@ -38,8 +43,8 @@ export const storefrontEventBatchSchema = z.object({
   visitorId: token.optional().meta({ description: 'Stable anonymous visitor id (the one used for A/B assignment)' }),
   sessionId: token.optional(),
   customerId: z.string().regex(/^\d{1,32}$/, 'Expected a numeric customer id (digits only)').optional(),
-  pageUrl: z.url({ protocol: /^https?$/, error: 'Expected an http(s) URL' }).max(2048).optional(),
-  referrer: z.url({ protocol: /^https?$/, error: 'Expected an http(s) URL' }).max(2048).optional(),
+  pageUrl: storableUrl.optional(),
+  referrer: storableUrl.optional(),
   locale: z
     .string()
     .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'Expected a BCP 47 locale such as en-US')
@@ -47,7 +52,7 @@ export const storefrontEventBatchSchema = z.object({
     .optional(),
   currency: z.string().regex(/^[A-Z]{3}$/, 'Expected an ISO 4217 currency code such as USD').optional(),
   country: z.string().regex(/^[A-Z]{2}$/, 'Expected an ISO 3166 country code such as US').optional(),
-  market: z.string().trim().min(1).max(255).optional().meta({ description: 'Active market handle' }),
+  market: textSchema.trim().min(1).max(255).optional().meta({ description: 'Active market handle' }),
   /** When the storefront recorded the batch; stored as sent, the server keeps its own receivedAt. */
   sentAt: timestampTextSchema.optional(),
 });

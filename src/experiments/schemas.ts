@@ -1,4 +1,5 @@
 /** A/B experiment shapes of CONTRACT "Admin API": start, stop and conclude bodies and params. */
+import { textSchema } from '@gcrs/engine';
 import { z } from 'zod';
 
 export const PRIMARY_METRICS = ['conversion_rate', 'average_order_value', 'revenue_per_visitor'] as const;
@@ -9,8 +10,8 @@ export const MAX_VARIANTS = 10;
 export const MAX_WEIGHT = 10_000;
 
 const variantInputSchema = z.strictObject({
-  name: z.string().trim().min(1, 'A name is required').max(100),
-  ruleId: z.string().min(1),
+  name: textSchema.trim().min(1, 'A name is required').max(100),
+  ruleId: textSchema.min(1),
   weight: z.int('weight must be a positive integer').min(1, 'weight must be a positive integer').max(MAX_WEIGHT),
 });
 
@@ -36,7 +37,7 @@ export const startExperimentBodySchema = z
   });
 export type StartExperimentBody = z.output<typeof startExperimentBodySchema>;
 
-export const concludeExperimentBodySchema = z.strictObject({ winnerVariantId: z.string().min(1) });
+export const concludeExperimentBodySchema = z.strictObject({ winnerVariantId: textSchema.min(1) });
 
-export const campaignParamsSchema = z.object({ shopId: z.string().min(1), campaignId: z.string().min(1) });
-export const experimentParamsSchema = campaignParamsSchema.extend({ experimentId: z.string().min(1) });
+export const campaignParamsSchema = z.object({ shopId: textSchema.min(1), campaignId: textSchema.min(1) });
+export const experimentParamsSchema = campaignParamsSchema.extend({ experimentId: textSchema.min(1) });

@@ -140,7 +140,8 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
   return reply.code(500).send(errorBody(new ApiError('internal', { error: 'Internal server error' }), request));
 }
 
-// `code` and `requestId` are written last so no thrown body can override them.
+// `error` and `code` lead, `requestId` closes; a thrown body's own extras cannot override either.
 function errorBody(apiError: ApiError, request: FastifyRequest): ErrorBody {
-  return { ...apiError.body, code: apiError.code, requestId: request.id };
+  const { error, code: _code, requestId: _requestId, ...extra } = apiError.body;
+  return { error, code: apiError.code, ...extra, requestId: request.id };
 }

@@ -5,6 +5,7 @@
  * type parser, encapsulated: the rest of the app still parses JSON as usual) and parses
  * JSON only after the signature checks out.
  */
+import { isStorableText } from '@gcrs/engine';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { ApiError, notFound, unauthorized } from '../http/errors.ts';
@@ -48,7 +49,7 @@ export function platformOrderWebhook(ctx: AppContext) {
       // Signature first: nothing of an unsigned request is read, not even which shop it names.
       if (!verifyPlatformSignature(raw, request.headers[SIGNATURE_HEADER], secret)) throw unauthorized();
       const domain = request.headers[SHOP_DOMAIN_HEADER];
-      const shop = typeof domain === 'string' ? await getShopByDomain(ctx.db, domain.trim().toLowerCase()) : undefined;
+      const shop = typeof domain === 'string' && isStorableText(domain) ? await getShopByDomain(ctx.db, domain.trim().toLowerCase()) : undefined;
       if (!shop) throw notFound('Shop');
       request.log = request.log.child({ shopId: shop.id, platformWebhook: true });
       return receiveOrder(ctx.db, shop, parseJson(raw));

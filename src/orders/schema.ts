@@ -2,7 +2,7 @@
  * CONTRACT "Platform orders": the Order both order routes take, one Zod schema. Amounts are
  * integers in minor units of the shop's base currency.
  */
-import { gidOrNumericIdSchema } from '@gcrs/engine';
+import { gidOrNumericIdSchema, textSchema } from '@gcrs/engine';
 import { z } from 'zod';
 import { timestampInputSchema } from '../http/timestamp.ts';
 import { currencySchema } from '../shops/shop-schemas.ts';
@@ -31,12 +31,12 @@ export const orderLineSchema = z.object({
   quantity: z.int().min(1).max(MAX_LINE_QUANTITY),
   price: minorUnits.meta({ description: 'Unit price before discounts, minor units' }),
   /** Line attributes; SPEC's gift line attributes (`_svc_campaign_id`, `_svc_rule_id`…) among them. */
-  attributes: z.record(z.string(), z.string()).optional(),
+  attributes: z.record(textSchema, textSchema).optional(),
 });
 
 export const orderSchema = z.object({
   id: z
-    .union([z.string().trim().min(1).max(255), z.int().nonnegative()])
+    .union([textSchema.trim().min(1).max(255), z.int().nonnegative()])
     .transform(String)
     .meta({ description: 'Platform order id; the same id is counted once' }),
   customerId: customerIdSchema.nullish(),

@@ -2,6 +2,7 @@
  * Shop settings: the admin stores a partial `shopSettings` (SPEC "Rules payload") plus
  * `lowStockThreshold`; readers get it merged over the defaults below.
  */
+import { textSchema } from '@gcrs/engine';
 import { z } from 'zod';
 
 /** What a shop gets before its admin changes anything (written down in docs/decisions.md). */
@@ -31,7 +32,7 @@ export const shopSettingsPatchSchema = z
         blockGiftOnlyCarts: z.boolean(),
         stripZeroPriceItems: z.boolean(),
         minOrderTotalCents: z.int().min(0).nullable(),
-        minOrderTotalMessage: z.string().max(500).nullable(),
+        minOrderTotalMessage: textSchema.max(500).nullable(),
       })
       .partial()
       .strict(),

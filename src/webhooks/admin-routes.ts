@@ -2,6 +2,7 @@
  * Admin API: webhook endpoints and the delivery log (CONTRACT "Admin API", "Outbound
  * webhooks"). Endpoints are configured only here; no public API manages them (SPEC "Events").
  */
+import { textSchema } from '@gcrs/engine';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { ApiError, notFound } from '../http/errors.ts';
@@ -35,7 +36,7 @@ const presentDelivery = (d: DeliveryRecord) => ({
   attemptLog: d.attemptLog.map((a) => ({ ...a, attemptedAt: a.attemptedAt.toISOString() })),
 });
 
-const endpointParamsSchema = z.object({ endpointId: z.string().min(1) });
+const endpointParamsSchema = z.object({ endpointId: textSchema.min(1) });
 
 export function webhookAdminRoutes(ctx: AppContext): MountableRoute[] {
   return [

@@ -3,12 +3,13 @@
  * the dispatcher's fetch would refuse it on every attempt, instead of a delivery log of
  * failures the merchant cannot explain.
  *
- * - http or https only;
+ * - http or https only, and text the store can keep (no NUL, no lone surrogate);
  * - no credentials (`https://user:pass@host/`): fetch throws on a URL with userinfo, and a
  *   secret in the URL would be shown in every endpoint listing;
  * - no port that fetch blocks: the "bad ports" of the Fetch Standard ("port blocking"), which
  *   Node's fetch enforces, plus port 0, which nothing listens on.
  */
+import { STORABLE_TEXT_PATTERN, TEXT_ISSUE } from '@gcrs/engine';
 import { z } from 'zod';
 
 /** Fetch Standard §2.9 "bad port" list (as Node 24's fetch applies it). */
@@ -29,6 +30,8 @@ export const BAD_PORTS: ReadonlySet<number> = new Set([
 export const webhookUrlSchema = z
   .url({ protocol: /^https?$/, error: 'Expected an http:// or https:// URL' })
   .max(2048)
+  // z.url takes NUL and lone surrogates, which PostgreSQL cannot store.
+  .regex(STORABLE_TEXT_PATTERN, TEXT_ISSUE)
   .superRefine((text, ctx) => {
     // Zod runs refinements after a failed format check too: nothing more to say then.
     if (!URL.canParse(text)) return;

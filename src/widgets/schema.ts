@@ -6,14 +6,15 @@
  * supported"). Objects are strict: an unknown key is a 400, because in a document that is
  * replaced whole a misspelt key (`enabeld`) would otherwise be dropped without a word.
  */
+import { textSchema } from '@gcrs/engine';
 import { z } from 'zod';
 
-const text = (max: number) => z.string().max(max);
+const text = (max: number) => textSchema.max(max);
 const hexColor = z
   .string()
   .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'Expected a hex colour such as #1a1a1a');
-const url = z.string().max(2048).regex(/^(https?:\/\/|\/)/, 'Expected an http(s) URL or a path starting with /');
-const variantGid = z.string().regex(/^gid:\/\/[^/]+\/ProductVariant\/\d+$/, 'Expected a product variant gid');
+const url = textSchema.max(2048).regex(/^(https?:\/\/|\/)/, 'Expected an http(s) URL or a path starting with /');
+const variantGid = textSchema.regex(/^gid:\/\/[^/]+\/ProductVariant\/\d+$/, 'Expected a product variant gid');
 
 /** Each customCode field is stored exactly as sent; the cap only bounds the document. */
 export const CUSTOM_CODE_MAX_CHARS = 100_000;
@@ -78,9 +79,9 @@ export const reminderSchema = z.strictObject({
 });
 
 export const customCodeSchema = z.strictObject({
-  html: z.string().max(CUSTOM_CODE_MAX_CHARS),
-  css: z.string().max(CUSTOM_CODE_MAX_CHARS),
-  js: z.string().max(CUSTOM_CODE_MAX_CHARS),
+  html: textSchema.max(CUSTOM_CODE_MAX_CHARS),
+  css: textSchema.max(CUSTOM_CODE_MAX_CHARS),
+  js: textSchema.max(CUSTOM_CODE_MAX_CHARS),
 });
 
 const sections = {

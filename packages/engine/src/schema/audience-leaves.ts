@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { textSchema } from './text.ts';
 
 /** `customer.tag_in`: tags as an array, or one comma-separated string (kept as given). */
 export const customerTagInSchema = z.object({
   type: z.literal('customer.tag_in'),
-  value: z.union([z.array(z.string()), z.string()]),
+  value: z.union([z.array(textSchema), textSchema]),
 });
 
 /** `customer.is_logged_in`: a boolean, or the strings 'true' / 'false'. */
@@ -15,7 +16,7 @@ export const customerIsLoggedInSchema = z.object({
 /** `market.handle_in`: the active market's handle is one of these (case-insensitive). */
 export const marketHandleInSchema = z.object({
   type: z.literal('market.handle_in'),
-  value: z.array(z.string()),
+  value: z.array(textSchema),
 });
 
 /** `country.in`: the market country is one of these ISO 3166 alpha-2 codes. */
@@ -35,5 +36,5 @@ export const discountCodeNotPresentSchema = z.object({
 /** `discount.code_equals`: this code is applied (compared uppercased and trimmed). */
 export const discountCodeEqualsSchema = z.object({
   type: z.literal('discount.code_equals'),
-  value: z.string(),
+  value: textSchema,
 });

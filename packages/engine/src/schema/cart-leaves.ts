@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textSchema } from './text.ts';
 
 // Thresholds are integers in minor units. Negative values are accepted at save time on
 // purpose: SPEC makes the evaluator fail closed on them, and rejecting them here would
@@ -6,7 +7,7 @@ import { z } from 'zod';
 const minorUnits = z.int();
 
 /** A map currency code or market handle -> threshold in minor units. */
-const overridesSchema = z.record(z.string(), minorUnits);
+const overridesSchema = z.record(textSchema, minorUnits);
 
 function thresholdLeaf<T extends string>(type: T) {
   return z.object({

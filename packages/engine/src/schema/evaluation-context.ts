@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { textSchema } from './text.ts';
 import { gidOrNumericIdSchema } from './gid.ts';
 
 /** One cart line as the storefront sees it. Amounts are integers in minor units. */
 export const cartLineSchema = z.object({
-  id: z.string().optional(),
+  id: textSchema.optional(),
   productId: gidOrNumericIdSchema('Product'),
   variantId: gidOrNumericIdSchema('ProductVariant'),
   quantity: z.int().nonnegative(),
@@ -13,7 +14,7 @@ export const cartLineSchema = z.object({
   discountedPrice: z.int().nonnegative().optional(),
   sellingPlanId: gidOrNumericIdSchema('SellingPlan').nullable().optional(),
   /** Line properties; `_svc_campaign_id` marks a gift line. */
-  attributes: z.record(z.string(), z.string()).optional(),
+  attributes: z.record(textSchema, textSchema).optional(),
 });
 
 /**
@@ -28,20 +29,20 @@ export const evaluationContextSchema = z.object({
     lines: z.array(cartLineSchema),
     shipping: z.int().optional(),
     tax: z.int().optional(),
-    discountCodes: z.array(z.string()).optional(),
+    discountCodes: z.array(textSchema).optional(),
   }),
   customer: z
     .object({
-      id: z.string().optional(),
+      id: textSchema.optional(),
       loggedIn: z.boolean(),
-      tags: z.array(z.string()),
+      tags: z.array(textSchema),
     })
     .nullable()
     .optional(),
-  market: z.object({ handle: z.string(), country: z.string() }).nullable().optional(),
+  market: z.object({ handle: textSchema, country: textSchema }).nullable().optional(),
   /** Collection handle, numeric id or gid -> product gids or numeric ids. */
-  collections: z.record(z.string(), z.array(gidOrNumericIdSchema('Product'))).optional(),
-  visitorId: z.string().optional(),
+  collections: z.record(textSchema, z.array(gidOrNumericIdSchema('Product'))).optional(),
+  visitorId: textSchema.optional(),
 });
 
 export type CartLine = z.output<typeof cartLineSchema>;

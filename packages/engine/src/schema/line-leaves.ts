@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textSchema } from './text.ts';
 import {
   gidOrNumericIdSchema,
   productGidSchema,
@@ -14,8 +15,8 @@ const sellingPlanIdsSchema = z.array(z.union([sellingPlanGidSchema, z.literal(ON
 
 const lineRestrictions = {
   sellingPlanIds: sellingPlanIdsSchema.optional(),
-  propertyKey: z.string().optional(),
-  propertyValue: z.string().optional(),
+  propertyKey: textSchema.optional(),
+  propertyValue: textSchema.optional(),
 };
 
 /** `line.has_product_id`: at least one non-gift line is the product. */
@@ -35,7 +36,7 @@ export const lineHasVariantIdSchema = z.object({
 /** `line.in_collection`: a collection handle, numeric id or Collection gid. */
 export const lineInCollectionSchema = z.object({
   type: z.literal('line.in_collection'),
-  value: z.union([z.string().min(1), z.int().nonnegative()]),
+  value: z.union([textSchema.min(1), z.int().nonnegative()]),
 });
 
 /** `line.quantity_min`: summed quantity of a variant (wins) or product >= value. */
@@ -51,8 +52,8 @@ export const lineQuantityMinSchema = z.object({
 /** `line.property_equals`: a non-gift line has the property key with the value. */
 export const linePropertyEqualsSchema = z.object({
   type: z.literal('line.property_equals'),
-  key: z.string(),
-  value: z.string(),
+  key: textSchema,
+  value: textSchema,
 });
 
 /** `line.has_selling_plan`: whether any non-gift subscription line exists. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textSchema } from './text.ts';
 
 /** The options a rule gets when it (or one of its fields) is left out. */
 export const RULE_OPTION_DEFAULTS = {
@@ -25,7 +26,7 @@ export const ruleOptionsSchema = z
       .enum(['percentage', 'fixed_amount'])
       .default(RULE_OPTION_DEFAULTS.discountType),
     discountValue: z.number().min(0).default(RULE_OPTION_DEFAULTS.discountValue),
-    discountTitle: z.string().default(RULE_OPTION_DEFAULTS.discountTitle),
+    discountTitle: textSchema.default(RULE_OPTION_DEFAULTS.discountTitle),
   })
   .superRefine((options, ctx) => {
     if (options.discountType === 'percentage' && options.discountValue > 100) {
