@@ -34,7 +34,9 @@ export function widgetRoutes(ctx: AppContext): ShopRoute[] {
       operationId: 'replaceWidgets',
       summary: 'Replace the widget settings',
       description:
-        'The whole document: every section is required and unknown keys are rejected. The server stamps `_version` ' +
+        'The whole document: every section is required and unknown keys are rejected. SPEC names only ' +
+        '`toast.enabled` and `progressBar.thresholds[].amountCents`; every other field may be left out and gets the ' +
+        'default this schema shows, and the response returns the document as saved. The server stamps `_version` ' +
         '(a sent `_version` is ignored). `customCode` is stored as sent; GET /rules delivers it on the Scale plan only.',
       tag: 'Widgets',
       rateLimit: 'default',

@@ -2,17 +2,19 @@
  * Widget settings (SPEC "Widget settings", "PUT /widgets"): one Zod schema for the whole
  * document, its defaults, and the shapes of the widget endpoints.
  *
- * Every section is required on PUT, so a partial body fails (SPEC: "partial updates are not
- * supported"). Objects are strict: an unknown key is a 400, because in a document that is
- * replaced whole a misspelt key (`enabeld`) would otherwise be dropped without a word.
+ * SPEC names only the sections, `toast.enabled` and `progressBar.thresholds[].amountCents`:
+ * those are required; every other field has a default written beside it here (and listed in
+ * docs/api-conventions.md), so a document with only SPEC's fields is accepted and saved with
+ * the defaults filled in. Every section is required, so a body missing one fails (SPEC:
+ * "partial updates are not supported"). Objects are strict: an unknown key is a 400, because
+ * in a document that is replaced whole a misspelt key (`enabeld`) would otherwise be dropped
+ * without a word.
  */
 import { textSchema } from '@gcrs/engine';
 import { z } from 'zod';
 
 const text = (max: number) => textSchema.max(max);
-const hexColor = z
-  .string()
-  .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'Expected a hex colour such as #1a1a1a');
+const hexColor = textSchema.regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'Expected a hex colour such as #1a1a1a');
 const url = textSchema.max(2048).regex(/^(https?:\/\/|\/)/, 'Expected an http(s) URL or a path starting with /');
 const variantGid = textSchema.regex(/^gid:\/\/[^/]+\/ProductVariant\/\d+$/, 'Expected a product variant gid');
 
@@ -21,67 +23,69 @@ export const CUSTOM_CODE_MAX_CHARS = 100_000;
 
 export const toastSchema = z.strictObject({
   enabled: z.boolean(),
-  position: z.enum(['top-left', 'top-center', 'top-right', 'bottom-left', 'bottom-center', 'bottom-right']),
-  durationMs: z.int().min(500).max(60_000),
+  position: z
+    .enum(['top-left', 'top-center', 'top-right', 'bottom-left', 'bottom-center', 'bottom-right'])
+    .default('bottom-right'),
+  durationMs: z.int().min(500).max(60_000).default(4000),
   /** Shown when a gift is added; `{{giftTitle}}` is replaced by the storefront. */
-  message: text(500),
-  backgroundColor: hexColor,
-  textColor: hexColor,
+  message: text(500).default('🎁 {{giftTitle}} was added to your cart'),
+  backgroundColor: hexColor.default('#111827'),
+  textColor: hexColor.default('#ffffff'),
 });
 
 export const promoPopupSchema = z.strictObject({
-  enabled: z.boolean(),
-  trigger: z.enum(['page_load', 'exit_intent', 'add_to_cart']),
-  delaySeconds: z.int().min(0).max(600),
-  title: text(200),
-  body: text(2000),
-  imageUrl: url.nullable(),
-  ctaLabel: text(100),
-  ctaUrl: url.nullable(),
-  showOncePerSession: z.boolean(),
+  enabled: z.boolean().default(false),
+  trigger: z.enum(['page_load', 'exit_intent', 'add_to_cart']).default('page_load'),
+  delaySeconds: z.int().min(0).max(600).default(5),
+  title: text(200).default('A free gift with your order'),
+  body: text(2000).default(''),
+  imageUrl: url.nullable().default(null),
+  ctaLabel: text(100).default('Shop now'),
+  ctaUrl: url.nullable().default(null),
+  showOncePerSession: z.boolean().default(true),
 });
 
 export const progressThresholdSchema = z.strictObject({
   /** Cart subtotal in minor units of the shop's base currency at which this step is reached. */
   amountCents: z.int().min(0),
-  label: text(200),
+  label: text(200).default(''),
   /** The gift the step unlocks, for the storefront to picture it; null when none. */
-  giftVariantId: variantGid.nullable(),
+  giftVariantId: variantGid.nullable().default(null),
 });
 
 export const progressBarSchema = z.strictObject({
-  enabled: z.boolean(),
-  placement: z.enum(['cart_drawer', 'cart_page', 'announcement_bar']),
+  enabled: z.boolean().default(false),
+  placement: z.enum(['cart_drawer', 'cart_page', 'announcement_bar']).default('cart_drawer'),
   thresholds: z.array(progressThresholdSchema).max(10, 'At most 10 thresholds'),
   /** Shown while a step is ahead; `{{remaining}}` is replaced by the storefront. */
-  message: text(500),
-  completedMessage: text(500),
-  barColor: hexColor,
-  backgroundColor: hexColor,
+  message: text(500).default('Spend {{remaining}} more to unlock your gift'),
+  completedMessage: text(500).default('You unlocked a free gift!'),
+  barColor: hexColor.default('#16a34a'),
+  backgroundColor: hexColor.default('#e5e7eb'),
 });
 
 export const giftChoiceSchema = z.strictObject({
-  enabled: z.boolean(),
-  layout: z.enum(['modal', 'inline', 'drawer']),
-  title: text(200),
-  confirmLabel: text(100),
-  allowDecline: z.boolean(),
-  showPrices: z.boolean(),
+  enabled: z.boolean().default(false),
+  layout: z.enum(['modal', 'inline', 'drawer']).default('modal'),
+  title: text(200).default('Choose your free gift'),
+  confirmLabel: text(100).default('Add gift'),
+  allowDecline: z.boolean().default(true),
+  showPrices: z.boolean().default(true),
 });
 
 export const reminderSchema = z.strictObject({
-  enabled: z.boolean(),
+  enabled: z.boolean().default(false),
   /** Reminds a customer who qualifies but has not chosen or added the gift yet. */
-  message: text(500),
-  showInCartDrawer: z.boolean(),
-  showOnProductPage: z.boolean(),
-  delaySeconds: z.int().min(0).max(600),
+  message: text(500).default('You qualify for a free gift. Don\u2019t forget to choose it!'),
+  showInCartDrawer: z.boolean().default(true),
+  showOnProductPage: z.boolean().default(false),
+  delaySeconds: z.int().min(0).max(600).default(0),
 });
 
 export const customCodeSchema = z.strictObject({
-  html: textSchema.max(CUSTOM_CODE_MAX_CHARS),
-  css: textSchema.max(CUSTOM_CODE_MAX_CHARS),
-  js: textSchema.max(CUSTOM_CODE_MAX_CHARS),
+  html: textSchema.max(CUSTOM_CODE_MAX_CHARS).default(''),
+  css: textSchema.max(CUSTOM_CODE_MAX_CHARS).default(''),
+  js: textSchema.max(CUSTOM_CODE_MAX_CHARS).default(''),
 });
 
 const sections = {
@@ -117,50 +121,18 @@ export const deliveredWidgetsSchema = z.object({ _version: versionField, ...sect
 export const getWidgetsResponseSchema = z.object({ widgets: widgetSettingsSchema });
 export const putWidgetsResponseSchema = z.object({ ok: z.literal(true), widgets: widgetSettingsSchema });
 
-/** What a shop that never saved its widgets gets: everything off, neutral texts and colours. */
-export const DEFAULT_WIDGET_DOCUMENT: WidgetDocument = {
-  toast: {
-    enabled: false,
-    position: 'bottom-right',
-    durationMs: 4000,
-    message: '🎁 {{giftTitle}} was added to your cart',
-    backgroundColor: '#111827',
-    textColor: '#ffffff',
-  },
-  promoPopup: {
-    enabled: false,
-    trigger: 'page_load',
-    delaySeconds: 5,
-    title: 'A free gift with your order',
-    body: '',
-    imageUrl: null,
-    ctaLabel: 'Shop now',
-    ctaUrl: null,
-    showOncePerSession: true,
-  },
-  progressBar: {
-    enabled: false,
-    placement: 'cart_drawer',
-    thresholds: [],
-    message: 'Spend {{remaining}} more to unlock your gift',
-    completedMessage: 'You unlocked a free gift!',
-    barColor: '#16a34a',
-    backgroundColor: '#e5e7eb',
-  },
-  giftChoice: {
-    enabled: false,
-    layout: 'modal',
-    title: 'Choose your free gift',
-    confirmLabel: 'Add gift',
-    allowDecline: true,
-    showPrices: true,
-  },
-  reminder: {
-    enabled: false,
-    message: 'You qualify for a free gift. Don\u2019t forget to choose it!',
-    showInCartDrawer: true,
-    showOnProductPage: false,
-    delaySeconds: 0,
-  },
-  customCode: { html: '', css: '', js: '' },
-};
+/** The smallest document SPEC allows: the sections, `toast.enabled`, `progressBar.thresholds`. */
+export const MINIMAL_WIDGET_DOCUMENT = {
+  toast: { enabled: false },
+  promoPopup: {},
+  progressBar: { thresholds: [] },
+  giftChoice: {},
+  reminder: {},
+  customCode: {},
+} as const satisfies z.input<typeof widgetDocumentSchema>;
+
+/**
+ * What a shop that never saved its widgets gets: everything off, neutral texts and colours.
+ * It is the minimal document with every default filled in, so the defaults live only above.
+ */
+export const DEFAULT_WIDGET_DOCUMENT: WidgetDocument = widgetDocumentSchema.parse(MINIMAL_WIDGET_DOCUMENT);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_WIDGET_DOCUMENT } from '../../src/widgets/schema.ts';
+import { DEFAULT_WIDGET_DOCUMENT, MINIMAL_WIDGET_DOCUMENT } from '../../src/widgets/schema.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 
@@ -66,6 +66,56 @@ describe('PUT /widgets', () => {
     expect(third.json().widgets._version).toBe(3);
   });
 
+  it('accepts a document with only the fields SPEC names and fills in every default', async () => {
+    const shop = await t.createShop('scale');
+    const minimal = {
+      toast: { enabled: true },
+      promoPopup: {},
+      progressBar: { thresholds: [{ amountCents: 5000 }, { amountCents: 10000 }] },
+      giftChoice: {},
+      reminder: {},
+      customCode: {},
+    };
+    const expected = {
+      ...DEFAULT_WIDGET_DOCUMENT,
+      toast: { ...DEFAULT_WIDGET_DOCUMENT.toast, enabled: true },
+      progressBar: {
+        ...DEFAULT_WIDGET_DOCUMENT.progressBar,
+        thresholds: [
+          { amountCents: 5000, label: '', giftVariantId: null },
+          { amountCents: 10000, label: '', giftVariantId: null },
+        ],
+      },
+    };
+    const res = await put(shop, minimal);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ ok: true, widgets: { _version: 1, ...expected } });
+    expect((await get(shop)).json()).toEqual({ widgets: { _version: 1, ...expected } });
+  });
+
+  it('keeps what a section sends and defaults only the rest', async () => {
+    const shop = await t.createShop('scale');
+    const body = { ...MINIMAL_WIDGET_DOCUMENT, giftChoice: { enabled: true, layout: 'drawer' }, customCode: { css: 'a{}' } };
+    const res = await put(shop, body);
+    expect(res.statusCode, res.body).toBe(200);
+    const { widgets } = res.json() as { widgets: typeof DEFAULT_WIDGET_DOCUMENT };
+    expect(widgets.giftChoice).toEqual({ ...DEFAULT_WIDGET_DOCUMENT.giftChoice, enabled: true, layout: 'drawer' });
+    expect(widgets.customCode).toEqual({ html: '', css: 'a{}', js: '' });
+  });
+
+  it('defaults to the same document a shop that never saved gets', () => {
+    expect(DEFAULT_WIDGET_DOCUMENT.toast).toEqual({
+      enabled: false,
+      position: 'bottom-right',
+      durationMs: 4000,
+      message: '🎁 {{giftTitle}} was added to your cart',
+      backgroundColor: '#111827',
+      textColor: '#ffffff',
+    });
+    expect(DEFAULT_WIDGET_DOCUMENT.progressBar.thresholds).toEqual([]);
+    expect(DEFAULT_WIDGET_DOCUMENT.customCode).toEqual({ html: '', css: '', js: '' });
+  });
+
   it('stores customCode exactly as sent, on every plan', async () => {
     const shop = await t.createShop('growth');
     const body = { ...document(), customCode: { html: '  <div>\u00e9</div>\n', css: '', js: '/* </script> */' } };
@@ -96,7 +146,12 @@ describe('PUT /widgets', () => {
     ['an unknown section', ['banner'], {}, []],
     ['a bad colour', ['toast', 'textColor'], 'red', ['toast', 'textColor']],
     ['a bad enum value', ['giftChoice', 'layout'], 'carousel', ['giftChoice', 'layout']],
-    ['a missing field', ['promoPopup', 'title'], undefined, ['promoPopup', 'title']],
+    ['a missing toast.enabled (SPEC names it)', ['toast', 'enabled'], undefined, ['toast', 'enabled']],
+    ['missing progressBar.thresholds (SPEC names it)', ['progressBar', 'thresholds'], undefined, ['progressBar', 'thresholds']],
+    ['a null where a default exists', ['promoPopup', 'title'], null, ['promoPopup', 'title']],
+    ['a NUL in a text field', ['toast', 'message'], 'gift\u0000', ['toast', 'message']],
+    ['a lone surrogate in customCode', ['customCode', 'html'], '<b>\uD800</b>', ['customCode', 'html']],
+    ['a NUL in a threshold label', ['progressBar', 'thresholds'], [{ amountCents: 1, label: '\u0000' }], ['progressBar', 'thresholds', 0, 'label']],
   ] as const)('rejects %s with 400 and its path', async (_name, where, value, path) => {
     const shop = await t.createShop('scale');
     const body = document() as unknown as Record<string, unknown>;
