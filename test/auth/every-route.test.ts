@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publicShopRoutes } from '../../src/routes.ts';
+import { errorBody } from '../support/error-body.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
-import { errorBody } from '../support/error-body.ts';
 
 const t: { app?: TestApp } = {};
 let scale: TestShop;

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { campaigns } from '../../src/db/schema.ts';
 import { testDbKind } from '../support/database.ts';
+import { errorBody } from '../support/error-body.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 import { campaign, rule } from './fixtures.ts';
-import { errorBody } from '../support/error-body.ts';
 
 let t: TestApp;
 beforeAll(async () => {

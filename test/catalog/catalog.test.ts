@@ -2,10 +2,10 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collections, products, shops, variants } from '../../src/db/schema.ts';
+import { errorBody } from '../support/error-body.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 import { product, productGid, variantGid } from '../lifecycle/harness.ts';
-import { errorBody } from '../support/error-body.ts';
 
 let t: TestApp;
 let shop: TestShop;

@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveCompiledRules } from '../../src/evaluate/live-rules.ts';
 import { getShop } from '../../src/shops/store.ts';
 import { importCampaigns, payloadOf, readCampaign, startExperiment } from '../rules/helpers.ts';
+import { errorBody } from '../support/error-body.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 import { cartOf, evaluate, evaluationOf, line, liveCampaign, resultOf, rule, variant } from './helpers.ts';
-import { errorBody } from '../support/error-body.ts';
 
 const spend = (value: number) => ({ type: 'cart.subtotal_gte', value });
 const giftLine = (id: string, ruleId: string, campaignId: string) =>

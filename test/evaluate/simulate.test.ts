@@ -4,11 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importCampaigns, readCampaign, startExperiment } from '../rules/helpers.ts';
+import { errorBody } from '../support/error-body.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 import { cartOf, evaluationOf, line, liveCampaign, resultOf, rule, simulate } from './helpers.ts';
 import type { Evaluation } from './helpers.ts';
-import { errorBody } from '../support/error-body.ts';
 
 const spend = (value: number) => ({ type: 'cart.subtotal_gte', value });
 const vipOnly = { type: 'customer.tag_in', value: ['vip'] };

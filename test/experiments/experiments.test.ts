@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaign, rule } from '../campaigns/fixtures.ts';
 import { importCampaigns, readCampaign } from '../rules/helpers.ts';
 import { POSTGRES_ONLY, testDbKind } from '../support/database.ts';
+import { errorBody } from '../support/error-body.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
-import { errorBody } from '../support/error-body.ts';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -4,9 +4,9 @@
  * project the app runs with REDIS_URL, so this suite proves the Redis limiter too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorBody } from '../support/error-body.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp } from '../support/test-app.ts';
-import { errorBody } from '../support/error-body.ts';
 
 let t: TestApp;
 // 0.05 × SPEC's rows: default 6, import 1 per minute per key.

@@ -1,9 +1,9 @@
 /** SPEC "POST /campaigns/:id/schedule": set or clear startAt/endAt; every bad body is a 400. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorBody } from '../support/error-body.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 import { campaign } from '../campaigns/fixtures.ts';
-import { errorBody } from '../support/error-body.ts';
 
 let t: TestApp;
 let shop: TestShop;

@@ -2,12 +2,12 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dailyCampaignStats, dailyTotals, orders, outbox, redemptions, webhookEndpoints } from '../../src/db/schema.ts';
 import { POSTGRES_ONLY, testDbKind } from '../support/database.ts';
+import { errorBody } from '../support/error-body.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 import { createGiftCampaign, order, postOrder } from './fixtures.ts';
 import type { GiftCampaign } from './fixtures.ts';
 import { bytewise } from '../../src/db/collation.ts';
-import { errorBody } from '../support/error-body.ts';
 
 describe('POST /admin/v1/shops/:shopId/orders', () => {
   let t: TestApp;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signPlatformBody } from '../../src/orders/platform-signature.ts';
+import { errorBody } from '../support/error-body.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 import { order, postOrder } from './fixtures.ts';
-import { errorBody } from '../support/error-body.ts';
 
 const SECRET = 'platform-app-secret-for-tests';
 const URL = '/webhooks/platform/orders';

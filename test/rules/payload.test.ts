@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rulesPayloadResponseSchema } from '../../src/rules/schemas.ts';
 import { DEFAULT_WIDGET_DOCUMENT } from '../../src/widgets/schema.ts';
 import { campaign, rule } from '../campaigns/fixtures.ts';
+import { errorBody } from '../support/error-body.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp } from '../support/test-app.ts';
 import { getRules, importCampaigns, payloadOf, readCampaign, startExperiment } from './helpers.ts';
-import { errorBody } from '../support/error-body.ts';
 
 let t: TestApp;
 beforeAll(async () => {
