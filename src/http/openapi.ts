@@ -13,8 +13,9 @@ import { HEADER_COMPONENTS, headerRef, RESPONSE_COMPONENTS, TAGS } from './opena
 import type { JsonSchema } from './openapi-components.ts';
 import type { MountableRoute, ShopRoute } from './shop-routes.ts';
 
+// Loose: some errors add fields (`limit` and `max` of a plan cap, the health check's `warnings`).
 const errorBodySchema = z
-  .object({
+  .looseObject({
     error: z.string(),
     code: z.enum(ERROR_CODES).meta({ description: 'Stable machine-readable kind of error; `error` is for people' }),
     requestId: z.string().meta({ description: 'The `X-Request-Id` of the request, to quote when reporting it' }),

@@ -1,5 +1,6 @@
 /** The OpenAPI 3.1 document is generated from the route table and its Zod schemas. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../src/http/errors.ts';
 import { publicShopRoutes } from '../../src/routes.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp } from '../support/test-app.ts';
@@ -52,6 +53,20 @@ describe('GET /api/v1/openapi.json', () => {
   it('keeps to /api/v1: the admin routes, the simulator included, are in the admin document', () => {
     expect(doc.paths['/api/v1/evaluate']?.post?.operationId).toBe('evaluateRules');
     expect(Object.keys(doc.paths).filter((path) => !path.startsWith('/api/v1/'))).toEqual([]);
+  });
+
+  it('documents error bodies with error, code and requestId, extras allowed', () => {
+    const error = doc.components.schemas.Error as { required: string[]; properties: { code: { enum: string[] } }; additionalProperties?: unknown };
+    expect(error.required.sort()).toEqual(['code', 'error', 'requestId']);
+    expect(error.properties.code.enum).toEqual(ERROR_CODES);
+    expect(error.additionalProperties).not.toBe(false);
+  });
+
+  it('documents the widget fields SPEC leaves out as optional, with their defaults', () => {
+    const body = JSON.stringify(doc.paths['/api/v1/widgets']?.put?.requestBody);
+    expect(body).toContain('"position":{"default":"bottom-right"');
+    expect(body).toContain('"required":["enabled"]');
+    expect(body).toContain('"required":["amountCents"]');
   });
 
   it('every $ref resolves inside the document', () => {
