@@ -128,16 +128,23 @@ function fromStorageError(error: unknown): ApiError | undefined {
  * response the `X-Request-Id` header (framework errors such as a bad URL skip the onRequest hook).
  */
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const apiError = error instanceof ApiError ? error : (fromFastifyError(error) ?? fromStorageError(error));
+  const apiError = toApiError(error, request);
+  if (apiError.status >= 500) request.log.error({ err: error }, apiError.code === 'internal' ? 'unhandled error' : 'request failed');
   reply.header('X-Request-Id', request.id);
-  if (apiError) {
-    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
-    // A storage refusal means a schema let bad input through: worth a warning, not a 500.
-    else if (!(error instanceof ApiError) && apiError.code === 'validation') request.log.warn({ err: error }, 'storage refused input');
-    return reply.code(apiError.status).headers(apiError.headers).send(errorBody(apiError, request));
+  return reply.code(apiError.status).headers(apiError.headers).send(errorBody(apiError, request));
+}
+
+function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
+  if (error instanceof ApiError) return error;
+  const fromFastify = fromFastifyError(error);
+  if (fromFastify) return fromFastify;
+  const refused = fromStorageError(error);
+  if (refused) {
+    // The caller gets a 400, but a schema let this input through: worth a warning.
+    request.log.warn({ err: error }, 'storage refused input');
+    return refused;
   }
-  request.log.error({ err: error }, 'unhandled error');
-  return reply.code(500).send(errorBody(new ApiError('internal', { error: 'Internal server error' }), request));
+  return new ApiError('internal', { error: 'Internal server error' });
 }
 
 // `error` and `code` lead, `requestId` closes; a thrown body's own extras cannot override either.
