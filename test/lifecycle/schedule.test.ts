@@ -87,11 +87,12 @@ describe('400s', () => {
     const id = await create({ startAt: '2030-01-10T00:00:00.000Z', endAt: '2030-01-20T00:00:00.000Z' });
     const early = await schedule(id, { endAt: '2030-01-05T00:00:00.000Z' });
     expect(early.statusCode).toBe(400);
-    expect(early.json()).toEqual({
-      error: 'Invalid request body',
-      issue: 'endAt must be after startAt (2030-01-10T00:00:00.000Z)',
-      path: ['endAt'],
-    });
+    expect(early.json()).toEqual(
+      errorBody('Invalid request body', 'validation', {
+        issue: 'endAt must be after startAt (2030-01-10T00:00:00.000Z)',
+        path: ['endAt'],
+      }),
+    );
     const late = await schedule(id, { startAt: '2030-01-20T00:00:00.000Z' });
     expect(late.statusCode).toBe(400);
     expect(late.json()).toMatchObject({ path: ['startAt'] });
