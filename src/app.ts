@@ -8,7 +8,7 @@ import { createAdminShopResolver, assertAdmin } from './admin/admin-auth.ts';
 import { adminOnlyRoutes } from './admin-routes.ts';
 import type { AppContext } from './context.ts';
 import { createApiKeyResolver } from './http/api-key-auth.ts';
-import { handleError, notFound, unavailable } from './http/errors.ts';
+import { MAX_PATH_PARAM_CHARS, handleError, notFound, unavailable } from './http/errors.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { stringifyJson } from './http/json.ts';
 import { trackRoutes } from './http/method-not-allowed.ts';
@@ -31,7 +31,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     exposeHeadRoutes: false,
     // Draining is answered below by our own hook, so the 503 has the service's error body.
     return503OnClosing: false,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAM_CHARS },
     // A malformed percent-encoding (`%ZZ`, overlong UTF-8) never reaches a route: the router
     // hands it here, so its 400 has the same body and X-Request-Id as every other error.
     frameworkErrors: handleError,

@@ -19,6 +19,7 @@ const STATUS = {
   conflict: 409,
   health_warnings: 409,
   payload_too_large: 413,
+  uri_too_long: 414,
   unsupported_media_type: 415,
   rate_limited: 429,
   internal: 500,
@@ -44,6 +45,9 @@ export class ApiError extends Error {
     this.headers = headers;
   }
 }
+
+/** The router's limit on one path parameter (Fastify's default, stated so the 414 can name it). */
+export const MAX_PATH_PARAM_CHARS = 100;
 
 /** Every ErrorCode, for the OpenAPI `Error` schema. */
 export const ERROR_CODES = Object.keys(STATUS) as [ErrorCode, ...ErrorCode[]];
@@ -102,6 +106,8 @@ function fromFastifyError(error: FastifyError): ApiError | undefined {
       return new ApiError('bad_request', { error: 'Malformed JSON body', issue: 'The body is empty' });
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new ApiError('bad_request', { error: 'Malformed JSON body', issue: error.message });
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new ApiError('uri_too_long', { error: 'Path parameter too long', issue: `A path parameter is longer than ${MAX_PATH_PARAM_CHARS} characters` });
     case 'FST_ERR_BAD_URL':
       return new ApiError('bad_request', { error: 'Malformed URL', issue: 'A path segment is not valid percent-encoded UTF-8' });
     default:

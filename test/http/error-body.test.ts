@@ -29,6 +29,7 @@ const CASES: ReadonlyArray<[string, () => ReturnType<TestApp['api']>, number, Er
   ['malformed JSON', () => t.api(scale, { method: 'POST', url: '/api/v1/campaigns/import', headers: json, payload: '{' }), 400, 'bad_request', 'Malformed JSON body'],
   ['a malformed URL on a route', () => t.api(scale, { method: 'GET', url: '/api/v1/campaigns/%ZZ' }), 400, 'bad_request', 'Malformed URL'],
   ['a malformed URL nowhere', () => t.app.inject({ method: 'GET', url: '/nowhere/%C0%80' }), 400, 'bad_request', 'Malformed URL'],
+  ['a path parameter too long', () => t.api(scale, { method: 'GET', url: `/api/v1/campaigns/${'x'.repeat(101)}` }), 414, 'uri_too_long', 'Path parameter too long'],
   ['no key', () => t.app.inject({ method: 'GET', url: '/api/v1/campaigns' }), 401, 'unauthorized', 'Unauthorized'],
   ['a lower plan', () => t.api(growth, { method: 'GET', url: '/api/v1/campaigns' }), 403, 'plan_required', 'API access requires the Scale plan'],
   ['an unknown route', () => t.app.inject({ method: 'GET', url: '/nowhere' }), 404, 'not_found', 'Route not found'],
