@@ -7,6 +7,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorCode } from '../../src/http/errors.ts';
+import { createTestDatabase } from '../support/database.ts';
+import { errorBody } from '../support/error-body.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 
@@ -51,6 +53,18 @@ describe('error bodies', () => {
   it('lead with error and code and end with requestId', async () => {
     const res = await t.api(scale, { method: 'GET', url: '/api/v1/campaigns/%00' });
     expect(Object.keys(res.json() as object)).toEqual(['error', 'code', 'issue', 'path', 'requestId']);
+  });
+
+  it('answers /healthz with 503 unavailable when the database does not answer', async () => {
+    const database = await createTestDatabase();
+    const down = await createTestApp({}, { database: { ...database, ping: () => Promise.reject(new Error('down')) } });
+    try {
+      const res = await down.app.inject({ method: 'GET', url: '/healthz' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual(errorBody('Database unreachable', 'unavailable'));
+    } finally {
+      await down.close();
+    }
   });
 
   it('answers requests that reach a draining app with 503 unavailable', async () => {
