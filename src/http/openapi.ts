@@ -13,9 +13,9 @@ import { HEADER_COMPONENTS, headerRef, RESPONSE_COMPONENTS, TAGS } from './opena
 import type { JsonSchema } from './openapi-components.ts';
 import type { MountableRoute, ShopRoute } from './shop-routes.ts';
 
-// Loose: some errors add fields (`limit` and `max` of a plan cap, the health check's `warnings`).
+// Errors with fields of their own document them through `errorWith` below.
 const errorBodySchema = z
-  .looseObject({
+  .object({
     error: z.string(),
     code: z.enum(ERROR_CODES).meta({ description: 'Stable machine-readable kind of error; `error` is for people' }),
     requestId: z.string().meta({ description: 'The `X-Request-Id` of the request, to quote when reporting it' }),
@@ -24,8 +24,7 @@ const errorBodySchema = z
   })
   .meta({
     description:
-      'SPEC "Errors": every error has `error`, `code` and `requestId`; validation errors add `issue` and `path`; ' +
-      'some add more (e.g. `limit` and `max` of a plan cap).',
+      'SPEC "Errors": every error has `error`, `code` and `requestId`; validation errors add `issue` and `path`.',
   });
 
 /** An error body with fields of its own beside SPEC's (e.g. a 409's `status`), for a response `schema`. */

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminOnlyRoutes } from '../../src/admin-routes.ts';
 import type { MountableRoute } from '../../src/http/shop-routes.ts';
 import { publicShopRoutes } from '../../src/routes.ts';
+import { errorBody } from '../support/error-body.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 
@@ -105,7 +106,7 @@ describe('every admin route', () => {
       for (const headers of badHeaders) {
         const res = await app().app.inject({ method: route.method, url: url(owner.id, ids), headers });
         expect(res.statusCode, `${route.method} ${url(owner.id, ids)} ${JSON.stringify(headers)}`).toBe(401);
-        expect(res.json()).toEqual({ error: 'Unauthorized' });
+        expect(res.json()).toEqual(errorBody('Unauthorized', 'unauthorized'));
         expect(res.headers['x-request-id']).toBeTruthy();
       }
     }
@@ -116,7 +117,7 @@ describe('every admin route', () => {
       const target = url('shp_unknown000000000', ids);
       const res = await app().admin({ method: route.method, url: target, ...(route.body ? { payload: { junk: true } } : {}) });
       expect(res.statusCode, `${route.method} ${target}`).toBe(404);
-      expect(res.json()).toEqual({ error: 'Shop not found' });
+      expect(res.json()).toEqual(errorBody('Shop not found', 'not_found'));
     }
   });
 

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminOnlyRoutes } from '../../src/admin-routes.ts';
 import { publicShopRoutes } from '../../src/routes.ts';
+import { errorBody } from '../support/error-body.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 
@@ -53,7 +54,7 @@ describe('GET /admin/v1/openapi.json', () => {
     for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: `Bearer ${shop.key}` }]) {
       const res = await t.app.inject({ method: 'GET', url: '/admin/v1/openapi.json', headers });
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ error: 'Unauthorized' });
+      expect(res.json()).toEqual(errorBody('Unauthorized', 'unauthorized'));
     }
     const res = await t.admin({ method: 'GET', url: '/admin/v1/openapi.json' });
     expect(res.statusCode).toBe(200);
