@@ -4,7 +4,8 @@
  * Two documents, one builder: the public API (`/api/v1`, API keys) and the admin API
  * (`/admin/v1`, the admin token: its own routes plus the public ones on the shop mount).
  */
-import { buildConditionNodeJsonSchema, conditionNodeSchema } from '@gcrs/engine';
+import { conditionNodeSchema } from '@gcrs/engine';
+import { buildConditionNodeJsonSchema } from '@gcrs/engine/json-schema';
 import { z } from 'zod';
 import { buildConditionTraceJsonSchema, conditionTraceSchema } from '../evaluate/schemas.ts';
 import { RATE_LIMIT_POLICIES } from '../rate-limit/policies.ts';

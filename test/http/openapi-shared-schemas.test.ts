@@ -4,7 +4,7 @@
  * place, so a hook returning a shared constant would let the first document empty it for every
  * later reader in the process (the storefront's docs, a second app, another test file).
  */
-import { conditionNodeJsonSchema } from '@gcrs/engine';
+import { conditionNodeJsonSchema } from '@gcrs/engine/json-schema';
 import { expect, it } from 'vitest';
 import { createTestApp } from '../support/test-app.ts';
 

@@ -1,5 +1,7 @@
-// The public surface of @gcrs/engine. Everything here is pure (imports only zod), so the
-// storefront bundle and the server share one implementation.
+// The public surface of @gcrs/engine (the "." export). Everything here is pure (imports
+// only zod), so the storefront bundle and the server share one implementation. The JSON
+// Schema of a condition tree is the "./json-schema" subpath (src/json-schema.ts): building it
+// runs z.toJSONSchema over every leaf at load, which a storefront or checkout never needs.
 
 export { idKeyOf, numericIdOf } from './ids.ts';
 export { STORABLE_TEXT_PATTERN, TEXT_ISSUE, isStorableText, textSchema } from './schema/text.ts';
@@ -53,11 +55,6 @@ export type {
   ConditionType,
   ConditionTreeValidation,
 } from './schema/condition-node.ts';
-export {
-  conditionNodeJsonSchema,
-  buildConditionNodeJsonSchema,
-  leafDefinitionName,
-} from './schema/condition-node-json-schema.ts';
 export { giftSchema, giftConfigSchema } from './schema/gift-config.ts';
 export type { Gift, GiftConfig } from './schema/gift-config.ts';
 export { RULE_OPTION_DEFAULTS, ruleOptionsSchema } from './schema/rule-options.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { CONDITION_TYPES, conditionNodeJsonSchema, conditionNodeSchema } from '../src/index.ts';
+import * as z from 'zod';
+import { CONDITION_TYPES, conditionNodeSchema } from '../src/index.ts';
+import { conditionNodeJsonSchema } from '../src/json-schema.ts';
 
 const subtotal = { type: 'cart.subtotal_gte', value: 5000 };
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { textSchema } from './text.ts';
 
 /** `customer.tag_in`: tags as an array, or one comma-separated string (kept as given). */

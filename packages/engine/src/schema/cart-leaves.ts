@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { textSchema } from './text.ts';
 
 // Thresholds are integers in minor units. Negative values are accepted at save time on

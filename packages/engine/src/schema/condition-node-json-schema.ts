@@ -1,6 +1,7 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { LEAF_SCHEMAS, LEAF_TYPES } from './leaf-node.ts';
 import type { LeafType } from './leaf-node.ts';
+import { conditionNodeSchema } from './condition-node.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -77,3 +78,11 @@ export const conditionNodeJsonSchema: JsonSchema = {
   $id: 'urn:gcrs:engine:condition-node',
   ...buildConditionNodeJsonSchema(),
 };
+
+// Zod's documented hook for schemas it cannot describe itself: once this module is loaded,
+// z.toJSONSchema of any object containing a condition tree embeds the recursive schema
+// above. It lives here, not beside conditionNodeSchema, so that evaluating and planning
+// never build the documentation schema; whoever generates JSON Schema imports this
+// module's exports anyway. A copy each time: Zod hands the result to `override`
+// callbacks, which may rewrite it in place.
+conditionNodeSchema._zod.toJSONSchema = () => structuredClone(conditionNodeJsonSchema);

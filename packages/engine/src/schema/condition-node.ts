@@ -1,7 +1,6 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { LEAF_SCHEMAS, LEAF_TYPES, isLeafType } from './leaf-node.ts';
 import type { LeafNode } from './leaf-node.ts';
-import { conditionNodeJsonSchema } from './condition-node-json-schema.ts';
 
 // The one place the tree type is written by hand: TypeScript cannot infer a recursive
 // type from a schema, and the schema below is iterative rather than z.lazy (see there).
@@ -135,8 +134,9 @@ export function validateConditionTree(input: unknown): ConditionTreeValidation {
  * once per level and overflow the stack on deep trees). Issues carry the full path, so
  * inside a bigger object the path runs from the request root, e.g.
  * `['campaigns', 0, 'rules', 1, 'conditionTree', 'children', 0, 'value']`.
- * Fast fail: only the first issue is reported. For JSON Schema generation it stands in
- * as {@link conditionNodeJsonSchema}.
+ * Fast fail: only the first issue is reported. For JSON Schema generation, the
+ * `@gcrs/engine/json-schema` subpath describes it (kept out of this module so that
+ * evaluating rules never builds documentation).
  *
  * @example conditionNodeSchema.parse({ type: 'AND', children: [] }) // accepted, never matches
  */
@@ -150,8 +150,3 @@ export const conditionNodeSchema: z.ZodType<ConditionNode> = z
     ctx.addIssue(result.issue as z.core.$ZodRawIssue);
     return z.NEVER;
   });
-
-// Zod's documented hook for schemas it cannot describe itself: z.toJSONSchema of any
-// object containing a condition tree embeds the recursive documentation schema. A copy each
-// time: Zod hands the result to `override` callbacks, which may rewrite it in place.
-conditionNodeSchema._zod.toJSONSchema = () => structuredClone(conditionNodeJsonSchema);

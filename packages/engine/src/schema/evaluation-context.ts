@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { textSchema } from './text.ts';
 import { gidOrNumericIdSchema } from './gid.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * A platform global id of one resource type, `gid://<platform>/<Type>/<digits>`.

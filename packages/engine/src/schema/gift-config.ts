@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { variantGidSchema } from './gid.ts';
 
 /** One gift: a product variant and how many of it are given. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { textSchema } from './text.ts';
 
 /** The options a rule gets when it (or one of its fields) is left out. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { conditionNodeSchema } from './condition-node.ts';
 import { giftConfigSchema } from './gift-config.ts';
 import { ruleOptionsSchema } from './rule-options.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Text every store can keep: no U+0000 (PostgreSQL's `text` and `jsonb` refuse it: SQLSTATE
