@@ -7,7 +7,13 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const storageTests = ['test/**/*.test.ts'];
 const pureTests = ['test/unit/**', 'test/rate-limit/**', 'test/db/**'];
 
+// The repo runs @gcrs/engine from source: its exports map sends the "@gcrs/source"
+// condition to src/*.ts (the default is the built dist/, which the repo never needs).
+// Vite's own server defaults follow, as setting conditions replaces them.
+const sourceConditions = ['@gcrs/source', 'module', 'node', 'development|production'];
+
 export default defineConfig({
+  ssr: { resolve: { conditions: sourceConditions } },
   test: {
     globalSetup: ['test/support/global-setup.ts'],
     // One worker per core: more only time-slice the same cores and the databases behind them.

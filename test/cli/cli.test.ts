@@ -216,7 +216,7 @@ type ProcessResult = { code: number; stdout: string; stderr: string };
  */
 function runProcesses(dir: string): Record<'help' | 'locked' | 'created', Promise<ProcessResult>> {
   const node = (args: string[], env: Record<string, string>): Promise<ProcessResult> =>
-    run(process.execPath, ['src/cli.ts', ...args], { env: { ...process.env, DATABASE_URL: '', ...env } }).then(
+    run(process.execPath, ['--conditions=@gcrs/source', 'src/cli.ts', ...args], { env: { ...process.env, DATABASE_URL: '', ...env } }).then(
       ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
       (error: ProcessResult) => error,
     );

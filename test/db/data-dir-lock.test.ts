@@ -10,7 +10,7 @@ const dir = mkdtempSync(join(tmpdir(), 'gcrs-lock-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function start(env: Record<string, string>): { done: Promise<{ code: number | null; stderr: string }>; kill(): void; ready: Promise<void> } {
-  const child = spawn(process.execPath, ['src/main.ts'], { env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'info', ...env } });
+  const child = spawn(process.execPath, ['--conditions=@gcrs/source', 'src/main.ts'], { env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'info', ...env } });
   let stderr = '';
   let stdout = '';
   let resolveReady: () => void = () => {};

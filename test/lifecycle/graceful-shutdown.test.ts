@@ -61,7 +61,7 @@ describe('SIGTERM', () => {
       openAfterExit = () => openPglite({ dataDir });
     }
 
-    const child = spawn(process.execPath, ['src/main.ts'], {
+    const child = spawn(process.execPath, ['--conditions=@gcrs/source', 'src/main.ts'], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', PORT: String(port), ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', OUTBOX_POLL_MS: '50', ...storage },
       stdio: ['ignore', 'ignore', 'pipe'],
