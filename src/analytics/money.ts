@@ -1,25 +1,10 @@
 /**
  * Amounts as SPEC's analytics show them: decimal units of the shop's base currency, with the
- * currency's own number of minor digits (JPY 0, USD 2, KWD 3), from integer minor units.
+ * currency's ISO 4217 minor unit (JPY 0, USD 2, HUF 2, KWD 3), from integer minor units.
+ * The exponent is the engine's table, the one the checkout logic uses too: Intl's digits
+ * are a locale's display choice and differ (HUF, IDR, COP, MGA, IQD…).
  */
-
-const digitsByCurrency = new Map<string, number>();
-
-/**
- * How many minor-unit digits `currency` has, as Intl knows it.
- *
- * @example
- *   minorDigitsOf('JPY'); // 0
- *   minorDigitsOf('KWD'); // 3
- */
-export function minorDigitsOf(currency: string): number {
-  let digits = digitsByCurrency.get(currency);
-  if (digits === undefined) {
-    digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-    digitsByCurrency.set(currency, digits);
-  }
-  return digits;
-}
+import { minorUnitExponent } from '@gcrs/engine';
 
 /**
  * Integer minor units as a decimal number. Sums are always taken over the integers first and
@@ -29,9 +14,10 @@ export function minorDigitsOf(currency: string): number {
  * @example
  *   toDecimalAmount(1234, 'USD'); // 12.34
  *   toDecimalAmount(1234, 'JPY'); // 1234
+ *   toDecimalAmount(1234, 'IQD'); // 1.234
  */
 export function toDecimalAmount(minor: number | bigint, currency: string): number {
-  const digits = minorDigitsOf(currency);
+  const digits = minorUnitExponent(currency);
   const value = BigInt(minor);
   if (digits === 0) return Number(value);
   const negative = value < 0n;

@@ -140,6 +140,15 @@ describe('GET /analytics', () => {
       const usdForJpyShop = await postOrder(t, jpy.id, order({ currency: 'USD' }));
       expect(usdForJpyShop.statusCode).toBe(400);
     });
+
+    it("uses the engine's ISO 4217 table where Intl's digits differ: HUF 2, IQD 3", async () => {
+      const huf = await t.createShop('scale', { currency: 'HUF' });
+      const iqd = await t.createShop('scale', { currency: 'IQD' });
+      await postOrder(t, huf.id, order({ currency: 'HUF', completedAt: '2026-01-05T10:00:00Z', total: 1234 }));
+      await postOrder(t, iqd.id, order({ currency: 'IQD', completedAt: '2026-01-05T10:00:00Z', total: 1234 }));
+      expect((await read(huf, 'from=2026-01-05&to=2026-01-05')).summary.totalRevenue).toBe(12.34);
+      expect((await read(iqd, 'from=2026-01-05&to=2026-01-05')).summary.totalRevenue).toBe(1.234);
+    });
   });
 
   describe("days in the shop's timezone", () => {

@@ -114,7 +114,8 @@ export { planCart } from './planner/plan-cart.ts';
 export type { PlanOptions, CartPlan } from './planner/plan-cart.ts';
 export { applyOperations } from './planner/apply-operations.ts';
 export type { GiftChoices } from './planner/apply-operations.ts';
-export { minorUnitExponent, toMinorUnits, toDecimalString } from './checkout/money.ts';
+export { DEFAULT_MINOR_UNIT, minorUnitExponent } from './currency/minor-units.ts';
+export { toMinorUnits, toDecimalString } from './checkout/money.ts';
 export { CHECKOUT_MESSAGES, runCheckoutDiscount } from './checkout/run-checkout-discount.ts';
 export type {
   CheckoutMoney,

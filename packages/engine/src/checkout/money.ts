@@ -1,18 +1,6 @@
-// ISO 4217 currencies whose minor unit is not 1/100. Amounts in the checkout input are
-// decimal strings in major units; rules and settings use integer minor units.
-const ZERO_DECIMAL = new Set(['BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'VND', 'VUV', 'XAF', 'XOF', 'XPF']);
-const THREE_DECIMAL = new Set(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND']);
-
-/**
- * Decimal places of a currency's minor unit.
- *
- * @example minorUnitExponent('JPY') // 0
- */
-export function minorUnitExponent(currencyCode: string): number {
-  const code = currencyCode.toUpperCase();
-  if (ZERO_DECIMAL.has(code)) return 0;
-  return THREE_DECIMAL.has(code) ? 3 : 2;
-}
+// Checkout amounts: the input has decimal strings in major units; rules and settings use
+// integer minor units. The exponent comes from the one ISO 4217 table (currency/minor-units.ts).
+import { minorUnitExponent } from '../currency/minor-units.ts';
 
 /**
  * A decimal amount in major units as integer minor units; NaN when unreadable.
