@@ -60,7 +60,8 @@ export type { Gift, GiftConfig } from './schema/gift-config.ts';
 export { RULE_OPTION_DEFAULTS, ruleOptionsSchema } from './schema/rule-options.ts';
 export type { RuleOptions } from './schema/rule-options.ts';
 export { cartLineSchema, evaluationContextSchema } from './schema/evaluation-context.ts';
-export type { CartLine, Cart, EvaluationContext } from './schema/evaluation-context.ts';
+export type { CartLine, Cart, EvaluationContext, EvaluationContextInput } from './schema/evaluation-context.ts';
+export { attributesFromList, lineAttributesSchema } from './schema/line-attributes.ts';
 export {
   payloadRuleSchema,
   engineExperimentSchema,

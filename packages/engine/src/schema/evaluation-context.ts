@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { textSchema } from './text.ts';
 import { gidOrNumericIdSchema } from './gid.ts';
+import { lineAttributesSchema } from './line-attributes.ts';
 
 /** One cart line as the storefront sees it. Amounts are integers in minor units. */
 export const cartLineSchema = z.object({
@@ -13,8 +14,11 @@ export const cartLineSchema = z.object({
   /** Unit price after line discounts; used when shopSettings.engine.useDiscountedPrices. */
   discountedPrice: z.int().nonnegative().optional(),
   sellingPlanId: gidOrNumericIdSchema('SellingPlan').nullable().optional(),
-  /** Line properties; `_svc_campaign_id` marks a gift line. */
-  attributes: z.record(textSchema, textSchema).optional(),
+  /**
+   * Line properties; `_svc_campaign_id` marks a gift line. `{ key: value }` or the
+   * platform's `[{ key, value }]`, parsed to the object form.
+   */
+  attributes: lineAttributesSchema.optional(),
 });
 
 /**
@@ -48,3 +52,5 @@ export const evaluationContextSchema = z.object({
 export type CartLine = z.output<typeof cartLineSchema>;
 export type Cart = z.output<typeof evaluationContextSchema>['cart'];
 export type EvaluationContext = z.output<typeof evaluationContextSchema>;
+/** What {@link evaluationContextSchema} accepts (attributes in either form). */
+export type EvaluationContextInput = z.input<typeof evaluationContextSchema>;
