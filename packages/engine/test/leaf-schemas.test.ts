@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LEAF_TYPES, conditionNodeSchema, leafNodeSchema } from '../src/index.ts';
+import { buildConditionNodeJsonSchema } from '../src/json-schema.ts';
 import { gid } from './support/trees.ts';
 
 // [description, node, accepted]
@@ -43,7 +44,10 @@ const cases: Array<[string, unknown, boolean]> = [
   ['tags number', { type: 'customer.tag_in', value: 1 }, false],
   ['logged in boolean', { type: 'customer.is_logged_in', value: false }, true],
   ['logged in string true', { type: 'customer.is_logged_in', value: 'true' }, true],
-  ['logged in string yes', { type: 'customer.is_logged_in', value: 'yes' }, false],
+  // SPEC: other values are stored and fail closed at evaluation, not rejected.
+  ['logged in string yes', { type: 'customer.is_logged_in', value: 'yes' }, true],
+  ['logged in number', { type: 'customer.is_logged_in', value: 1 }, true],
+  ['logged in null', { type: 'customer.is_logged_in', value: null }, true],
   ['logged in missing', { type: 'customer.is_logged_in' }, false],
   ['market handles', { type: 'market.handle_in', value: ['eu'] }, true],
   ['market string', { type: 'market.handle_in', value: 'eu' }, false],
@@ -70,5 +74,17 @@ describe('leaf schemas', () => {
   it('strips unknown keys and keeps values as given', () => {
     const parsed = conditionNodeSchema.parse({ type: 'customer.tag_in', value: 'a,b', extra: 1 });
     expect(parsed).toEqual({ type: 'customer.tag_in', value: 'a,b' });
+  });
+
+  it('keeps a customer.is_logged_in value that is not true/false as sent (it fails closed at evaluation)', () => {
+    for (const value of ['yes', 1, null, { nested: true }]) {
+      expect(conditionNodeSchema.parse({ type: 'customer.is_logged_in', value })).toEqual({ type: 'customer.is_logged_in', value });
+    }
+  });
+
+  it('documents customer.is_logged_in as a required value of any type', () => {
+    const leaf = buildConditionNodeJsonSchema().$defs['CustomerIsLoggedInLeaf'];
+    expect(leaf).toMatchObject({ required: ['type', 'value'], properties: { value: { description: expect.stringContaining('never matches') } } });
+    expect(leaf?.['properties']).not.toHaveProperty('value.type');
   });
 });

@@ -7,10 +7,18 @@ export const customerTagInSchema = z.object({
   value: z.union([z.array(textSchema), textSchema]),
 });
 
-/** `customer.is_logged_in`: a boolean, or the strings 'true' / 'false'. */
+/**
+ * `customer.is_logged_in`. SPEC: "`value` boolean, required; the strings `true` / `false`
+ * are coerced; other values fail closed." So any present value is accepted and stored as
+ * sent (a rule saved with `'yes'` reads back `'yes'`); the evaluator answers only for
+ * true/false/'true'/'false' and fails closed (`invalid_value`) for anything else.
+ */
 export const customerIsLoggedInSchema = z.object({
   type: z.literal('customer.is_logged_in'),
-  value: z.union([z.boolean(), z.enum(['true', 'false'])]),
+  // z.unknown() keeps the key required: a missing value is still a 400.
+  value: z.unknown().meta({
+    description: "true or false (the strings 'true' and 'false' too). Any other value is stored as sent and never matches.",
+  }),
 });
 
 /** `market.handle_in`: the active market's handle is one of these (case-insensitive). */
