@@ -22,4 +22,20 @@ describe('browser bundle', () => {
     const foreign = inputs.filter((path) => path.includes('node_modules/') && !path.includes('node_modules/zod/'));
     expect(foreign).toEqual([]);
   });
+
+  it('leaves the JSON Schema builder out of a storefront bundle of evaluate + plan', async () => {
+    const result = await build({
+      stdin: { contents: `export { evaluateCondition, planCart } from ${JSON.stringify(entry)};`, resolveDir: process.cwd(), loader: 'ts' },
+      bundle: true,
+      platform: 'browser',
+      write: false,
+      format: 'esm',
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.some((path) => path.endsWith('evaluate/evaluate-condition.ts'))).toBe(true);
+    // (zod's own JSON Schema code comes with its classic API; our builder must not.)
+    expect(inputs.filter((path) => path.includes('packages/engine/src') && path.includes('json-schema'))).toEqual([]);
+  });
 });
