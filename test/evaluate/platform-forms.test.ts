@@ -82,6 +82,17 @@ describe('cart-line attributes in the list form', () => {
     expect(res.json()).toMatchObject({ path });
   });
 
+  it('documents both attribute forms in the OpenAPI request body of /evaluate', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
+    type Node = { properties: Record<string, Node>; items: Node; anyOf: unknown[] };
+    const doc = res.json() as { paths: Record<string, { post: { requestBody: { content: Record<string, { schema: Node }> } } }> };
+    const body = doc.paths['/api/v1/evaluate']?.post.requestBody.content['application/json']?.schema;
+    expect(body?.properties['cart']?.properties['lines']?.items.properties['attributes']?.anyOf).toEqual([
+      expect.objectContaining({ type: 'object', additionalProperties: { type: 'string' } }),
+      expect.objectContaining({ type: 'array', items: expect.objectContaining({ required: ['key', 'value'] }) }),
+    ]);
+  });
+
   it("evaluates only the caller's shop, in either form", async () => {
     const evaluation = await evaluationOf(t, other, cartOf([wrapped('list')]));
     expect(evaluation).toEqual({ results: [], operations: [] });
@@ -101,6 +112,14 @@ describe('customer.is_logged_in with a value other than true/false', () => {
       const evaluation = await evaluationOf(t, shop, cartOf([line()], extra));
       expect(resultOf(evaluation, loggedInRule)).toMatchObject({ matched: false, reasons: ['invalid_value'] });
     }
+  });
+
+  it('is documented in the OpenAPI document as a required value of any type', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
+    const leaf = (res.json() as { components: { schemas: Record<string, { required?: string[]; properties?: Record<string, Record<string, unknown>> }> } })
+      .components.schemas['CustomerIsLoggedInLeaf'];
+    expect(leaf?.required).toEqual(['type', 'value']);
+    expect(leaf?.properties?.['value']).toEqual({ description: expect.stringContaining('never matches') });
   });
 
   it('still requires a value: a leaf without one is a 400', async () => {
