@@ -73,9 +73,10 @@ describe('cart-line attributes in the list form', () => {
   });
 
   it.each([
-    ['a key that is not a string', [{ key: 1, value: 'yes' }], ['cart', 'lines', 0, 'attributes']],
-    ['an entry without a value', [{ key: 'gift_wrap' }], ['cart', 'lines', 0, 'attributes']],
-    ['a list of strings', ['gift_wrap'], ['cart', 'lines', 0, 'attributes']],
+    ['a key that is not a string', [{ key: 1, value: 'yes' }], ['cart', 'lines', 0, 'attributes', 0, 'key']],
+    ['an entry without a value', [{ key: 'gift_wrap' }], ['cart', 'lines', 0, 'attributes', 0, 'value']],
+    ['a list of strings', ['gift_wrap'], ['cart', 'lines', 0, 'attributes', 0]],
+    ['an object value that is not a string', { gift_wrap: true }, ['cart', 'lines', 0, 'attributes', 'gift_wrap']],
   ])('answers 400 for %s', async (_name, attributes, path) => {
     const res = await evaluate(t, shop, cartOf([line({ attributes })]));
     expect(res.statusCode).toBe(400);

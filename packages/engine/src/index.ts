@@ -62,6 +62,7 @@ export type { RuleOptions } from './schema/rule-options.ts';
 export { cartLineSchema, evaluationContextSchema } from './schema/evaluation-context.ts';
 export type { CartLine, Cart, EvaluationContext, EvaluationContextInput } from './schema/evaluation-context.ts';
 export { attributesFromList, lineAttributesSchema } from './schema/line-attributes.ts';
+export type { LineAttributesInput } from './schema/line-attributes.ts';
 export {
   payloadRuleSchema,
   engineExperimentSchema,

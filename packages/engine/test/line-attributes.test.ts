@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
 import type { EvaluationContext, EvaluationContextInput } from '../src/index.ts';
 import { compileRules, evaluateCondition, evaluationContextSchema, lineAttributesSchema, planCart } from '../src/index.ts';
@@ -40,9 +41,19 @@ describe('line attributes', () => {
     expect(lineAttributesSchema.safeParse(input).success).toBe(false);
   });
 
-  it('reports the path of a bad entry inside a context', () => {
-    const result = evaluationContextSchema.safeParse({ cart: { currency: 'USD', lines: [{ productId: '1', variantId: '2', quantity: 1, price: 1, attributes: [{ key: 1 }] }] } });
-    expect(result.error?.issues[0]?.path.slice(0, 4)).toEqual(['cart', 'lines', 0, 'attributes']);
+  it.each([
+    ['a list entry', [{ key: 'k', value: 1 }], ['cart', 'lines', 0, 'attributes', 0, 'value']],
+    ['an object entry', { k: 1 }, ['cart', 'lines', 0, 'attributes', 'k']],
+    ['neither form', 'k=v', ['cart', 'lines', 0, 'attributes']],
+  ])('reports the exact path of a bad %s inside a context', (_name, attributes, path) => {
+    const result = evaluationContextSchema.safeParse({ cart: { currency: 'USD', lines: [{ productId: '1', variantId: '2', quantity: 1, price: 1, attributes }] } });
+    expect(result.error?.issues.map((issue) => issue.path)).toEqual([path]);
+  });
+
+  it('describes both forms in JSON Schema', () => {
+    expect(z.toJSONSchema(lineAttributesSchema, { io: 'input' })).toMatchObject({
+      anyOf: [{ type: 'object', additionalProperties: { type: 'string' } }, { type: 'array', items: { required: ['key', 'value'] } }],
+    });
   });
 
   it('gives the same evaluation and plan for both forms (property)', () => {
