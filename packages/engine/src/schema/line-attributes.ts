@@ -44,6 +44,8 @@ export const lineAttributesSchema = z.unknown().transform((input, ctx): Record<s
   if (object.success) return object.data;
   for (const issue of object.error.issues) ctx.addIssue(issue as z.core.$ZodRawIssue);
   return z.NEVER;
+  // The walk above accepts exactly LineAttributesInput; saying so gives z.input (and so
+  // EvaluationContextInput) the real input type instead of `unknown`.
 }) as unknown as z.ZodType<Record<string, string>, LineAttributesInput>;
 
 // Zod's hook for a schema it cannot describe itself: document both forms, generated from
