@@ -37,6 +37,9 @@ describe('line attributes', () => {
     ['a number value', [{ key: 'k', value: 1 }]],
     ['a list of strings', ['k']],
     ['an object of numbers', { k: 1 }],
+    ['a NUL in a list value', [{ key: 'k', value: 'a\u0000' }]],
+    ['a lone surrogate in a list key', [{ key: '\uD800', value: 'v' }]],
+    ['a NUL in an object value', { k: 'a\u0000' }],
   ])('reject %s', (_name, input) => {
     expect(lineAttributesSchema.safeParse(input).success).toBe(false);
   });

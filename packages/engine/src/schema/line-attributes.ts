@@ -1,10 +1,13 @@
 import * as z from 'zod';
+import { textSchema } from './text.ts';
+
+// Keys and values are storable text (no NUL, no lone surrogate), in both forms alike.
 
 /** The object form: `{ key: value }`. */
-const attributeObjectSchema = z.record(z.string(), z.string());
+const attributeObjectSchema = z.record(textSchema, textSchema);
 
 /** The platform's list form: `[{ key, value }]`, value null when unset. */
-const attributeListSchema = z.array(z.object({ key: z.string(), value: z.string().nullable() }));
+const attributeListSchema = z.array(z.object({ key: textSchema, value: textSchema.nullable() }));
 
 /** What {@link lineAttributesSchema} accepts. */
 export type LineAttributesInput = Record<string, string> | { key: string; value: string | null }[];
