@@ -84,5 +84,6 @@ export const conditionNodeJsonSchema: JsonSchema = {
 // above. It lives here, not beside conditionNodeSchema, so that evaluating and planning
 // never build the documentation schema; whoever generates JSON Schema imports this
 // module's exports anyway. A copy each time: Zod hands the result to `override`
-// callbacks, which may rewrite it in place.
-conditionNodeSchema._zod.toJSONSchema = () => structuredClone(conditionNodeJsonSchema);
+// callbacks, which may rewrite it in place. (A JSON round trip rather than structuredClone,
+// which is not an ECMAScript global: QuickJS and the package's no-DOM build lack it.)
+conditionNodeSchema._zod.toJSONSchema = () => JSON.parse(JSON.stringify(conditionNodeJsonSchema)) as JsonSchema;
