@@ -48,6 +48,8 @@ const cases: Array<[string, unknown, boolean]> = [
   ['logged in string yes', { type: 'customer.is_logged_in', value: 'yes' }, true],
   ['logged in number', { type: 'customer.is_logged_in', value: 1 }, true],
   ['logged in null', { type: 'customer.is_logged_in', value: null }, true],
+  ['logged in with a NUL inside', { type: 'customer.is_logged_in', value: { note: 'a\u0000' } }, false],
+  ['logged in with a lone surrogate key', { type: 'customer.is_logged_in', value: { '\uD800': true } }, false],
   ['logged in missing', { type: 'customer.is_logged_in' }, false],
   ['market handles', { type: 'market.handle_in', value: ['eu'] }, true],
   ['market string', { type: 'market.handle_in', value: 'eu' }, false],

@@ -1,11 +1,29 @@
 import * as z from 'zod';
-import { textSchema } from './text.ts';
+import { TEXT_ISSUE, isStorableText, textSchema } from './text.ts';
 
 /** `customer.tag_in`: tags as an array, or one comma-separated string (kept as given). */
 export const customerTagInSchema = z.object({
   type: z.literal('customer.tag_in'),
   value: z.union([z.array(textSchema), textSchema]),
 });
+
+// True when every string in a JSON value (at any depth; walked with a stack) is storable.
+function holdsOnlyStorableText(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  for (let item = stack.pop(); stack.length > 0 || item !== undefined; item = stack.pop()) {
+    if (typeof item === 'string') {
+      if (!isStorableText(item)) return false;
+    } else if (Array.isArray(item)) {
+      stack.push(...item);
+    } else if (typeof item === 'object' && item !== null) {
+      for (const [key, inner] of Object.entries(item)) {
+        if (!isStorableText(key)) return false;
+        stack.push(inner);
+      }
+    }
+  }
+  return true;
+}
 
 /**
  * `customer.is_logged_in`. SPEC: "`value` boolean, required; the strings `true` / `false`
@@ -15,8 +33,9 @@ export const customerTagInSchema = z.object({
  */
 export const customerIsLoggedInSchema = z.object({
   type: z.literal('customer.is_logged_in'),
-  // z.unknown() keeps the key required: a missing value is still a 400.
-  value: z.unknown().meta({
+  // z.unknown() keeps the key required: a missing value is still a 400. Whatever is
+  // stored must be storable, so every string inside it follows the text rule.
+  value: z.unknown().refine(holdsOnlyStorableText, { message: TEXT_ISSUE }).meta({
     description: "true or false (the strings 'true' and 'false' too). Any other value is stored as sent and never matches.",
   }),
 });
