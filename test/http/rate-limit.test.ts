@@ -22,12 +22,13 @@ describe('rate limits', () => {
       const res = await t.api(shop, { method: 'GET', url: '/api/v1/campaigns' });
       expect(res.statusCode).toBe(200);
       expect(res.headers['ratelimit-policy']).toBe('"default";q=6;w=60');
-      expect(res.headers.ratelimit).toMatch(new RegExp(`^"default";r=${5 - i};t=(59|60)$`));
+      expect(res.headers.ratelimit).toMatch(new RegExp(`^"default";r=${5 - i};t=(5\\d|60)$`));
     }
     const limited = await t.api(shop, { method: 'GET', url: '/api/v1/campaigns' });
     expect(limited.statusCode).toBe(429);
     expect(limited.json()).toEqual(errorBody('Rate limit exceeded', 'rate_limited'));
-    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(59);
+    // The window opened at the first of these calls: on a loaded machine a few seconds may have passed.
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(50);
     expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
     expect(limited.headers['ratelimit']).toMatch(/^"default";r=0;t=\d+$/);
     expect(limited.headers['x-request-id']).toBeTruthy();

@@ -88,7 +88,8 @@ describe.skipIf(!hasRedisServer)('Redis down with REDIS_URL set', () => {
     expect((await listCampaigns(before)).statusCode).toBe(200);
     // The window lives in this test's Redis while it is up.
     expect(rateLimitKeys().length).toBe(1);
-    expect((await health()).json()).toEqual({ ok: true, redis: 'up' });
+    // A PING slower than REDIS_TIMEOUT_MS reads as down: on a loaded machine, wait for an up answer.
+    await waitForHealth('up');
 
     const shop = await t.createShop('scale');
     stopRedis();

@@ -57,7 +57,8 @@ describe.skipIf(testDbKind() === 'postgres')("README: your first gift, from npm 
     server.stderr.on('data', (chunk: Buffer) => (serverOutput += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)));
     try {
-      const deadline = Date.now() + 30_000;
+      // PGlite's first start migrates a fresh directory: seconds alone, much longer beside a busy suite.
+      const deadline = Date.now() + 90_000;
       while (!(await healthy(base))) {
         if (Date.now() > deadline) throw new Error(`npm start did not become healthy:\n${serverOutput}`);
         await new Promise((resolve) => setTimeout(resolve, 200));
@@ -78,5 +79,5 @@ describe.skipIf(testDbKind() === 'postgres')("README: your first gift, from npm 
     expect(await exited).toBe(0);
     // The server itself is gone, not only npm: nothing answers on the port any more.
     expect(await healthy(base)).toBe(false);
-  }, 90_000);
+  }, 180_000);
 });
