@@ -44,6 +44,12 @@ const envSchema = z.object({
   PLATFORM_WEBHOOK_SECRET: z.string().min(1).optional(),
   /** How often the outbox dispatcher looks for due work when idle. */
   OUTBOX_POLL_MS: positiveInt.default(1000),
+  // Outbox slots per instance (docs/lifecycle-catalog-webhooks.md "Delivery"): webhook attempts in
+  // flight at once, of which at most OUTBOX_ENDPOINT_CONCURRENCY for one endpoint, so a dead
+  // receiver holds only its own slots; discount syncs have their own lane.
+  OUTBOX_CONCURRENCY: positiveInt.default(20),
+  OUTBOX_ENDPOINT_CONCURRENCY: positiveInt.default(2),
+  OUTBOX_SYNC_CONCURRENCY: positiveInt.default(4),
   /** Overrides of the default plan caps, e.g. {"free":{"campaigns":5}}. */
   PLAN_CAPS: jsonText.pipe(planCapsOverrideSchema).optional(),
   // Slow clients (docs/operations.md "Timeouts"): a request must arrive whole within
@@ -75,6 +81,9 @@ export type Config = {
   outboxRetentionDays: number;
   platformWebhookSecret: string | undefined;
   outboxPollMs: number;
+  outboxConcurrency: number;
+  outboxEndpointConcurrency: number;
+  outboxSyncConcurrency: number;
   planCaps: PlanCaps;
   requestTimeoutMs: number;
   headersTimeoutMs: number;
@@ -116,6 +125,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     outboxRetentionDays: e.OUTBOX_RETENTION_DAYS,
     platformWebhookSecret: e.PLATFORM_WEBHOOK_SECRET,
     outboxPollMs: e.OUTBOX_POLL_MS,
+    outboxConcurrency: e.OUTBOX_CONCURRENCY,
+    outboxEndpointConcurrency: e.OUTBOX_ENDPOINT_CONCURRENCY,
+    outboxSyncConcurrency: e.OUTBOX_SYNC_CONCURRENCY,
     planCaps: mergePlanCaps(e.PLAN_CAPS),
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     headersTimeoutMs: e.HEADERS_TIMEOUT_MS,

@@ -1,7 +1,7 @@
 /**
  * Background work of one instance (outbox dispatch, event and outbox retention). `npm start` starts every
  * worker listed here; SIGTERM stops them after the HTTP server has drained, and each
- * worker's stop() finishes the batch it has in hand before resolving.
+ * worker's stop() finishes the work it has in hand before resolving.
  */
 import type { AppContext } from './context.ts';
 import { createEventRetentionWorker } from './events/retention.ts';
@@ -21,6 +21,9 @@ export function createWorkers(ctx: AppContext): Worker[] {
       logger: ctx.logger,
       discountPort: createRecordingDiscountPort(ctx.db),
       pollMs: ctx.config.outboxPollMs,
+      concurrency: ctx.config.outboxConcurrency,
+      perEndpoint: ctx.config.outboxEndpointConcurrency,
+      syncConcurrency: ctx.config.outboxSyncConcurrency,
     }),
   ];
 }

@@ -5,7 +5,8 @@
  * attempt. Other dispatchers then see the row as not due; if this one dies mid-delivery the
  * lease runs out and the row is claimed again, sending the same `webhook-id`.
  */
-import { and, asc, eq, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, lte, ne, not, or, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import type { Database, Queryable } from '../db/database.ts';
 import { outbox, outboxAttempts, webhookEndpoints } from '../db/schema.ts';
 
@@ -19,36 +20,62 @@ export type ClaimedWork =
 export const IN_FLIGHT = 'in flight';
 const ABANDONED = 'No outcome recorded: the dispatcher stopped during the attempt; retried after its lease expired';
 
+/**
+ * Which rows a claim may take. A lane is a kind of work with its own slots, so a backlog of one
+ * kind never holds back the other: `webhook` is every kind but discount syncs (unknown kinds
+ * are cancelled there), `discount_sync` the syncs; no lane means every kind.
+ */
+export type ClaimLane = 'webhook' | 'discount_sync';
+
+/** Per-endpoint bound of a claim: attempts already in flight here, keyed by `endpointKey`. */
+export type EndpointBound = { perEndpoint: number; inFlight: ReadonlyMap<string, number> };
+
+/** The key of an endpoint in `EndpointBound.inFlight`: endpoint ids are only unique within a shop. */
+export const endpointKey = (shopId: string, endpointId: string) => `${shopId}/${endpointId}`;
+
 const rowKey = (row: { shopId: string; id: string }) => and(eq(outbox.shopId, row.shopId), eq(outbox.id, row.id));
 
 /**
- * Claims up to `limit` due rows for `leaseMs` and writes an in-flight entry for each
- * attempt in the log. Rows whose endpoint is gone or disabled are cancelled, not claimed.
+ * Claims up to `limit` due rows of `lane` for `leaseMs` and writes an in-flight entry for each
+ * attempt in the log. Rows whose endpoint is gone or disabled are cancelled, not claimed; with a
+ * `bound`, rows of an endpoint at its bound are left due for a later claim, their attempt not counted.
+ * `more` says the read was full, so more may be due.
  *
  * @example
- *   const work = await claimDueWork(db, { now: new Date(), limit: 20, leaseMs: 60_000 });
+ *   const { work } = await claimDueWork(db, { now: new Date(), limit: 20, leaseMs: 60_000, lane: 'webhook', bound: { perEndpoint: 2, inFlight: new Map() } });
  */
 export async function claimDueWork(
   db: Database,
-  options: { now: Date; limit: number; leaseMs: number },
-): Promise<ClaimedWork[]> {
-  const { now, limit, leaseMs } = options;
+  options: { now: Date; limit: number; leaseMs: number; lane?: ClaimLane; bound?: EndpointBound },
+): Promise<{ work: ClaimedWork[]; more: boolean }> {
+  const { now, limit, leaseMs, bound } = options;
   return db.transaction(async (tx) => {
-    const due = await dueRows(tx, now, limit);
-    if (due.length === 0) return [];
+    const due = await dueRows(tx, now, limit, laneFilter(options.lane, bound));
+    // A full read may have left due rows behind (or skipped some over their endpoint's bound).
+    const more = due.length === limit;
+    if (due.length === 0) return { work: [], more };
 
     const endpoints = await endpointsOf(tx, due);
     const claimed: ClaimedWork[] = [];
     const dropped: Array<{ row: OutboxRow; reason: string }> = [];
+    // Attempts per endpoint once this claim is taken: in flight before plus claimed here.
+    const load = new Map(bound?.inFlight ?? []);
     for (const row of due) {
       const attempt = row.attempts + 1;
       if (row.kind === 'discount_sync') {
         claimed.push({ kind: 'discount_sync', row, attempt });
       } else if (row.kind === 'webhook') {
-        const endpoint = row.endpointId === null ? undefined : endpoints.get(`${row.shopId}/${row.endpointId}`);
-        if (!endpoint) dropped.push({ row, reason: 'Endpoint deleted' });
+        const key = row.endpointId === null ? undefined : endpointKey(row.shopId, row.endpointId);
+        const endpoint = key === undefined ? undefined : endpoints.get(key);
+        if (!endpoint || key === undefined) dropped.push({ row, reason: 'Endpoint deleted' });
         else if (endpoint.disabledAt !== null) dropped.push({ row, reason: 'Endpoint disabled' });
-        else claimed.push({ kind: 'webhook', row, attempt, endpoint });
+        // Over the endpoint's bound: left untouched, so the lock goes with this transaction and
+        // the row stays due, its attempt not counted.
+        else if (bound && (load.get(key) ?? 0) >= bound.perEndpoint) continue;
+        else {
+          load.set(key, (load.get(key) ?? 0) + 1);
+          claimed.push({ kind: 'webhook', row, attempt, endpoint });
+        }
       } else {
         dropped.push({ row, reason: `Unknown outbox kind ${row.kind}` });
       }
@@ -77,7 +104,7 @@ export async function claimDueWork(
         })),
       );
     }
-    return claimed;
+    return { work: claimed, more };
   });
 }
 
@@ -89,14 +116,31 @@ export async function claimDueWork(
  * @example
  *   await db.execute(sql`EXPLAIN ${dueRows(db, new Date(), 20).getSQL()}`);
  */
-export function dueRows(tx: Queryable, now: Date, limit: number) {
+export function dueRows(tx: Queryable, now: Date, limit: number, filter?: SQL) {
   return tx
     .select()
     .from(outbox)
-    .where(and(sql`${outbox.status} = 'pending'`, lte(outbox.nextAttemptAt, now)))
+    .where(and(sql`${outbox.status} = 'pending'`, lte(outbox.nextAttemptAt, now), filter))
     .orderBy(asc(outbox.nextAttemptAt))
     .limit(limit)
     .for('update', { skipLocked: true });
+}
+
+/**
+ * The claim's filter for a lane: its kinds, and in the webhook lane no rows of an endpoint
+ * already at its bound — so a dead receiver's backlog is not even read, let alone claimed,
+ * while its slots are taken. (Rows without an endpoint are kept: the claim cancels them.)
+ */
+function laneFilter(lane: ClaimLane | undefined, bound: EndpointBound | undefined): SQL | undefined {
+  if (lane === 'discount_sync') return eq(outbox.kind, 'discount_sync');
+  const full = bound ? [...bound.inFlight].filter(([, count]) => count >= bound.perEndpoint).map(([key]) => key) : [];
+  const saturated = full.map((key) => {
+    const slash = key.indexOf('/');
+    return and(eq(outbox.shopId, key.slice(0, slash)), eq(outbox.endpointId, key.slice(slash + 1)));
+  });
+  const open = saturated.length === 0 ? undefined : or(isNull(outbox.endpointId), not(or(...saturated) ?? sql`false`));
+  if (lane === 'webhook') return and(ne(outbox.kind, 'discount_sync'), open);
+  return open;
 }
 
 /**
@@ -120,7 +164,7 @@ export function markAbandoned(tx: Queryable, rows: ReadonlyArray<{ shopId: strin
 async function endpointsOf(tx: Queryable, rows: readonly OutboxRow[]) {
   const keys = new Map<string, { shopId: string; id: string }>();
   for (const row of rows) {
-    if (row.kind === 'webhook' && row.endpointId !== null) keys.set(`${row.shopId}/${row.endpointId}`, { shopId: row.shopId, id: row.endpointId });
+    if (row.kind === 'webhook' && row.endpointId !== null) keys.set(endpointKey(row.shopId, row.endpointId), { shopId: row.shopId, id: row.endpointId });
   }
   const found = new Map<string, { url: string; secret: string; disabledAt: Date | null }>();
   if (keys.size === 0) return found;
@@ -136,6 +180,6 @@ async function endpointsOf(tx: Queryable, rows: readonly OutboxRow[]) {
     // By primary key (shop first), like every other read of the table.
     .where(or(...[...keys.values()].map((key) => and(eq(webhookEndpoints.shopId, key.shopId), eq(webhookEndpoints.id, key.id)))));
   // Keyed by shop too: an endpoint only serves rows of its own shop.
-  for (const e of endpoints) found.set(`${e.shopId}/${e.id}`, { url: e.url, secret: e.secret, disabledAt: e.disabledAt });
+  for (const e of endpoints) found.set(endpointKey(e.shopId, e.id), { url: e.url, secret: e.secret, disabledAt: e.disabledAt });
   return found;
 }

@@ -2,6 +2,10 @@
  * The outbox dispatcher: a background worker that claims due rows (see claim.ts), performs
  * each attempt — a signed webhook POST or a discount sync through the platform port — and
  * records the outcome. Any number of instances may run against one database.
+ *
+ * Attempts run continuously, not in batches: a slot freed by a fast receiver is refilled at
+ * once, while a slow or dead receiver only ever holds its own endpoint's slots. Webhooks and
+ * discount syncs are separate lanes with their own slots, so neither backlog starves the other.
  */
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
@@ -10,8 +14,8 @@ import { deliverWebhook, WEBHOOK_TIMEOUT_MS } from '../webhooks/deliver.ts';
 import type { FetchLike } from '../webhooks/deliver.ts';
 import type { Worker } from '../workers.ts';
 import type { AttemptOutcome } from './attempt-outcome.ts';
-import { claimDueWork } from './claim.ts';
-import type { ClaimedWork } from './claim.ts';
+import { claimDueWork, endpointKey } from './claim.ts';
+import type { ClaimedWork, ClaimLane } from './claim.ts';
 import { runDiscountSync } from './discount-sync-job.ts';
 import { recordOutcome } from './record-outcome.ts';
 import type { RecordedState } from './record-outcome.ts';
@@ -22,7 +26,14 @@ export type DispatcherOptions = {
   discountPort: DiscountPort;
   /** Idle wait between polls (config.outboxPollMs). */
   pollMs: number;
+  /** Rows one runOnce() claims. */
   batchSize?: number;
+  /** Webhook attempts in flight at once in this instance (config.outboxConcurrency). */
+  concurrency?: number;
+  /** Webhook attempts in flight at once per endpoint in this instance (config.outboxEndpointConcurrency). */
+  perEndpoint?: number;
+  /** Discount syncs in flight at once in this instance (config.outboxSyncConcurrency). */
+  syncConcurrency?: number;
   /** How long a claimed row stays invisible to other dispatchers; must exceed the timeout. */
   leaseMs?: number;
   timeoutMs?: number;
@@ -35,16 +46,19 @@ export type DispatcherOptions = {
 export type DispatchSummary = { claimed: number } & Record<RecordedState, number>;
 
 export type OutboxDispatcher = Worker & {
-  /** Claims one batch, performs it, records every outcome; resolves when the batch is done. */
+  /** Claims one batch (within the per-endpoint bound), performs it, records every outcome; resolves when the batch is done. */
   runOnce(): Promise<DispatchSummary>;
 };
 
 export const DEFAULT_BATCH_SIZE = 20;
+export const DEFAULT_CONCURRENCY = 20;
+export const DEFAULT_PER_ENDPOINT = 2;
+export const DEFAULT_SYNC_CONCURRENCY = 4;
 /** Four times the webhook timeout: a claimed attempt is finished long before its lease ends. */
 export const DEFAULT_LEASE_MS = 60_000;
 
 /**
- * Builds a dispatcher; `start()` polls until `stop()`, which lets the batch in hand finish.
+ * Builds a dispatcher; `start()` keeps its slots filled until `stop()`, which lets the attempts in hand finish.
  *
  * @example
  *   const dispatcher = createOutboxDispatcher({ db: ctx.db, logger: ctx.logger, discountPort: ctx.discountPort, pollMs: 1000 });
@@ -52,6 +66,19 @@ export const DEFAULT_LEASE_MS = 60_000;
  */
 export function createOutboxDispatcher(options: DispatcherOptions): OutboxDispatcher {
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  const perEndpoint = options.perEndpoint ?? DEFAULT_PER_ENDPOINT;
+  // Slots per lane; `inFlight` never exceeds `bound` while start() runs (runOnce claims by batch).
+  const lanes: Record<ClaimLane, { bound: number; inFlight: number }> = {
+    webhook: { bound: options.concurrency ?? DEFAULT_CONCURRENCY, inFlight: 0 },
+    discount_sync: { bound: options.syncConcurrency ?? DEFAULT_SYNC_CONCURRENCY, inFlight: 0 },
+  };
+  for (const [lane, { bound }] of Object.entries(lanes)) {
+    if (!Number.isInteger(bound) || bound < 1) throw new Error(`The ${lane} lane needs at least one slot`);
+  }
+  if (!Number.isInteger(perEndpoint) || perEndpoint < 1) throw new Error('Each endpoint needs at least one slot');
+  /** Webhook attempts in flight per endpoint (endpointKey); an endpoint is absent at zero. */
+  const endpointLoad = new Map<string, number>();
+  const inHand = new Set<Promise<RecordedState | undefined>>();
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   if (leaseMs <= timeoutMs) throw new Error('The outbox lease must be longer than the webhook timeout');
@@ -78,42 +105,96 @@ export function createOutboxDispatcher(options: DispatcherOptions): OutboxDispat
     return state;
   }
 
+  const laneOf = (work: ClaimedWork): ClaimLane => (work.kind === 'discount_sync' ? 'discount_sync' : 'webhook');
+  const keyOf = (work: ClaimedWork) => (work.kind === 'webhook' && work.row.endpointId !== null ? endpointKey(work.row.shopId, work.row.endpointId) : undefined);
+
+  /**
+   * Runs one claimed attempt in its lane's and endpoint's slots, freeing them when it is
+   * recorded. Never rejects: undefined means the outcome could not be recorded, and the row
+   * keeps its lease and is retried once the lease runs out.
+   */
+  function launch(work: ClaimedWork): Promise<RecordedState | undefined> {
+    const lane = lanes[laneOf(work)];
+    const key = keyOf(work);
+    lane.inFlight += 1;
+    if (key !== undefined) endpointLoad.set(key, (endpointLoad.get(key) ?? 0) + 1);
+    const attempt = runOne(work)
+      .catch((error: unknown) => {
+        log.error({ err: error, shopId: work.row.shopId, outboxId: work.row.id }, 'recording an outbox outcome failed');
+        return undefined;
+      })
+      .finally(() => {
+        lane.inFlight -= 1;
+        if (key !== undefined) {
+          const left = (endpointLoad.get(key) ?? 1) - 1;
+          if (left > 0) endpointLoad.set(key, left);
+          else endpointLoad.delete(key);
+        }
+        inHand.delete(attempt);
+        nudge();
+      });
+    inHand.add(attempt);
+    return attempt;
+  }
+
   async function runOnce(): Promise<DispatchSummary> {
-    const claimed = await claimDueWork(options.db, { now: now(), limit: batchSize, leaseMs });
-    const summary: DispatchSummary = { claimed: claimed.length, delivered: 0, retrying: 0, failed: 0 };
-    // One batch at a time, its attempts in parallel: a slow receiver costs at most the timeout.
-    // allSettled: stop() waits for every attempt in hand, even after one fails to record.
-    for (const result of await Promise.allSettled(claimed.map(runOne))) {
-      if (result.status === 'fulfilled') summary[result.value] += 1;
-      // The row keeps its lease and is retried once the lease runs out.
-      else log.error({ err: result.reason }, 'recording an outbox outcome failed');
-    }
+    const { work } = await claimDueWork(options.db, { now: now(), limit: batchSize, leaseMs, bound: { perEndpoint, inFlight: endpointLoad } });
+    const summary: DispatchSummary = { claimed: work.length, delivered: 0, retrying: 0, failed: 0 };
+    // Resolves when every attempt claimed here is recorded (or failed to record).
+    for (const state of await Promise.all(work.map(launch))) if (state !== undefined) summary[state] += 1;
     return summary;
+  }
+
+  /** Claims into every lane's free slots; true if a lane's read came back full, so more may be due. */
+  async function fill(): Promise<boolean> {
+    let more = false;
+    for (const lane of ['webhook', 'discount_sync'] as const) {
+      const free = lanes[lane].bound - lanes[lane].inFlight;
+      if (free <= 0) continue;
+      const bound = lane === 'webhook' ? { perEndpoint, inFlight: endpointLoad } : undefined;
+      const claim = await claimDueWork(options.db, { now: now(), limit: free, leaseMs, lane, ...(bound ? { bound } : {}) });
+      for (const work of claim.work) void launch(work);
+      if (claim.more) more = true;
+    }
+    return more;
   }
 
   let running = false;
   let loop: Promise<void> | undefined;
+  // A freed slot or stop() nudges the loop; a nudge during a claim is kept, not lost.
+  let nudged = false;
   let wake: (() => void) | undefined;
+  function nudge() {
+    nudged = true;
+    wake?.();
+  }
 
   const idle = () =>
     new Promise<void>((resolve) => {
+      if (nudged) return resolve();
       const timer = setTimeout(resolve, options.pollMs);
       wake = () => {
         clearTimeout(timer);
         resolve();
       };
+    }).finally(() => {
+      wake = undefined;
+      nudged = false;
     });
+
+  const anyFree = () => Object.values(lanes).some((lane) => lane.inFlight < lane.bound);
 
   async function poll(): Promise<void> {
     while (running) {
+      let more = false;
       try {
-        const summary = await runOnce();
-        // A full batch suggests more is due: go again at once.
-        if (summary.claimed === batchSize) continue;
+        more = await fill();
       } catch (error) {
         log.error({ err: error }, 'outbox dispatch failed; retrying after the poll interval');
       }
-      if (running) await idle();
+      // More may be due and a slot is free: claim again at once. Otherwise wait for a freed
+      // slot (a nudge) or the poll interval.
+      if (running && !(more && anyFree())) await idle();
     }
   }
 
@@ -127,8 +208,11 @@ export function createOutboxDispatcher(options: DispatcherOptions): OutboxDispat
     },
     async stop() {
       running = false;
-      wake?.();
+      nudge();
       await loop;
+      // SIGTERM drain: the attempts in hand finish (each within the webhook timeout) and are recorded.
+      await Promise.allSettled([...inHand]);
     },
   };
 }
+
