@@ -45,7 +45,8 @@ describe('a dispatcher killed mid-batch', () => {
     s.receiver.respond = () => (s.receiver.requests.filter((r) => r.path === path).length === 1 ? { status: 200 } : 'hang');
     const start = s.clock.now().getTime();
     const doomed = killableFetch();
-    void s.dispatcher({ fetch: doomed.fetch }).runOnce();
+    // Three slots for the endpoint, so all three attempts are in flight when it dies.
+    void s.dispatcher({ fetch: doomed.fetch, perEndpoint: 3 }).runOnce();
     await s.receiver.waitFor(3);
     await until(async () => (await s.rows(shop)).some((row) => row.status === 'delivered'));
     doomed.kill();

@@ -19,6 +19,8 @@ export type Receiver = {
   waitFor(count: number): Promise<void>;
   /** The parsed bodies of requests under `path`. */
   eventsAt(path: string): Array<{ type: string; timestamp: string; data: Record<string, unknown> }>;
+  /** The most requests under `path` ever open at once (arrived, not yet answered or dropped). */
+  maxOpen(path: string): number;
   close(): Promise<void>;
 };
 
@@ -26,6 +28,7 @@ export async function startReceiver(respond: Responder = () => ({ status: 200 })
   const sockets = new Set<Socket>();
   const hanging = new Set<ServerResponse>();
   const waiters: Array<{ count: number; resolve: () => void }> = [];
+  const open = new Map<string, { now: number; max: number }>();
   const receiver: Receiver = {
     url: '',
     requests: [],
@@ -37,6 +40,7 @@ export async function startReceiver(respond: Responder = () => ({ status: 200 })
     eventsAt(path) {
       return receiver.requests.filter((r) => r.path === path).map((r) => JSON.parse(r.body) as ReturnType<Receiver['eventsAt']>[number]);
     },
+    maxOpen: (path) => open.get(path)?.max ?? 0,
     close: () =>
       new Promise((resolve) => {
         for (const res of hanging) res.destroy();
@@ -50,6 +54,14 @@ export async function startReceiver(respond: Responder = () => ({ status: 200 })
     req.on('end', () => {
       const request = { path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), receivedAt: Date.now() };
       const index = receiver.requests.push(request) - 1;
+      const counter = open.get(request.path) ?? { now: 0, max: 0 };
+      open.set(request.path, counter);
+      counter.now += 1;
+      counter.max = Math.max(counter.max, counter.now);
+      // 'close' fires once whether the answer was sent or the client gave up.
+      res.on('close', () => {
+        counter.now -= 1;
+      });
       const answer = receiver.respond(request, index);
       for (const waiter of waiters.filter((w) => receiver.requests.length >= w.count)) {
         waiters.splice(waiters.indexOf(waiter), 1);
