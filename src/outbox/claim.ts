@@ -130,8 +130,11 @@ export function dueRows(tx: Queryable, now: Date, limit: number, filter?: SQL) {
  * The claim's filter for a lane: its kinds, and in the webhook lane no rows of an endpoint
  * already at its bound — so a dead receiver's backlog is not even read, let alone claimed,
  * while its slots are taken. (Rows without an endpoint are kept: the claim cancels them.)
+ *
+ * @example
+ *   dueRows(tx, now, 20, laneFilter('webhook', { perEndpoint: 2, inFlight: new Map([['shp_1/whe_1', 2]]) }));
  */
-function laneFilter(lane: ClaimLane | undefined, bound: EndpointBound | undefined): SQL | undefined {
+export function laneFilter(lane: ClaimLane | undefined, bound: EndpointBound | undefined): SQL | undefined {
   if (lane === 'discount_sync') return eq(outbox.kind, 'discount_sync');
   const full = bound ? [...bound.inFlight].filter(([, count]) => count >= bound.perEndpoint).map(([key]) => key) : [];
   const saturated = full.map((key) => {

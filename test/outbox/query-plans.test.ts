@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import type { SQLWrapper } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dueRows, markAbandoned } from '../../src/outbox/claim.ts';
+import { dueRows, endpointKey, laneFilter, markAbandoned } from '../../src/outbox/claim.ts';
 import { finishedBefore } from '../../src/outbox/retention.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp } from '../support/test-app.ts';
@@ -15,6 +15,7 @@ import { days, seedOutbox } from './seed.ts';
 
 let t: TestApp;
 let shopId = '';
+let endpointId = '';
 let pending: string[] = [];
 
 beforeAll(async () => {
@@ -22,7 +23,7 @@ beforeAll(async () => {
   const shop = await t.createShop('scale');
   shopId = shop.id;
   const res = await t.admin({ method: 'POST', url: `/admin/v1/shops/${shop.id}/webhook-endpoints`, payload: { url: 'https://example.com/hooks' } });
-  const endpointId = (res.json() as { endpoint: { id: string } }).endpoint.id;
+  endpointId = (res.json() as { endpoint: { id: string } }).endpoint.id;
   // Seven days of history (delivered, two attempts each) against a handful of pending rows.
   await seedOutbox(t.ctx.db, shop.id, endpointId, { status: 'delivered', ageMs: days(3), attempts: 2 }, 3000);
   await seedOutbox(t.ctx.db, shop.id, endpointId, { status: 'delivered', ageMs: days(8), attempts: 2 }, 20);
@@ -44,6 +45,19 @@ describe('outbox query plans', () => {
     expect(text).not.toMatch(/Seq Scan on outbox/);
     // And it finds them: the plan is not merely cheap but right.
     expect((await dueRows(t.ctx.db, new Date(Date.now() + 1000), 20)).map((r) => r.id).sort()).toEqual([...pending].sort());
+  });
+
+  it('claims one lane, past endpoints at their bound, through the same index', async () => {
+    const full = { perEndpoint: 2, inFlight: new Map([[endpointKey(shopId, endpointId), 2]]) };
+    for (const filter of [laneFilter('webhook', full), laneFilter('discount_sync', undefined)]) {
+      const text = await plan(dueRows(t.ctx.db, new Date(), 20, filter));
+      expect(text).toContain('outbox_due_idx');
+      expect(text).not.toMatch(/Seq Scan on outbox/);
+    }
+    // The endpoint at its bound has its pending rows skipped; with a free slot they are due.
+    expect(await dueRows(t.ctx.db, new Date(Date.now() + 1000), 20, laneFilter('webhook', full))).toEqual([]);
+    const open = { perEndpoint: 3, inFlight: full.inFlight };
+    expect(await dueRows(t.ctx.db, new Date(Date.now() + 1000), 20, laneFilter('webhook', open))).toHaveLength(pending.length);
   });
 
   it("settles the previous attempt's log entry by primary key, not by scanning the log", async () => {
