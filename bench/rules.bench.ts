@@ -1,0 +1,169 @@
+/**
+ * `npm run bench:rules`: GET /api/v1/rules of the real app beside a bare Fastify serving the
+ * identical bytes (same ETag, same 304 logic), both on loopback ports in this process, driven
+ * by the same autocannon load in alternating rounds, for 200 (no If-None-Match) and 304
+ * (the current ETag sent back). Prints requests/s of both sides and the ratio app / bare.
+ *
+ * Database: DATABASE_URL (and REDIS_URL for the limiter and the invalidation bus) when set,
+ * else a fresh embedded PGlite in a temporary directory. The limiter still runs; its limits
+ * are scaled up by RATE_LIMIT_SCALE (default here 1e6) so it does not refuse the load.
+ *
+ * BENCH_ROUND_SECONDS (default 3), BENCH_ROUNDS (default 3 per side and status),
+ * BENCH_CONNECTIONS (default 10), BENCH_ACCEPT_ENCODING (sent as Accept-Encoding when set).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import Fastify from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { createAppContext, createLogger } from '../src/context.ts';
+import { ifNoneMatchHits } from '../src/http/etag.ts';
+
+const ADMIN_TOKEN = 'bench-admin-token-0123456789';
+const RULES = 100;
+const RULES_PER_CAMPAIGN = 10;
+
+const envSchema = z.object({
+  BENCH_ROUND_SECONDS: z.coerce.number().positive().default(3),
+  BENCH_ROUNDS: z.coerce.number().int().min(1).default(3),
+  BENCH_CONNECTIONS: z.coerce.number().int().min(1).default(10),
+  BENCH_ACCEPT_ENCODING: z.string().optional(),
+});
+
+const print = (text = '') => process.stdout.write(`${text}\n`);
+
+/** A rule of about 1 KB of payload, so 100 of them make the issue's ~97 KB body. */
+const benchRule = (c: number, r: number) => ({
+  name: `Bench rule ${c}-${r}: spend more, get a gift ${'x'.repeat(120)}`,
+  enabled: true,
+  conditionTree: {
+    type: 'AND',
+    children: [
+      { type: 'cart.subtotal_gte', value: 5000 + r },
+      { type: 'NOT', child: { type: 'discount.code_present' } },
+      { type: 'cart.subtotal_gte', value: 1000 + c },
+    ],
+  },
+  giftConfig: {
+    type: 'fixed',
+    gifts: [
+      { variantId: `gid://shopify/ProductVariant/${c * 100 + r}`, quantity: 1 },
+      { variantId: `gid://shopify/ProductVariant/${c * 100 + r + 50}`, quantity: 2 },
+    ],
+    fallbackOnOOS: false,
+  },
+  options: {
+    actionType: 'auto_add',
+    discountMethod: 'automatic',
+    discountType: 'percentage',
+    discountValue: 100,
+    discountTitle: `Free mug for bench rule ${c}-${r}`,
+  },
+});
+
+async function seedShop(app: FastifyInstance): Promise<{ key: string }> {
+  const admin = (method: 'POST', url: string, payload: Record<string, unknown>) =>
+    app.inject({ method, url, payload, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  const created = await admin('POST', '/admin/v1/shops', { domain: `bench-${process.pid}-${Date.now()}.example.com`, plan: 'scale' });
+  if (created.statusCode !== 201) throw new Error(`shop: ${created.body}`);
+  const shopId = (created.json() as { shop: { id: string } }).shop.id;
+  const keyRes = await admin('POST', `/admin/v1/shops/${shopId}/api-keys`, { name: 'bench' });
+  if (keyRes.statusCode !== 201) throw new Error(`key: ${keyRes.body}`);
+  const campaigns = Array.from({ length: RULES / RULES_PER_CAMPAIGN }, (_, c) => ({
+    name: `Bench campaign ${c}`,
+    enabled: true,
+    isDraft: false,
+    startAt: null,
+    endAt: null,
+    rules: Array.from({ length: RULES_PER_CAMPAIGN }, (__, r) => benchRule(c, r)),
+  }));
+  const imported = await admin('POST', `/admin/v1/shops/${shopId}/campaigns/import`, { campaigns });
+  if (imported.statusCode !== 200) throw new Error(`import: ${imported.body}`);
+  return { key: (keyRes.json() as { key: string }).key };
+}
+
+/** The control: Fastify with no database, no auth and no limiter, serving the app's bytes. */
+async function startBare(body: Buffer, etag: string, cacheControl: string): Promise<FastifyInstance> {
+  const bare = Fastify({ logger: false });
+  bare.get('/api/v1/rules', (request, reply) => {
+    reply.header('ETag', etag).header('Cache-Control', cacheControl);
+    if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
+    return reply.type('application/json; charset=utf-8').send(body);
+  });
+  await bare.listen({ host: '127.0.0.1', port: 0 });
+  return bare;
+}
+
+const urlOf = (server: FastifyInstance): string => {
+  const address = server.server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return `http://127.0.0.1:${address.port}/api/v1/rules`;
+};
+
+async function drive(url: string, headers: Record<string, string>, seconds: number, connections: number, expected: number) {
+  const result = await autocannon({ url, headers, duration: seconds, connections, pipelining: 1 });
+  const wrong = result.non2xx - (expected === 304 ? result.requests.total : 0);
+  if (result.errors > 0 || (expected === 200 && result.non2xx > 0) || (expected === 304 && result['3xx'] === 0)) {
+    throw new Error(`unexpected answers from ${url}: errors ${result.errors}, non-2xx ${result.non2xx} (${wrong})`);
+  }
+  return result.requests.average;
+}
+
+async function main() {
+  const e = envSchema.parse(process.env);
+  const dataDir = process.env.DATABASE_URL ? undefined : await mkdtemp(join(tmpdir(), 'gcrs-bench-rules-'));
+  const config = loadConfig({
+    ...process.env,
+    ADMIN_TOKEN,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+    RATE_LIMIT_SCALE: process.env.RATE_LIMIT_SCALE ?? '1000000',
+    ...(dataDir ? { DATA_DIR: dataDir } : {}),
+  });
+  const ctx = await createAppContext(config, { logger: createLogger(config) });
+  const app = await buildApp(ctx);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  let bare: FastifyInstance | undefined;
+  try {
+    const { key } = await seedShop(app);
+    const auth = { authorization: `Bearer ${key}`, ...(e.BENCH_ACCEPT_ENCODING ? { 'accept-encoding': e.BENCH_ACCEPT_ENCODING } : {}) };
+    const first = await fetch(urlOf(app), { headers: auth });
+    const bytes = Buffer.from(await first.arrayBuffer());
+    const etag = first.headers.get('etag') ?? '';
+    if (first.status !== 200 || etag === '') throw new Error(`GET /rules answered ${first.status}`);
+    bare = await startBare(bytes, etag, first.headers.get('cache-control') ?? '');
+    const encoding = first.headers.get('content-encoding') ?? 'identity';
+
+    print(`GET /api/v1/rules: ${ctx.database.kind}${config.redisUrl ? ' + Redis' : ''}, ${RULES} rules, ` +
+      `${bytes.length} bytes on the wire (${encoding}), ${e.BENCH_CONNECTIONS} connections, ` +
+      `${e.BENCH_ROUNDS} alternating rounds of ${e.BENCH_ROUND_SECONDS} s per side`);
+    print(`load average before: ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    for (const [status, headers] of [[200, auth], [304, { ...auth, 'if-none-match': etag }]] as const) {
+      const sums = { app: 0, bare: 0 };
+      await drive(urlOf(app), headers, 1, e.BENCH_CONNECTIONS, status); // warm-up
+      await drive(urlOf(bare), headers, 1, e.BENCH_CONNECTIONS, status);
+      for (let round = 0; round < e.BENCH_ROUNDS; round += 1) {
+        // Alternate which side goes first, so neither always runs on a warmer machine.
+        const order = round % 2 === 0 ? (['app', 'bare'] as const) : (['bare', 'app'] as const);
+        for (const side of order) {
+          const server = side === 'app' ? app : bare;
+          sums[side] += await drive(urlOf(server), headers, e.BENCH_ROUND_SECONDS, e.BENCH_CONNECTIONS, status);
+        }
+      }
+      const appRate = sums.app / e.BENCH_ROUNDS;
+      const bareRate = sums.bare / e.BENCH_ROUNDS;
+      print(`${status}: app ${appRate.toFixed(0).padStart(7)} req/s   bare ${bareRate.toFixed(0).padStart(7)} req/s   ratio ${(appRate / bareRate).toFixed(2)}`);
+    }
+    print(`load average after: ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  } finally {
+    await bare?.close();
+    await app.close();
+    await ctx.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
