@@ -24,14 +24,18 @@ export function parseEntityTags(header: string): string[] {
 }
 
 /**
- * Whether a GET with this If-None-Match header should get 304 for the current `etag`.
+ * Whether a GET with this If-None-Match header should get 304 for the current `etag` (or
+ * any of `etag`'s list: the tags of every representation of the current payload).
  *
  * @example
  *   ifNoneMatchHits('W/"v1", "v2"', '"v2"'); // true
  */
-export function ifNoneMatchHits(header: string | string[] | undefined, etag: string): boolean {
+export function ifNoneMatchHits(header: string | string[] | undefined, etag: string | readonly string[]): boolean {
   if (header === undefined) return false;
+  const current = typeof etag === 'string' ? [etag] : etag;
+  // The common case, a client sending back the one tag it holds, needs no parsing.
+  if (typeof header === 'string' && current.includes(header)) return true;
   const text = Array.isArray(header) ? header.join(', ') : header;
   if (text.trim() === '') return false;
-  return parseEntityTags(text).some((tag) => tag === '*' || tag === etag);
+  return parseEntityTags(text).some((tag) => tag === '*' || current.includes(tag));
 }

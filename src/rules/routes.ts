@@ -1,5 +1,6 @@
 /** SPEC "GET /rules": the active rules payload, with ETag / If-None-Match and a 60 s private cache. */
 import type { AppContext } from '../context.ts';
+import { chooseContentCoding } from '../http/accept-encoding.ts';
 import { ifNoneMatchHits } from '../http/etag.ts';
 import { notFound } from '../http/errors.ts';
 import { defineShopRoute } from '../http/shop-routes.ts';
@@ -10,7 +11,8 @@ import { rulesPayloadResponseSchema } from './schemas.ts';
 export const RULES_CACHE_CONTROL = 'private, max-age=60';
 
 const cacheHeaders = {
-  ETag: 'Strong validator of this body; send it back in If-None-Match',
+  ETag: 'Strong validator of this representation (one per content coding); send it back in If-None-Match',
+  Vary: '`Accept-Encoding`',
   'Cache-Control': '`private, max-age=60`',
 };
 
@@ -34,9 +36,13 @@ export function rulesRoutes(ctx: AppContext): ShopRoute[] {
       handler: async ({ shop, trigger, request, reply }) => {
         const rules = await ctx.rulesCache.get(shop, trigger);
         if (!rules) throw notFound('Shop');
-        reply.header('ETag', rules.etag).header('Cache-Control', RULES_CACHE_CONTROL);
-        if (ifNoneMatchHits(request.headers['if-none-match'], rules.etag)) return reply.code(304).send();
-        return reply.type('application/json; charset=utf-8').send(rules.body);
+        // Bytes precompressed per coding (rules-cache.ts); each coding has its own strong ETag,
+        // and a tag of any coding of the current payload answers 304.
+        const representation = rules.representations[chooseContentCoding(request.headers['accept-encoding'])];
+        reply.headers({ ETag: representation.etag, 'Cache-Control': RULES_CACHE_CONTROL, Vary: 'Accept-Encoding' });
+        if (ifNoneMatchHits(request.headers['if-none-match'], rules.etags)) return reply.code(304).send();
+        if (representation.coding !== 'identity') reply.header('Content-Encoding', representation.coding);
+        return reply.type('application/json; charset=utf-8').send(representation.body);
       },
     }),
   ];
