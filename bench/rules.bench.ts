@@ -12,6 +12,8 @@
  * BENCH_CONNECTIONS (default 10), BENCH_ACCEPT_ENCODING (sent as Accept-Encoding when set).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
+import { get } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -86,13 +88,33 @@ async function seedShop(app: FastifyInstance): Promise<{ key: string }> {
   return { key: (keyRes.json() as { key: string }).key };
 }
 
-/** The control: Fastify with no database, no auth and no limiter, serving the app's bytes. */
-async function startBare(body: Buffer, etag: string, cacheControl: string): Promise<FastifyInstance> {
+/** The response as sent, bytes not decoded (fetch would undo Content-Encoding). */
+function getRaw(url: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+/** The control: Fastify with no database, no auth and no limiter, serving the app's bytes and headers. */
+async function startBare(body: Buffer, headers: IncomingHttpHeaders): Promise<FastifyInstance> {
+  const etag = String(headers.etag);
+  const copied: Record<string, string> = {};
+  for (const name of ['etag', 'cache-control', 'vary', 'content-type']) {
+    const value = headers[name];
+    if (typeof value === 'string') copied[name] = value;
+  }
+  const encoding = headers['content-encoding'];
   const bare = Fastify({ logger: false });
   bare.get('/api/v1/rules', (request, reply) => {
-    reply.header('ETag', etag).header('Cache-Control', cacheControl);
+    reply.headers(copied);
     if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
-    return reply.type('application/json; charset=utf-8').send(body);
+    if (encoding !== undefined) reply.header('content-encoding', encoding);
+    return reply.send(body);
   });
   await bare.listen({ host: '127.0.0.1', port: 0 });
   return bare;
@@ -130,12 +152,12 @@ async function main() {
   try {
     const { key } = await seedShop(app);
     const auth = { authorization: `Bearer ${key}`, ...(e.BENCH_ACCEPT_ENCODING ? { 'accept-encoding': e.BENCH_ACCEPT_ENCODING } : {}) };
-    const first = await fetch(urlOf(app), { headers: auth });
-    const bytes = Buffer.from(await first.arrayBuffer());
-    const etag = first.headers.get('etag') ?? '';
+    const first = await getRaw(urlOf(app), auth);
+    const bytes = first.body;
+    const etag = first.headers.etag ?? '';
     if (first.status !== 200 || etag === '') throw new Error(`GET /rules answered ${first.status}`);
-    bare = await startBare(bytes, etag, first.headers.get('cache-control') ?? '');
-    const encoding = first.headers.get('content-encoding') ?? 'identity';
+    bare = await startBare(bytes, first.headers);
+    const encoding = first.headers['content-encoding'] ?? 'identity';
 
     print(`GET /api/v1/rules: ${ctx.database.kind}${config.redisUrl ? ' + Redis' : ''}, ${RULES} rules, ` +
       `${bytes.length} bytes on the wire (${encoding}), ${e.BENCH_CONNECTIONS} connections, ` +
