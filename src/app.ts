@@ -71,7 +71,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   mountRoutes(app, shopRoutes, {
     shopPrefix: '/api/v1',
     trigger: 'api',
-    resolveShop: createApiKeyResolver({ db: ctx.db, limiter: ctx.limiter, rateLimitScale: ctx.config.rateLimitScale }),
+    resolveShop: createApiKeyResolver({ verifier: ctx.apiKeys, limiter: ctx.limiter, rateLimitScale: ctx.config.rateLimitScale }),
   });
 
   await app.register(platformOrderWebhook(ctx));

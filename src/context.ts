@@ -6,6 +6,8 @@ import type { Redis } from 'ioredis';
 import pino from 'pino';
 import type { DestinationStream, LogFn, Logger, LoggerOptions } from 'pino';
 import { createInvalidationBus } from './cache/create-bus.ts';
+import { createApiKeyVerifier } from './api-keys/key-cache.ts';
+import type { ApiKeyVerifier } from './api-keys/key-cache.ts';
 import type { InvalidationBus } from './cache/invalidation-bus.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
@@ -29,6 +31,8 @@ export type AppContext = {
   limiter: RateLimiter;
   /** Tells every instance to drop a cached entry (Redis pub/sub, LISTEN/NOTIFY or in process). */
   invalidation: InvalidationBus;
+  /** Verifies API keys; from memory on the in-process bus (api-keys/key-cache.ts). */
+  apiKeys: ApiKeyVerifier;
   /** GET /rules payloads per shop; call rulesCache.invalidate(shopId) after a write commits. */
   rulesCache: RulesCache;
   /** The clock schedule windows are judged by (the rules cache's too); tests inject one. */
@@ -106,6 +110,7 @@ export async function createAppContext(config: Config, overrides: ContextOverrid
   const invalidation = await createInvalidationBus({ redis, pool: database.pool, logger });
   const now = overrides.now ?? (() => new Date());
   const rulesCache = createRulesCache({ db: database.db, bus: invalidation, now });
+  const apiKeys = createApiKeyVerifier({ db: database.db, bus: invalidation });
   return {
     config,
     logger,
@@ -115,9 +120,11 @@ export async function createAppContext(config: Config, overrides: ContextOverrid
     limiter,
     invalidation,
     rulesCache,
+    apiKeys,
     now,
     async close() {
       rulesCache.close();
+      apiKeys.close();
       await invalidation.close();
       await limiter.close();
       // quit() fails at once while disconnected; disconnect() then stops the reconnect loop.

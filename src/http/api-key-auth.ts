@@ -3,8 +3,7 @@
  * Scale plan, then the key's sliding window for the route's rate-limit row. The order
  * matters: a request that is not the shop's own is never counted against its limits.
  */
-import { verifyApiKey } from '../api-keys/store.ts';
-import type { Database } from '../db/database.ts';
+import type { ApiKeyVerifier } from '../api-keys/key-cache.ts';
 import type { RateLimiter } from '../rate-limit/limiter.ts';
 import { rateLimitHeaders } from '../rate-limit/headers.ts';
 import { RATE_LIMIT_POLICIES, rateLimitKey } from '../rate-limit/policies.ts';
@@ -13,10 +12,10 @@ import { bearerToken } from './bearer.ts';
 import { planRequired, rateLimited, unauthorized } from './errors.ts';
 import type { ShopResolver } from './shop-routes.ts';
 
-export function createApiKeyResolver(deps: { db: Database; limiter: RateLimiter; rateLimitScale: number }): ShopResolver {
+export function createApiKeyResolver(deps: { verifier: Pick<ApiKeyVerifier, 'verify'>; limiter: RateLimiter; rateLimitScale: number }): ShopResolver {
   return async (request, reply, route) => {
     const token = bearerToken(request.headers.authorization);
-    const verified = token === undefined ? undefined : await verifyApiKey(deps.db, token);
+    const verified = token === undefined ? undefined : await deps.verifier.verify(token);
     if (!verified) throw unauthorized();
     const { shop } = verified;
     // The prefix identifies the key in logs; the key itself is never logged.

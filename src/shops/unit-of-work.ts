@@ -20,6 +20,8 @@ import { shops } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 import { enqueueJob, enqueueWebhookEvents } from '../outbox/enqueue.ts';
 import type { WebhookEventType } from '../outbox/enqueue.ts';
+import { API_KEYS_TOPIC } from '../api-keys/key-cache.ts';
+import type { InvalidationBus } from '../cache/invalidation-bus.ts';
 import type { RulesCache } from '../rules/rules-cache.ts';
 import { bumpRulesVersion, toShopRecord } from './store.ts';
 import type { ShopRecord } from './store.ts';
@@ -39,7 +41,12 @@ export type ShopUnitOfWork = {
   touchRules(): void;
 };
 
-export type WriteShopDeps = { db: Database; rulesCache: Pick<RulesCache, 'invalidate'> };
+export type WriteShopDeps = {
+  db: Database;
+  rulesCache: Pick<RulesCache, 'invalidate'>;
+  /** Carries API_KEYS_TOPIC: authentication's cached shop rows are evicted after every commit. */
+  invalidation: Pick<InvalidationBus, 'publish'>;
+};
 
 /** Locks the shop row for the rest of the transaction and returns it as it is now. */
 async function lockAndReadShop(tx: Tx, shopId: string): Promise<ShopRecord> {
@@ -100,5 +107,8 @@ export async function writeShop<T>(deps: WriteShopDeps, shopId: string, work: (u
   });
   // After the commit only: an instance that reloads now sees the new data, never the old.
   if (touched) deps.rulesCache.invalidate(shopId);
+  // Every commit may have changed the shop row authentication hands out (plan, limits,
+  // settings, rules version), touched or not; the in-process bus evicts it synchronously.
+  deps.invalidation.publish(API_KEYS_TOPIC, shopId);
   return result;
 }
