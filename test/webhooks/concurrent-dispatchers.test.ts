@@ -3,24 +3,18 @@
  * connection pool, as two processes would be — never send the same attempt twice.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgres } from '../../src/db/database.ts';
 import { enqueueWebhookEvent } from '../../src/outbox/enqueue.ts';
-import type { DatabaseHandle } from '../../src/db/database.ts';
-import { createTestDatabase, testDbKind } from '../support/database.ts';
-import { createWebhookSetup } from './setup.ts';
+import type { Database } from '../../src/db/database.ts';
+import { createTwoInstanceWebhookSetup } from './setup.ts';
 import type { WebhookSetup } from './setup.ts';
 
 let s: WebhookSetup;
-let second: DatabaseHandle | undefined;
+let second: Database | undefined;
+let closeSetup: () => Promise<void>;
 beforeAll(async () => {
-  const database = await createTestDatabase();
-  s = await createWebhookSetup(undefined, { database });
-  if (testDbKind() === 'postgres' && database.url) second = await openPostgres(database.url, { migrate: false, poolSize: 5 });
+  ({ setup: s, secondDb: second, close: closeSetup } = await createTwoInstanceWebhookSetup());
 });
-afterAll(async () => {
-  await second?.close();
-  await s.close();
-});
+afterAll(() => closeSetup());
 
 describe('two dispatchers on one database', () => {
   it('deliver every event exactly once between them', async () => {
@@ -33,7 +27,7 @@ describe('two dispatchers on one database', () => {
     });
     s.clock.set(Date.now() + 1000);
     const a = s.dispatcher({ batchSize: 7 });
-    const b = s.dispatcher({ batchSize: 7, ...(second ? { db: second.db } : {}) });
+    const b = s.dispatcher({ batchSize: 7, ...(second ? { db: second } : {}) });
     const drain = async (d: typeof a) => {
       let claimed = 0;
       for (let summary = await d.runOnce(); summary.claimed > 0; summary = await d.runOnce()) claimed += summary.claimed;

@@ -1,5 +1,6 @@
 /** A shop with one webhook endpoint on a real receiver, and dispatchers on an injected clock. */
 import { and, eq } from 'drizzle-orm';
+import { openPostgres } from '../../src/db/database.ts';
 import type { DatabaseHandle } from '../../src/db/database.ts';
 import { outbox, outboxAttempts } from '../../src/db/schema.ts';
 import type { Database } from '../../src/db/database.ts';
@@ -8,6 +9,7 @@ import type { DispatcherOptions, OutboxDispatcher } from '../../src/outbox/dispa
 import { enqueueWebhookEvent } from '../../src/outbox/enqueue.ts';
 import type { WebhookEventType } from '../../src/outbox/enqueue.ts';
 import { createRecordingDiscountPort } from '../../src/platform/discount-port.ts';
+import { createTestDatabase, testDbKind } from '../support/database.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 import { startReceiver } from './receiver.ts';
@@ -86,6 +88,34 @@ export async function createWebhookSetup(respond?: Responder, options: { databas
     async close() {
       await receiver.close();
       await t.close();
+    },
+  };
+}
+
+/**
+ * A webhook setup plus, on PostgreSQL, a second connection pool to the same database, so a
+ * second dispatcher races the first as another instance would; PGlite is one process, so there
+ * `secondDb` is undefined and both dispatchers share the one handle.
+ *
+ * @example
+ *   const { setup, secondDb, close } = await createTwoInstanceWebhookSetup();
+ *   const b = setup.dispatcher({ ...(secondDb ? { db: secondDb } : {}) });
+ */
+export async function createTwoInstanceWebhookSetup(): Promise<{
+  setup: WebhookSetup;
+  secondDb: Database | undefined;
+  close(): Promise<void>;
+}> {
+  const database = await createTestDatabase();
+  const setup = await createWebhookSetup(undefined, { database });
+  const second =
+    testDbKind() === 'postgres' && database.url ? await openPostgres(database.url, { migrate: false, poolSize: 5 }) : undefined;
+  return {
+    setup,
+    secondDb: second?.db,
+    async close() {
+      await second?.close();
+      await setup.close();
     },
   };
 }

@@ -5,14 +5,13 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openPostgres } from '../../src/db/database.ts';
-import type { DatabaseHandle } from '../../src/db/database.ts';
+import type { Database } from '../../src/db/database.ts';
 import { outbox } from '../../src/db/schema.ts';
 import { enqueueJob } from '../../src/outbox/enqueue.ts';
 import type { DiscountPort } from '../../src/platform/discount-port.ts';
 import type { TestShop } from '../support/test-app.ts';
-import { createTestDatabase, testDbKind } from '../support/database.ts';
-import { createWebhookSetup } from './setup.ts';
+import { testDbKind } from '../support/database.ts';
+import { createTwoInstanceWebhookSetup } from './setup.ts';
 import type { WebhookSetup } from './setup.ts';
 
 /** The dead receiver's attempts time out after this; the healthy ones must arrive well before. */
@@ -22,17 +21,13 @@ const HEALTHY_WITHIN_MS = 2000;
 const BEHIND_SYNCS_WITHIN_MS = 500;
 
 let s: WebhookSetup;
-let second: DatabaseHandle | undefined;
+let second: Database | undefined;
+let closeSetup: () => Promise<void>;
 const dead = new Set<string>();
 beforeAll(async () => {
-  const database = await createTestDatabase();
-  s = await createWebhookSetup(undefined, { database });
-  if (testDbKind() === 'postgres' && database.url) second = await openPostgres(database.url, { migrate: false, poolSize: 5 });
+  ({ setup: s, secondDb: second, close: closeSetup } = await createTwoInstanceWebhookSetup());
 });
-afterAll(async () => {
-  await second?.close();
-  await s.close();
-});
+afterAll(() => closeSetup());
 beforeEach(async () => {
   dead.clear();
   s.receiver.respond = (request) => (dead.has(request.path) ? 'hang' : { status: 200 });
@@ -154,7 +149,7 @@ describe('two dispatchers running continuously', () => {
     for (let i = 0; i < 20; i += 1) for (const { shop } of shops) ids.push(await s.emit(shop));
     s.receiver.respond = () => ({ status: 200, delayMs: 20 });
     const a = s.dispatcher({ concurrency: 5 });
-    const b = s.dispatcher({ concurrency: 5, ...(second ? { db: second.db } : {}) });
+    const b = s.dispatcher({ concurrency: 5, ...(second ? { db: second } : {}) });
     a.start();
     b.start();
     for (const { shop } of shops) await arrival(`/${shop.id}`, 20, 10_000);
