@@ -10,12 +10,14 @@ import { experimentAdminRoutes } from './experiments/routes.ts';
 import type { MountableRoute } from './http/shop-routes.ts';
 import { orderAdminRoutes } from './orders/admin-routes.ts';
 import { shopAdminRoutes } from './shops/admin-routes.ts';
+import { storefrontTokenAdminRoutes } from './storefront/admin-routes.ts';
 import { webhookAdminRoutes } from './webhooks/admin-routes.ts';
 
 export function adminOnlyRoutes(ctx: AppContext): MountableRoute[] {
   return [
     ...shopAdminRoutes(ctx),
     ...apiKeyAdminRoutes(ctx),
+    ...storefrontTokenAdminRoutes(ctx),
     ...catalogAdminRoutes(ctx),
     ...webhookAdminRoutes(ctx),
     ...orderAdminRoutes(ctx),

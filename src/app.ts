@@ -19,6 +19,7 @@ import { newId } from './ids.ts';
 import { platformOrderWebhook } from './orders/platform-webhook.ts';
 import { redisHealth } from './redis/connection.ts';
 import { publicShopRoutes } from './routes.ts';
+import { registerStorefrontRoutes } from './storefront/mount.ts';
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
@@ -75,6 +76,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
 
   await app.register(platformOrderWebhook(ctx));
+  // CONTRACT "Storefront": the same rules and events handlers for the app proxy and publishable tokens.
+  await registerStorefrontRoutes(app, ctx);
 
   // CONTRACT: without ADMIN_TOKEN the admin API answers 404 and only the CLI administers.
   const adminToken = ctx.config.adminToken;

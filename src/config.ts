@@ -40,7 +40,11 @@ const envSchema = z.object({
   EVENT_RETENTION_DAYS: positiveInt.default(90),
   /** Finished outbox rows (delivered, failed, cancelled) and their attempt log are pruned after this. */
   OUTBOX_RETENTION_DAYS: positiveInt.default(7),
-  /** Secret of the platform app, used to verify the platform's order webhooks. */
+  /** CONTRACT "Platform app credentials": the app's API key (client id), the `aud` of session tokens. */
+  PLATFORM_APP_KEY: z.string().min(1).optional(),
+  /** The app's API secret: signs the platform's webhooks, app-proxy requests and session tokens. */
+  PLATFORM_APP_SECRET: z.string().min(1).optional(),
+  /** The older name of PLATFORM_APP_SECRET, still accepted (CONTRACT: "stays accepted as an alias"). */
   PLATFORM_WEBHOOK_SECRET: z.string().min(1).optional(),
   /** How often the outbox dispatcher looks for due work when idle. */
   OUTBOX_POLL_MS: positiveInt.default(1000),
@@ -65,7 +69,10 @@ const envSchema = z.object({
 }).refine((env) => env.HEADERS_TIMEOUT_MS <= env.REQUEST_TIMEOUT_MS, {
   message: 'must not exceed REQUEST_TIMEOUT_MS',
   path: ['HEADERS_TIMEOUT_MS'],
-});
+}).refine(
+  (env) => env.PLATFORM_APP_SECRET === undefined || env.PLATFORM_WEBHOOK_SECRET === undefined || env.PLATFORM_APP_SECRET === env.PLATFORM_WEBHOOK_SECRET,
+  { message: 'is an alias of PLATFORM_APP_SECRET: set one of them, or both to the same value', path: ['PLATFORM_WEBHOOK_SECRET'] },
+);
 
 export type Config = {
   port: number;
@@ -79,7 +86,10 @@ export type Config = {
   rateLimitScale: number;
   eventRetentionDays: number;
   outboxRetentionDays: number;
-  platformWebhookSecret: string | undefined;
+  /** PLATFORM_APP_KEY. */
+  platformAppKey: string | undefined;
+  /** PLATFORM_APP_SECRET, else its alias PLATFORM_WEBHOOK_SECRET; without it the platform's routes answer 404. */
+  platformAppSecret: string | undefined;
   outboxPollMs: number;
   outboxConcurrency: number;
   outboxEndpointConcurrency: number;
@@ -123,7 +133,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     rateLimitScale: e.RATE_LIMIT_SCALE,
     eventRetentionDays: e.EVENT_RETENTION_DAYS,
     outboxRetentionDays: e.OUTBOX_RETENTION_DAYS,
-    platformWebhookSecret: e.PLATFORM_WEBHOOK_SECRET,
+    platformAppKey: e.PLATFORM_APP_KEY,
+    platformAppSecret: e.PLATFORM_APP_SECRET ?? e.PLATFORM_WEBHOOK_SECRET,
     outboxPollMs: e.OUTBOX_POLL_MS,
     outboxConcurrency: e.OUTBOX_CONCURRENCY,
     outboxEndpointConcurrency: e.OUTBOX_ENDPOINT_CONCURRENCY,

@@ -52,10 +52,10 @@ export type ContextOverrides = { database?: DatabaseHandle; logger?: Logger; now
  *   const logger = createLogger(config); logger.info({ err }, 'failed'); // err.params never logged
  */
 export function createLogger(
-  config: Pick<Config, 'logLevel'> & Partial<Pick<Config, 'adminToken' | 'platformWebhookSecret'>>,
+  config: Pick<Config, 'logLevel'> & Partial<Pick<Config, 'adminToken' | 'platformAppSecret'>>,
   destination?: DestinationStream,
 ): Logger {
-  const scrubber = createScrubber([config.adminToken, config.platformWebhookSecret]);
+  const scrubber = createScrubber([config.adminToken, config.platformAppSecret]);
   const options: LoggerOptions = {
     level: config.logLevel,
     redact: { paths: ['req.headers.authorization', 'headers.authorization', 'key'], censor: REDACTED },

@@ -65,6 +65,29 @@ export const apiKeys = pgTable(
   ],
 );
 
+/**
+ * Publishable storefront tokens (CONTRACT "Storefront", 2.): `spk_<shop id body>_<32 base62>`,
+ * stored as the SHA-256 of the whole token plus its visible start, like API keys. A token
+ * opens only the storefront routes, from the origins listed.
+ */
+export const storefrontTokens = pgTable(
+  'storefront_tokens',
+  {
+    shopId: text('shop_id').notNull().references(() => shops.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    prefix: text('prefix').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    /** Origins (`scheme://host[:port]`, lowercase, no path) whose pages may use the token. */
+    allowedOrigins: jsonb('allowed_origins').$type<string[]>().notNull(),
+    createdAt: createdAt(),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.shopId, t.id] }),
+    uniqueIndex('storefront_tokens_shop_hash_key').on(t.shopId, t.tokenHash),
+  ],
+);
+
 export const campaigns = pgTable(
   'campaigns',
   {

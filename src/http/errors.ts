@@ -14,6 +14,7 @@ const STATUS = {
   unauthorized: 401,
   plan_required: 403,
   plan_limit: 403,
+  forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
@@ -52,7 +53,11 @@ export const MAX_PATH_PARAM_CHARS = 100;
 /** Every ErrorCode, for the OpenAPI `Error` schema. */
 export const ERROR_CODES = Object.keys(STATUS) as [ErrorCode, ...ErrorCode[]];
 
-export const unauthorized = () => new ApiError('unauthorized', { error: 'Unauthorized' });
+export const unauthorized = (issue?: string) =>
+  new ApiError('unauthorized', issue === undefined ? { error: 'Unauthorized' } : { error: 'Unauthorized', issue });
+/** A valid credential used from where it may not be (a storefront token from an origin it does not allow). */
+export const forbidden = (error: string, issue?: string) =>
+  new ApiError('forbidden', issue === undefined ? { error } : { error, issue });
 export const planRequired = () => new ApiError('plan_required', { error: 'API access requires the Scale plan' });
 /** `what` names the resource as the error text does: notFound('Campaign') → "Campaign not found". */
 export const notFound = (what = 'Resource') => new ApiError('not_found', { error: `${what} not found` });

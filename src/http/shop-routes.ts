@@ -12,8 +12,12 @@ import type { ShopRecord } from '../shops/store.ts';
 import { parseOr400 } from './errors.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-/** Who caused a change, as webhooks report it: an API key or the operator's admin API. */
-export type Trigger = 'api' | 'admin';
+/**
+ * Which way in a request came by, and so who caused a change, as webhooks report it: an API
+ * key, the operator's admin API, or a storefront (app proxy or publishable token; it changes
+ * no campaign, but its events are its own).
+ */
+export type Trigger = 'api' | 'admin' | 'storefront';
 
 export type ResponseSpec = { description: string; schema?: z.ZodType; headers?: Record<string, string> };
 

@@ -27,7 +27,7 @@ function parseJson(raw: Buffer): unknown {
 }
 
 /**
- * Registers the webhook route; without PLATFORM_WEBHOOK_SECRET it is not registered at all,
+ * Registers the webhook route; without PLATFORM_APP_SECRET (or its alias PLATFORM_WEBHOOK_SECRET) it is not registered at all,
  * so the path answers 404 like any unknown route.
  *
  * @example
@@ -35,7 +35,7 @@ function parseJson(raw: Buffer): unknown {
  */
 export function platformOrderWebhook(ctx: AppContext) {
   return async (scope: FastifyInstance): Promise<void> => {
-    const secret = ctx.config.platformWebhookSecret;
+    const secret = ctx.config.platformAppSecret;
     if (secret === undefined) return;
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {

@@ -8,6 +8,9 @@
  *   | `/analytics` | 30 per minute |
  *   | `/events` (POST) | 60 per minute |
  *   | `/campaigns/import` | 10 per minute |
+ *
+ * and of CONTRACT "Storefront": "Storefront routes are limited per shop and per client
+ * (`X-Forwarded-For` first hop, else the socket address): 120 requests a minute per client".
  */
 
 export interface RateLimitPolicy {
@@ -24,6 +27,7 @@ export const RATE_LIMIT_POLICIES = {
   analytics: { name: 'analytics', limit: 30, windowMs: MINUTE_MS },
   events: { name: 'events', limit: 60, windowMs: MINUTE_MS },
   import: { name: 'import', limit: 10, windowMs: MINUTE_MS },
+  storefront: { name: 'storefront', limit: 120, windowMs: MINUTE_MS },
 } as const satisfies Record<string, RateLimitPolicy>;
 
 export type RateLimitPolicyName = keyof typeof RATE_LIMIT_POLICIES;

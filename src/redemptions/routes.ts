@@ -4,9 +4,28 @@ import { defineShopRoute } from '../http/shop-routes.ts';
 import type { ShopRoute } from '../http/shop-routes.ts';
 import { redemptionsQuerySchema, redemptionsResponseSchema } from './schema.ts';
 import { listRedemptions } from './store.ts';
+import type { RedemptionRecord } from './store.ts';
 
 /** SPEC "Limits": Redemptions response cache, 30 seconds. */
-const CACHE_CONTROL = 'private, max-age=30';
+export const REDEMPTIONS_CACHE_CONTROL = 'private, max-age=30';
+const CACHE_CONTROL = REDEMPTIONS_CACHE_CONTROL;
+
+/**
+ * SPEC "Redemption record" of each stored row; the storefront's route answers the same shape.
+ *
+ * @example
+ *   presentRedemptions(await listRedemptions(ctx.db, shop.id, '42')); // { redemptions: [...] }
+ */
+export function presentRedemptions(rows: readonly RedemptionRecord[]) {
+  return {
+    redemptions: rows.map((row) => ({
+      ruleId: row.ruleId,
+      campaignId: row.campaignId,
+      count: row.count,
+      lastRedeemedAt: row.lastRedeemedAt.toISOString(),
+    })),
+  };
+}
 
 /**
  * The redemptions route, for src/routes.ts to mount on both prefixes.
@@ -38,14 +57,7 @@ export function redemptionRoutes(ctx: AppContext): ShopRoute[] {
       handler: async ({ shop, query, reply }) => {
         const rows = await listRedemptions(ctx.db, shop.id, query.customerId);
         reply.header('Cache-Control', CACHE_CONTROL);
-        return {
-          redemptions: rows.map((row) => ({
-            ruleId: row.ruleId,
-            campaignId: row.campaignId,
-            count: row.count,
-            lastRedeemedAt: row.lastRedeemedAt.toISOString(),
-          })),
-        };
+        return presentRedemptions(rows);
       },
     }),
   ];

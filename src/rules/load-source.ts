@@ -7,15 +7,17 @@ import type { EngineExperiment } from '@gcrs/engine';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { toRuleRecord } from '../campaigns/store.ts';
 import type { Database } from '../db/database.ts';
-import { campaigns, experiments, rules, shops } from '../db/schema.ts';
+import { campaigns, collections, experiments, rules, shops } from '../db/schema.ts';
 import type { Plan } from '../shops/plans.ts';
 import type { StoredShopSettings } from '../shops/settings.ts';
 import { widgetSettingsOf } from '../widgets/store.ts';
 import type { RulesSource } from './payload.ts';
+import { collectionReferences, namesCollection } from './storefront-variant.ts';
 import { bytewise } from '../db/collation.ts';
 
 /**
- * The shop's live campaigns, their enabled rules and running experiments, or undefined when
+ * The shop's live campaigns, their enabled rules, running experiments and the catalog
+ * collections those rules name, or undefined when
  * the shop does not exist.
  *
  * @example
@@ -70,6 +72,21 @@ export async function loadRulesSource(db: Database, shopId: string): Promise<Rul
         .map((row, index) => ({ row, index }))
         .sort((a, b) => (order.get(a.row.campaignId) ?? 0) - (order.get(b.row.campaignId) ?? 0) || a.index - b.index)
         .map(({ row }) => row);
+      const ruleRecords = sorted.map(toRuleRecord);
+
+      // The collections the live rules name, for the storefront's collection map; no read
+      // when no rule names one (the common case, and every API-only shop).
+      const references = collectionReferences(ruleRecords);
+      const named =
+        references.length === 0
+          ? []
+          : (
+              await tx
+                .select({ id: collections.id, handle: collections.handle, productIds: collections.productIds })
+                .from(collections)
+                .where(eq(collections.shopId, shopId))
+                .orderBy(asc(bytewise(collections.id)))
+            ).filter((collection) => references.some((reference) => namesCollection(reference, collection)));
 
       return {
         shop: {
@@ -81,8 +98,9 @@ export async function loadRulesSource(db: Database, shopId: string): Promise<Rul
           widgets: widgetSettingsOf(shop.widgets, shop.widgetsVersion),
         },
         campaigns: live,
-        rules: sorted.map(toRuleRecord),
+        rules: ruleRecords,
         experiments: running.map(toEngineExperiment),
+        collections: named,
       };
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },

@@ -10,6 +10,7 @@ import { resolveShopSettings } from '../shops/settings.ts';
 import type { ResolvedShopSettings, StoredShopSettings } from '../shops/settings.ts';
 import type { WidgetSettings } from '../widgets/schema.ts';
 import { isWithinWindow, segmentAround } from './schedule-window.ts';
+import type { PayloadCollection } from './storefront-variant.ts';
 import type { ScheduleWindow, Segment } from './schedule-window.ts';
 
 /** Everything the payload is made of, read in one snapshot at `rulesVersion`. */
@@ -28,6 +29,8 @@ export type RulesSource = {
   rules: RuleRecord[];
   /** The running experiments of those campaigns. */
   experiments: EngineExperiment[];
+  /** The catalog collections those rules name (`line.in_collection`), for the storefront variant. */
+  collections: PayloadCollection[];
 };
 
 type PresentedRule = ReturnType<typeof presentRule>;

@@ -22,6 +22,7 @@ import { loadRulesSource } from './load-source.ts';
 import { buildRulesPayload } from './payload.ts';
 import type { RulesPayloadBody, RulesSource } from './payload.ts';
 import type { Segment } from './schedule-window.ts';
+import { storefrontExtras } from './storefront-variant.ts';
 
 export const RULES_TOPIC = 'rules';
 
@@ -38,7 +39,7 @@ export type RulesResponse = {
   body: Buffer;
   representations: Record<ContentCoding, RulesRepresentation>;
   etags: readonly string[];
-  payload: RulesPayloadBody & { debugAllowed: boolean };
+  payload: RulesPayloadBody & { debugAllowed: boolean; collections?: Record<string, string[]> };
 };
 
 export type RulesCache = {
@@ -71,10 +72,16 @@ type Entry = {
 };
 
 /**
- * SPEC "Rules payload" `debugAllowed`: true for the operator's admin mount, false for API
- * keys, so a storefront never switches debug output on for shoppers by itself.
+ * What each way in adds to the cached payload. SPEC "Rules payload" `debugAllowed`: true for
+ * the operator's admin mount, false for API keys; the storefront mount (app proxy and
+ * storefront tokens) gets the shop's `storefront.debug` setting and the collection map
+ * (storefront-variant.ts). Every variant is cached as bytes in the same entry, so the
+ * shoppers' hot path writes bytes like the API's.
  */
-const debugAllowedFor = (mount: Trigger): boolean => mount === 'admin';
+function variantExtras(entry: Entry, mount: Trigger): { debugAllowed: boolean; collections?: Record<string, string[]> } {
+  if (mount !== 'storefront') return { debugAllowed: mount === 'admin' };
+  return storefrontExtras({ settings: entry.source.shop.settings, rules: entry.payload.rules, collections: entry.source.collections });
+}
 
 const DEFAULT_MAX_ENTRIES = 1000;
 
@@ -165,7 +172,14 @@ export function createRulesCache(options: RulesCacheOptions): RulesCache {
     const cached = entry.responses[mount];
     if (cached) return cached;
     const { rules, experiments, ...rest } = entry.payload;
-    const payload = { rules, ...(experiments ? { experiments } : {}), debugAllowed: debugAllowedFor(mount), ...rest };
+    const { debugAllowed, collections } = variantExtras(entry, mount);
+    const payload = {
+      rules,
+      ...(experiments ? { experiments } : {}),
+      debugAllowed,
+      ...rest,
+      ...(collections ? { collections } : {}),
+    };
     const { shop } = entry.source;
     const etag = rulesEtag(shop.id, shop.rulesVersion, shop.plan, entry.segment, mount);
     const body = Buffer.from(stringifyJson(payload), 'utf8');

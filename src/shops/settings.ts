@@ -37,6 +37,8 @@ export const shopSettingsPatchSchema = z
       .partial()
       .strict(),
     data: z.object({ collectCartTokens: z.boolean() }).partial().strict(),
+    /** CONTRACT "Storefront": `debugAllowed` of the storefront's rules payload (`?svc_debug=1` traces). */
+    storefront: z.object({ debug: z.boolean() }).partial().strict(),
     lowStockThreshold: z.int().min(0),
   })
   .partial()
@@ -65,6 +67,7 @@ export function mergeShopSettings(stored: StoredShopSettings, patch: ShopSetting
   };
   if (patch.engine) merged.engine = { ...stored.engine, ...patch.engine };
   if (patch.data) merged.data = { ...stored.data, ...patch.data };
+  if (patch.storefront) merged.storefront = { ...stored.storefront, ...patch.storefront };
   if (patch.checkout) merged.checkout = { ...stored.checkout, ...patch.checkout };
   return merged;
 }
@@ -89,6 +92,9 @@ export function resolveShopSettings(stored: StoredShopSettings): ResolvedShopSet
     data: { ...DEFAULT_SHOP_SETTINGS.data, ...stored.data },
   };
 }
+
+/** The shop setting `storefront.debug` (default false): whether storefronts may show evaluation traces. */
+export const storefrontDebugOf = (stored: StoredShopSettings): boolean => stored.storefront?.debug ?? false;
 
 export const lowStockThresholdOf = (stored: StoredShopSettings): number =>
   stored.lowStockThreshold ?? DEFAULT_LOW_STOCK_THRESHOLD;

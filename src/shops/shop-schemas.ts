@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { CAP_NAMES, effectiveCaps, planSchema } from './plans.ts';
 import type { PlanCaps } from './plans.ts';
-import { resolveShopSettings, lowStockThresholdOf, shopSettingsPatchSchema } from './settings.ts';
+import { resolveShopSettings, lowStockThresholdOf, shopSettingsPatchSchema, storefrontDebugOf } from './settings.ts';
 import type { ShopRecord } from './store.ts';
 
 // ICU's list of ISO 4217 codes; Intl.NumberFormat alone accepts any three letters.
@@ -66,7 +66,11 @@ export function presentShop(shop: ShopRecord, planCaps: PlanCaps) {
     timezone: shop.timezone,
     limits: effectiveCaps(planCaps, shop.plan, shop.limits),
     limitOverrides: shop.limits,
-    settings: { ...resolveShopSettings(shop.settings), lowStockThreshold: lowStockThresholdOf(shop.settings) },
+    settings: {
+      ...resolveShopSettings(shop.settings),
+      storefront: { debug: storefrontDebugOf(shop.settings) },
+      lowStockThreshold: lowStockThresholdOf(shop.settings),
+    },
     createdAt: shop.createdAt.toISOString(),
     updatedAt: shop.updatedAt.toISOString(),
   };

@@ -46,6 +46,7 @@ describe('shops', () => {
         engine: { runOnExpressCheckout: true, runOnCartSubmission: true, useDiscountedPrices: false, evaluationDelay: 0 },
         checkout: { blockZeroValueCart: false, blockGiftOnlyCarts: true, stripZeroPriceItems: false },
         data: { collectCartTokens: true },
+        storefront: { debug: false },
         lowStockThreshold: 5,
       },
     });

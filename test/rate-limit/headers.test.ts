@@ -38,7 +38,7 @@ describe('rateLimitHeaders', () => {
 });
 
 describe('RATE_LIMIT_POLICIES', () => {
-  it('carries the limits of SPEC.md per minute', () => {
+  it('carries the limits of SPEC.md and CONTRACT "Storefront" per minute', () => {
     expect(
       Object.values(RATE_LIMIT_POLICIES).map(({ name, limit, windowMs }) => [name, limit, windowMs]),
     ).toEqual([
@@ -46,6 +46,7 @@ describe('RATE_LIMIT_POLICIES', () => {
       ['analytics', 30, 60_000],
       ['events', 60, 60_000],
       ['import', 10, 60_000],
+      ['storefront', 120, 60_000],
     ]);
     expect(rateLimitKey('key_1', RATE_LIMIT_POLICIES.events)).toBe('key_1:events');
   });

@@ -1,0 +1,78 @@
+/**
+ * The storefront's variant of the rules payload (CONTRACT "Storefront", `GET rules`): the
+ * same payload as SPEC `GET /rules` (built once by payload.ts), with `debugAllowed` from the
+ * shop setting `storefront.debug` and a `collections` map, so that a storefront can evaluate
+ * `line.in_collection` without the platform telling it which collections a product is in.
+ * `customCode` is already stripped below Scale by the payload builder. Pure.
+ */
+import { idKeyOf } from '@gcrs/engine';
+import type { ConditionNode } from '@gcrs/engine';
+import type { RuleRecord } from '../campaigns/store.ts';
+import { storefrontDebugOf } from '../shops/settings.ts';
+import type { StoredShopSettings } from '../shops/settings.ts';
+
+/** A catalog collection as the payload needs it (CONTRACT "Product and collection"). */
+export type PayloadCollection = { id: string; handle: string; productIds: string[] };
+
+/**
+ * The collection references (`line.in_collection` values: a handle, numeric id or gid) of
+ * these rules' condition trees, deduplicated, as written. Iterative, so any depth is fine.
+ *
+ * @example
+ *   collectionReferences([rule]); // ['summer', 'gid://shopify/Collection/5']
+ */
+export function collectionReferences(rules: readonly Pick<RuleRecord, 'conditionTree'>[]): string[] {
+  const found = new Set<string>();
+  const stack: ConditionNode[] = rules.map((rule) => rule.conditionTree);
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (node.type === 'AND' || node.type === 'OR') stack.push(...node.children);
+    else if (node.type === 'NOT') stack.push(node.child);
+    else if (node.type === 'line.in_collection') found.add(String(node.value).trim());
+  }
+  return [...found].filter((reference) => reference !== '');
+}
+
+/** Whether `reference` names `collection`: by numeric id (any form), else by handle, case-insensitively (as the engine matches). */
+export function namesCollection(reference: string, collection: Pick<PayloadCollection, 'id' | 'handle'>): boolean {
+  const id = idKeyOf(reference);
+  if (id !== undefined) return idKeyOf(collection.id) === id;
+  return reference.toLowerCase() === collection.handle.toLowerCase();
+}
+
+/**
+ * The `collections` object: each collection the rules name, under its handle, its numeric id
+ * and its gid, mapped to its product gids. Keys in a stable order (collections as given).
+ *
+ * @example
+ *   collectionMap(['summer'], [{ id: 'gid://shopify/Collection/5', handle: 'summer', productIds: ['gid://shopify/Product/1'] }]);
+ *   // { summer: [...], '5': [...], 'gid://shopify/Collection/5': [...] }
+ */
+export function collectionMap(references: readonly string[], collections: readonly PayloadCollection[]): Record<string, string[]> {
+  const map: Record<string, string[]> = {};
+  for (const collection of collections) {
+    if (!references.some((reference) => namesCollection(reference, collection))) continue;
+    const numeric = idKeyOf(collection.id);
+    map[collection.handle] = collection.productIds;
+    if (numeric !== undefined) map[String(numeric)] = collection.productIds;
+    map[collection.id] = collection.productIds;
+  }
+  return map;
+}
+
+/**
+ * What the storefront variant adds to the payload: `debugAllowed` from the shop's setting and
+ * the collection map of the collections the rules name.
+ *
+ * @example
+ *   const extras = storefrontExtras({ settings, rules, collections }); // { debugAllowed: false, collections: {} }
+ */
+export function storefrontExtras(source: {
+  settings: StoredShopSettings;
+  rules: readonly Pick<RuleRecord, 'conditionTree'>[];
+  collections: readonly PayloadCollection[];
+}): { debugAllowed: boolean; collections: Record<string, string[]> } {
+  return {
+    debugAllowed: storefrontDebugOf(source.settings),
+    collections: collectionMap(collectionReferences(source.rules), source.collections),
+  };
+}
