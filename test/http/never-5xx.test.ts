@@ -1,6 +1,7 @@
 /**
  * "A clear 4xx with a JSON error for every bad input; never a 5xx", on every route (each
- * public route on both mounts, and the admin API's own routes):
+ * public route on both mounts, the admin API's own routes, and the storefront routes on the
+ * app proxy, signed, and with a storefront token):
  * - random JSON bodies and query strings;
  * - valid bodies with one string (a value or a key, at any depth) replaced by arbitrary text:
  *   NUL, lone UTF-16 surrogates, any code point (`unit: 'binary'`);
@@ -14,7 +15,9 @@ import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminOnlyRoutes } from '../../src/admin-routes.ts';
+import { signAppProxyQuery } from '../../src/platform/signatures.ts';
 import { publicShopRoutes } from '../../src/routes.ts';
+import { storefrontRoutes } from '../../src/storefront/routes.ts';
 import { errorBody } from '../support/error-body.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
@@ -23,14 +26,21 @@ let t: TestApp;
 let shop: TestShop;
 let campaignId: string;
 let ruleIds: [string, string];
+let shopDomain: string;
+let storefrontToken: string;
+const APP_SECRET = 'never-5xx-app-secret';
+const ORIGIN = 'https://shop.example';
 beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_SCALE: '1000' });
+  t = await createTestApp({ RATE_LIMIT_SCALE: '1000', PLATFORM_APP_SECRET: APP_SECRET });
   shop = await t.createShop('scale');
   const res = await t.api(shop, { method: 'POST', url: '/api/v1/campaigns/import', payload: { campaigns: [campaign('fuzz target')] } });
   campaignId = (res.json() as { campaignIds: string[] }).campaignIds[0] ?? '';
   const read = await t.api(shop, { method: 'GET', url: `/api/v1/campaigns/${campaignId}` });
   const rules = (read.json() as { campaign: { rules: Array<{ id: string }> } }).campaign.rules;
   ruleIds = [rules[0]?.id ?? '', rules[1]?.id ?? ''];
+  shopDomain = (await t.admin({ method: 'GET', url: `/admin/v1/shops/${shop.id}` })).json().shop.domain;
+  const created = await t.admin({ method: 'POST', url: `/admin/v1/shops/${shop.id}/storefront-tokens`, payload: { allowedOrigins: [ORIGIN] } });
+  storefrontToken = created.json().token;
 });
 afterAll(() => t.close());
 
@@ -99,6 +109,7 @@ const VALID_BODIES: Record<string, () => unknown> = {
   'POST /evaluate': context,
   'POST /shops/:shopId/simulate': () => ({ campaignId, context: context() }),
   'POST /shops/:shopId/api-keys': () => ({ name: 'fuzz key' }),
+  'POST /shops/:shopId/storefront-tokens': () => ({ allowedOrigins: ['https://shop.example', 'http://localhost:3000'] }),
   'PATCH /shops/:shopId': () => ({ timezone: 'UTC', settings: { checkout: { minOrderTotalMessage: 'Spend more' } } }),
   'POST /shops/:shopId/catalog': () => ({
     products: [
@@ -132,17 +143,21 @@ const VALID_BODIES: Record<string, () => unknown> = {
 };
 
 /** A route as mounted; `bodyKey` names its entry in VALID_BODIES (public routes: their unmounted path). */
-type Target = { method: string; path: string; admin: boolean; bodyKey: string };
+type Target = { method: string; path: string; mount: 'api' | 'admin' | 'proxy' | 'token'; bodyKey: string };
 
 function targets(): Target[] {
-  const publicRoutes = publicShopRoutes(t.ctx).map((route) => ({ method: route.method, path: route.path, bodyKey: `${route.method} ${route.path}` }));
+  const unmounted = (route: { method: string; path: string }) => ({ method: route.method, path: route.path, bodyKey: `${route.method} ${route.path}` });
+  const publicRoutes = publicShopRoutes(t.ctx).map(unmounted);
+  const storefront = storefrontRoutes(t.ctx);
   return [
-    ...publicRoutes.map((route) => ({ ...route, admin: false })),
-    ...publicRoutes.map((route) => ({ ...route, path: `/shops/:shopId${route.path}`, admin: true })),
+    ...publicRoutes.map((route) => ({ ...route, mount: 'api' as const })),
+    ...publicRoutes.map((route) => ({ ...route, path: `/shops/:shopId${route.path}`, mount: 'admin' as const })),
     ...adminOnlyRoutes(t.ctx).map((route) => {
       const path = route.scope === 'shop' ? `/shops/:shopId${route.path}` : route.path;
-      return { method: route.method, path, admin: true, bodyKey: `${route.method} ${path}` };
+      return { method: route.method, path, mount: 'admin' as const, bodyKey: `${route.method} ${path}` };
     }),
+    ...storefront.proxy.map((route) => ({ ...unmounted(route), mount: 'proxy' as const })),
+    ...storefront.token.map((route) => ({ ...unmounted(route), mount: 'token' as const })),
   ];
 }
 
@@ -163,12 +178,21 @@ function validParam(name: string, method: string): string {
 }
 
 function send(target: Target, url: string, payload?: string): Promise<LightMyRequestResponse> {
-  const options = {
-    method: target.method as 'GET',
-    url: `${target.admin ? '/admin/v1' : '/api/v1'}${url}`,
-    ...(payload === undefined ? {} : { headers: { 'content-type': 'application/json' }, payload }),
-  };
-  return target.admin ? t.admin(options) : t.api(shop, options);
+  const body = payload === undefined ? {} : { payload };
+  const headers = payload === undefined ? {} : { 'content-type': 'application/json' };
+  const method = target.method as 'GET';
+  if (target.mount === 'proxy') {
+    // Signed as the platform forwards it: the fuzzed query is the shopper's part.
+    const at = url.indexOf('?');
+    const [path, search] = at === -1 ? [url, ''] : [url.slice(0, at), url.slice(at + 1)];
+    const signed = signAppProxyQuery(search, { shop: shopDomain, loggedInCustomerId: '42' }, APP_SECRET);
+    return t.app.inject({ method, url: `/proxy${path}?${signed}`, headers, ...body });
+  }
+  if (target.mount === 'token') {
+    return t.app.inject({ method, url: `/storefront/v1${url}`, headers: { ...headers, 'x-storefront-token': storefrontToken, origin: ORIGIN }, ...body });
+  }
+  const options = { method, url: `${target.mount === 'admin' ? '/admin/v1' : '/api/v1'}${url}`, headers, ...body };
+  return target.mount === 'admin' ? t.admin(options) : t.api(shop, options);
 }
 
 const withBody = (method: string) => method !== 'GET' && method !== 'DELETE';

@@ -64,4 +64,12 @@ describe('loadConfig', () => {
     });
     expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '6000' })).toThrow(/HEADERS_TIMEOUT_MS/);
   });
+
+  it('reads the platform app credentials, with PLATFORM_WEBHOOK_SECRET as an alias of the secret', () => {
+    expect(loadConfig({})).toMatchObject({ platformAppKey: undefined, platformAppSecret: undefined });
+    expect(loadConfig({ PLATFORM_APP_KEY: 'client-id', PLATFORM_APP_SECRET: 's1' })).toMatchObject({ platformAppKey: 'client-id', platformAppSecret: 's1' });
+    expect(loadConfig({ PLATFORM_WEBHOOK_SECRET: 's2' }).platformAppSecret).toBe('s2');
+    expect(loadConfig({ PLATFORM_APP_SECRET: 's3', PLATFORM_WEBHOOK_SECRET: 's3' }).platformAppSecret).toBe('s3');
+    expect(() => loadConfig({ PLATFORM_APP_SECRET: 's3', PLATFORM_WEBHOOK_SECRET: 's4' })).toThrow(/PLATFORM_WEBHOOK_SECRET: is an alias/);
+  });
 });
