@@ -1,9 +1,9 @@
 /**
  * Secrets never reach the log, at any level (issue 9 item 5). What scrubbing covers:
  * - strings anywhere in a log call (messages, fields, error messages, stacks, causes): API keys
- *   (`gcr_…`, kept to their loggable prefix), webhook secrets (`whsec_…`), bearer tokens, the
+ *   (`gcr_…`) and storefront tokens (`spk_…`), kept to their loggable prefix, webhook secrets (`whsec_…`), bearer tokens, the
  *   credential headers of a raw request dump, 64-hex key hashes, and any configured secret
- *   (the admin token, the platform webhook secret) verbatim;
+ *   (the admin token, the platform app secret) verbatim;
  * - fields whose name says they hold a secret or raw input (`authorization`, `cookie`,
  *   `x-storefront-token`, `webhook-signature`, `secret`, `keyHash`, `key`), replaced whole;
  * - errors: a failed query's parameters (drizzle appends "params: …" to its message and keeps
@@ -40,6 +40,8 @@ const PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(gcr_[0-9A-Za-z]{16}_[0-9A-Za-z]{4})[0-9A-Za-z]{28}\b/g, `$1${REDACTED}`],
   // Anything else key-like (a truncated or malformed key), but not a prefix masked above.
   [/\bgcr_(?![0-9A-Za-z]{16}_[0-9A-Za-z]{4}\[)[0-9A-Za-z_]{8,}/g, `gcr_${REDACTED}`],
+  // Publishable storefront tokens: public by design, but they spend a shop's storefront quota.
+  [/\b(spk_[0-9A-Za-z]{16}_[0-9A-Za-z]{4})[0-9A-Za-z]{28}\b/g, `$1${REDACTED}`],
   [/\bwhsec_[A-Za-z0-9+/=_-]*/g, `whsec_${REDACTED}`],
   [/\b(Bearer|Basic)\s+[^\s"',]+/gi, `$1 ${REDACTED}`],
   // Credential headers in a raw HTTP dump.

@@ -72,6 +72,11 @@ describe('logs at LOG_LEVEL=trace', () => {
     expect((await t.admin({ method: 'POST', url: '/admin/v1/shops', headers: badJson, payload: `{"token":"${ADMIN_TOKEN}` })).statusCode).toBe(400);
     expect((await t.app.inject({ method: 'GET', url: `/api/v1/campaigns?key=${shop.key}`, headers: { authorization: `Bearer ${shop.key}x` } })).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'GET', url: `/admin/v1/shops/${shop.id}/api-keys`, headers: { authorization: `Bearer ${ADMIN_TOKEN}-wrong` } })).statusCode).toBe(401);
+    // A publishable storefront token, in its header and pasted into a URL.
+    const created = await t.admin({ method: 'POST', url: `/admin/v1/shops/${shop.id}/storefront-tokens`, payload: { allowedOrigins: ['https://shop.example'] } });
+    const spk = (created.json() as { token: string }).token;
+    const spkRequest = { method: 'GET' as const, url: `/storefront/v1/rules?token=${spk}`, headers: { 'x-storefront-token': spk, origin: 'https://elsewhere.example' } };
+    expect((await t.app.inject(spkRequest)).statusCode).toBe(403);
 
     // Failed queries whose parameters carry a webhook secret and an API key hash.
     const endpointParams = await failedQueryParams(() =>
@@ -96,6 +101,7 @@ describe('logs at LOG_LEVEL=trace', () => {
       apiKeySecretPart: shop.key.slice(-28),
       apiKeyHash: createHash('sha256').update(shop.key).digest('hex'),
       storefrontToken: STOREFRONT_TOKEN,
+      publishableToken: spk,
       platformSecret: PLATFORM_SECRET,
       webhookSecret: webhookSecret ?? 'unset',
       webhookSecretBody: (webhookSecret ?? 'unset').slice('whsec_'.length),
@@ -105,5 +111,6 @@ describe('logs at LOG_LEVEL=trace', () => {
     expect(found).toEqual([]);
     expect(log).not.toMatch(/whsec_(?!\[REDACTED\])[A-Za-z0-9+/]/);
     expect(log).not.toMatch(/gcr_[0-9A-Za-z]{16}_[0-9A-Za-z]{32}/);
+    expect(log).toContain(`${spk.slice(0, 25)}[REDACTED]`);
   }, 30_000);
 });
