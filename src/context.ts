@@ -20,6 +20,8 @@ import { createRedisConnection } from './redis/connection.ts';
 import { createScrubber, REDACTED } from './logging/scrub.ts';
 import { createRulesCache } from './rules/rules-cache.ts';
 import type { RulesCache } from './rules/rules-cache.ts';
+import { createStorefrontAuth } from './storefront/auth-cache.ts';
+import type { StorefrontAuth } from './storefront/auth-cache.ts';
 
 export type AppContext = {
   config: Config;
@@ -33,6 +35,8 @@ export type AppContext = {
   invalidation: InvalidationBus;
   /** Verifies API keys; from memory on the in-process bus (api-keys/key-cache.ts). */
   apiKeys: ApiKeyVerifier;
+  /** Storefront tokens and app-proxy shop domains, cached like API keys (storefront/auth-cache.ts). */
+  storefrontAuth: StorefrontAuth;
   /** GET /rules payloads per shop; call rulesCache.invalidate(shopId) after a write commits. */
   rulesCache: RulesCache;
   /** The clock schedule windows are judged by (the rules cache's too); tests inject one. */
@@ -111,6 +115,7 @@ export async function createAppContext(config: Config, overrides: ContextOverrid
   const now = overrides.now ?? (() => new Date());
   const rulesCache = createRulesCache({ db: database.db, bus: invalidation, now });
   const apiKeys = createApiKeyVerifier({ db: database.db, bus: invalidation });
+  const storefrontAuth = createStorefrontAuth({ db: database.db, bus: invalidation });
   return {
     config,
     logger,
@@ -121,10 +126,12 @@ export async function createAppContext(config: Config, overrides: ContextOverrid
     invalidation,
     rulesCache,
     apiKeys,
+    storefrontAuth,
     now,
     async close() {
       rulesCache.close();
       apiKeys.close();
+      storefrontAuth.close();
       await invalidation.close();
       await limiter.close();
       // quit() fails at once while disconnected; disconnect() then stops the reconnect loop.

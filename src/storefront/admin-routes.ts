@@ -1,6 +1,7 @@
 /** Admin API: publishable storefront tokens (CONTRACT "Storefront", 2.). The token is in the creation response only. */
 import { textSchema } from '@gcrs/engine';
 import { z } from 'zod';
+import { SHOP_AUTH_TOPIC } from '../cache/shop-entry-cache.ts';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../http/errors.ts';
 import { defineAdminRoute } from '../http/shop-routes.ts';
@@ -80,6 +81,8 @@ export function storefrontTokenAdminRoutes(ctx: AppContext): MountableRoute[] {
       },
       handler: async ({ shop, params }) => {
         if (!(await revokeStorefrontToken(ctx.db, shop.id, params.tokenId))) throw notFound('Storefront token');
+        // After the commit: the token's cached verification goes before this answer is sent.
+        ctx.invalidation.publish(SHOP_AUTH_TOPIC, shop.id);
         return { ok: true as const };
       },
     }),

@@ -30,7 +30,7 @@ export async function registerStorefrontRoutes(app: FastifyInstance, ctx: AppCon
     mountRoutes(app, routes.proxy, {
       shopPrefix: APP_PROXY_PREFIX,
       trigger: 'storefront',
-      resolveShop: createAppProxyResolver({ ...limits, db: ctx.db, secret, now: ctx.now }),
+      resolveShop: createAppProxyResolver({ ...limits, auth: ctx.storefrontAuth, secret, now: ctx.now }),
     });
   }
 
@@ -45,7 +45,7 @@ export async function registerStorefrontRoutes(app: FastifyInstance, ctx: AppCon
     mountRoutes(scope, routes.token, {
       shopPrefix: STOREFRONT_TOKEN_PREFIX,
       trigger: 'storefront',
-      resolveShop: createStorefrontTokenResolver({ ...limits, db: ctx.db }),
+      resolveShop: createStorefrontTokenResolver({ ...limits, auth: ctx.storefrontAuth }),
     });
     const methodsByPath = new Map<string, string[]>();
     for (const route of routes.token) methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);

@@ -5,11 +5,10 @@
  * is read, not even which shop it names, and it is never counted against a shop.
  */
 import { isStorableText } from '@gcrs/engine';
-import type { Database } from '../db/database.ts';
 import { notFound, unauthorized } from '../http/errors.ts';
 import type { ShopResolver, ShopScopedRoute } from '../http/shop-routes.ts';
 import { verifyAppProxyQuery } from '../platform/signatures.ts';
-import { getShopByDomain } from '../shops/store.ts';
+import type { StorefrontAuth } from './auth-cache.ts';
 import { rememberStorefrontCaller } from './caller.ts';
 import { limitStorefrontClient } from './client-limit.ts';
 import type { StorefrontLimitDeps } from './client-limit.ts';
@@ -26,7 +25,7 @@ const ISSUES = {
 const CUSTOMER_ID = /^\d{1,32}$/;
 
 export type AppProxyResolverDeps = StorefrontLimitDeps & {
-  db: Database;
+  auth: Pick<StorefrontAuth, 'shopByDomain'>;
   /** PLATFORM_APP_SECRET. */
   secret: string;
   now: () => Date;
@@ -44,7 +43,7 @@ export function createAppProxyResolver(deps: AppProxyResolverDeps): ShopResolver
     const query = at === -1 ? '' : request.url.slice(at + 1);
     const verified = verifyAppProxyQuery(query, deps.secret, Math.floor(deps.now().getTime() / 1000));
     if (!verified.valid) throw unauthorized(ISSUES[verified.reason]);
-    const shop = isStorableText(verified.shop) ? await getShopByDomain(deps.db, verified.shop) : undefined;
+    const shop = isStorableText(verified.shop) ? await deps.auth.shopByDomain(verified.shop) : undefined;
     // Signed by the platform, so naming a shop this service does not serve is the operator's
     // setup to fix, not a probe: 404 says so.
     if (!shop) throw notFound('Shop');

@@ -11,13 +11,12 @@
  * the token alone: outside a browser `Origin` is whatever the caller writes anyway.
  */
 import type { FastifyReply } from 'fastify';
-import type { Database } from '../db/database.ts';
 import { forbidden, unauthorized } from '../http/errors.ts';
 import type { ShopResolver, ShopScopedRoute } from '../http/shop-routes.ts';
 import { rememberStorefrontCaller } from './caller.ts';
 import { limitStorefrontClient } from './client-limit.ts';
 import type { StorefrontLimitDeps } from './client-limit.ts';
-import { verifyStorefrontToken } from './tokens.ts';
+import type { StorefrontAuth } from './auth-cache.ts';
 
 export const STOREFRONT_TOKEN_HEADER = 'x-storefront-token';
 
@@ -66,11 +65,11 @@ export function answerPreflight(origin: string | undefined, methods: readonly st
  * @example
  *   mountRoutes(app, routes, { shopPrefix: '/storefront/v1', trigger: 'storefront', resolveShop: createStorefrontTokenResolver(deps) });
  */
-export function createStorefrontTokenResolver(deps: StorefrontLimitDeps & { db: Database }): ShopResolver<ShopScopedRoute> {
+export function createStorefrontTokenResolver(deps: StorefrontLimitDeps & { auth: Pick<StorefrontAuth, 'verifyToken'> }): ShopResolver<ShopScopedRoute> {
   return async (request, reply) => {
     const header = request.headers[STOREFRONT_TOKEN_HEADER];
     const token = typeof header === 'string' ? header.trim() : undefined;
-    const verified = token === undefined || token === '' ? undefined : await verifyStorefrontToken(deps.db, token);
+    const verified = token === undefined || token === '' ? undefined : await deps.auth.verifyToken(token);
     if (!verified) throw unauthorized();
     const { shop } = verified;
     request.log = request.log.child({ shopId: shop.id, tokenPrefix: verified.prefix });
