@@ -17,7 +17,7 @@ export class UsageError extends CliError {
   override readonly exitCode = 2;
 }
 
-type OptionName = 'domain' | 'plan' | 'currency' | 'timezone' | 'name' | 'key';
+type OptionName = 'domain' | 'plan' | 'currency' | 'timezone' | 'name' | 'key' | 'origin';
 
 type CommandSpec = { args: readonly string[]; options: readonly OptionName[]; usage: string; about: string };
 
@@ -39,6 +39,12 @@ export const COMMANDS = {
   'key:create': { args: ['shopId'], options: ['name'], usage: 'key:create <shopId> [--name <name>]', about: 'creates an API key' },
   'key:list': { args: ['shopId'], options: [], usage: 'key:list <shopId>', about: "lists a shop's live keys (never the keys themselves)" },
   'key:revoke': { args: ['shopId', 'keyId'], options: [], usage: 'key:revoke <shopId> <keyId>', about: 'revokes a key; it then gets 401' },
+  'storefront-token:create': {
+    args: ['shopId'],
+    options: ['origin'],
+    usage: 'storefront-token:create <shopId> --origin <https://host[,https://other…]>',
+    about: 'creates a publishable storefront token (spk_…) for headless pages on those origins',
+  },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof COMMANDS;
@@ -95,6 +101,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
         currency: { type: 'string' },
         timezone: { type: 'string' },
         name: { type: 'string' },
+        origin: { type: 'string' },
         key: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
       },
@@ -113,11 +120,11 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     throw new UsageError(`${name} needs ${missing.join(' and ')}. ${usage}`);
   }
   if (rest.length > spec.args.length) throw new UsageError(`Unexpected argument "${rest[spec.args.length]}". ${usage}`);
-  for (const option of ['domain', 'plan', 'currency', 'timezone', 'name', 'key'] as const) {
+  for (const option of ['domain', 'plan', 'currency', 'timezone', 'name', 'key', 'origin'] as const) {
     const given = option === 'key' ? values.key === true : values[option] !== undefined;
     if (given && !spec.options.includes(option)) throw new UsageError(`${name} takes no --${option} option. ${usage}`);
   }
-  const { domain, plan, currency, timezone, name: keyName } = values;
+  const { domain, plan, currency, timezone, name: keyName, origin } = values;
   return {
     kind: 'command',
     name,
@@ -129,6 +136,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       ...(currency === undefined ? {} : { currency }),
       ...(timezone === undefined ? {} : { timezone }),
       ...(keyName === undefined ? {} : { name: keyName }),
+      ...(origin === undefined ? {} : { origin }),
     },
     json: values.json === true,
   };

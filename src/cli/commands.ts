@@ -11,6 +11,7 @@ import { hasApiAccess, PLANS, planSchema } from '../shops/plans.ts';
 import { createShopBodySchema, presentShop } from '../shops/shop-schemas.ts';
 import { createShop, DuplicateDomainError, getShop, listShops, updateShop } from '../shops/store.ts';
 import type { ShopRecord } from '../shops/store.ts';
+import { allowedOriginsSchema, createStorefrontToken } from '../storefront/tokens.ts';
 import { CliError } from './command-line.ts';
 import type { CommandLine } from './command-line.ts';
 
@@ -139,6 +140,18 @@ export async function runCommand(
         throw new CliError(`Shop ${shop.id} has no live key ${keyId}. \`npm run cli -- key:list ${shop.id}\` lists them.`);
       }
       return { json: { ok: true }, text: `Revoked key ${keyId}: it now answers 401.`, warnings: [] };
+    }
+    case 'storefront-token:create': {
+      const shop = await shopOrFail(db, shopId);
+      if (options.origin === undefined) throw new CliError('--origin is required (one origin, or several separated by commas).');
+      const origins = allowedOriginsSchema.safeParse(options.origin.split(',').map((origin) => origin.trim()));
+      if (!origins.success) throw new CliError(`--origin: ${origins.error.issues[0]?.message ?? 'invalid origin'}.`);
+      const { record, token } = await createStorefrontToken(db, shop.id, origins.data);
+      return {
+        json: { storefrontToken: { ...record, createdAt: record.createdAt.toISOString() }, token },
+        text: `${token}\n(Shown once: store it now. Token id ${record.id}, for ${record.allowedOrigins.join(', ')}.)`,
+        warnings: [],
+      };
     }
   }
 }

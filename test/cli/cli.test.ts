@@ -69,7 +69,7 @@ describe('help', () => {
     async (argv) => {
       const out = await cli(argv, { PORT: 'not a port' });
       expect(out).toMatchObject({ code: 0, stderr: '', opened: 0 });
-      for (const command of ['shop:create', 'shop:list', 'shop:show', 'shop:plan', 'key:create', 'key:list', 'key:revoke']) {
+      for (const command of ['shop:create', 'shop:list', 'shop:show', 'shop:plan', 'key:create', 'key:list', 'key:revoke', 'storefront-token:create']) {
         expect(out.stdout).toContain(command);
       }
     },
@@ -142,6 +142,20 @@ describe('commands', () => {
     expect((await cli(['key:revoke', shopId, apiKey.id])).stdout).toBe(`Revoked key ${apiKey.id}: it now answers 401.\n`);
     expect(json<{ apiKeys: unknown[] }>(await cli(['key:list', shopId, '--json'])).apiKeys).toEqual([]);
     expect((await cli(['key:list', shopId])).stdout).toBe(`Shop ${shopId} has no live API keys.\n`);
+  });
+
+  it('creates a storefront token that opens /storefront/v1 from its origins, refusing a bad origin', async () => {
+    const shopId = await newShop('free');
+    const out = await cli(['storefront-token:create', shopId, '--origin', 'https://shop.example.com, http://localhost:3001']);
+    expect(out).toMatchObject({ code: 0, stderr: '' });
+    const token = out.stdout.split('\n')[0] ?? '';
+    expect(token).toMatch(/^spk_/);
+    expect(out.stdout).toContain('for https://shop.example.com, http://localhost:3001');
+    const headers = { 'x-storefront-token': token, origin: 'http://localhost:3001' };
+    expect((await t.app.inject({ method: 'GET', url: '/storefront/v1/rules', headers })).statusCode).toBe(200);
+    const bad = await cli(['storefront-token:create', shopId, '--origin', 'https://shop.example.com/path']);
+    expect(bad).toMatchObject({ code: 1, stderr: expect.stringMatching(/^--origin: Expected an origin/) });
+    expect(await cli(['storefront-token:create', shopId])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^--origin is required/) });
   });
 });
 
