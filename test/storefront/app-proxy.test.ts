@@ -3,6 +3,7 @@
  * `https://<shop>/apps/gifts/*`, signed with PLATFORM_APP_SECRET. Happy, error and
  * cross-shop cases through the app, on the project's databases.
  */
+import { compileRules, evaluateRules } from '@gcrs/engine';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storefrontEvents } from '../../src/db/schema.ts';
@@ -75,6 +76,16 @@ describe('GET /proxy/rules', () => {
     const products = ['gid://shopify/Product/1', 'gid://shopify/Product/2'];
     const res = await proxied(t, shop, 'rules');
     expect(res.json().collections).toEqual({ summer: products, '77': products, 'gid://shopify/Collection/77': products });
+
+    // What a storefront does with it: the engine matches `line.in_collection` from the map alone.
+    const payload = res.json();
+    const compiled = compileRules(payload);
+    const line = (productId: string) => ({ productId, variantId: '9', quantity: 1, price: 100 });
+    const summerRule = promo.ruleIds[1] ?? '';
+    const matched = (productId: string) =>
+      evaluateRules(compiled, { cart: { currency: 'USD', lines: [line(productId)] }, collections: payload.collections }).find((r) => r.ruleId === summerRule)?.matched;
+    expect(matched('gid://shopify/Product/2')).toBe(true);
+    expect(matched('gid://shopify/Product/3')).toBe(false);
   });
 
   it('strips customCode below Scale and keeps it on Scale', async () => {
