@@ -182,6 +182,20 @@ describe('POST /proxy/events', () => {
     expect(leaked).toEqual([]);
   });
 
+  it('stores the signed customer, never the one the body claims', async () => {
+    const payload = (visitorId: string) => ({
+      events: [{ type: 'gift_added', campaignId: promo.campaignId, ruleId: promo.ruleIds[0], variantId: 'gid://shopify/ProductVariant/1' }],
+      customerId: '43',
+      visitorId,
+    });
+    expect((await proxied(t, shop, 'events', { method: 'POST', customer: '42', payload: payload('signed') })).json()).toEqual({ ok: true, count: 1 });
+    expect((await proxied(t, shop, 'events', { method: 'POST', payload: payload('anonymous') })).json()).toEqual({ ok: true, count: 1 });
+    const stored = await t.ctx.db.select().from(storefrontEvents).where(eq(storefrontEvents.shopId, shop.id));
+    const customerOf = (visitorId: string) => stored.find((row) => row.visitorId === visitorId)?.context?.customerId;
+    expect(customerOf('signed')).toBe('42');
+    expect(customerOf('anonymous')).toBeUndefined();
+  });
+
   it('answers 400 with the API\'s error body for a bad batch', async () => {
     const res = await proxied(t, shop, 'events', { method: 'POST', payload: { events: [] } });
     expect(res.statusCode).toBe(400);
