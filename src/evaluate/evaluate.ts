@@ -5,27 +5,31 @@
  */
 import { planCart } from '@gcrs/engine';
 import type { CompiledRules, EvaluationContext } from '@gcrs/engine';
+import { MAX_TRACE_NODES } from './limits.ts';
 import type { EvaluationResponse } from './schemas.ts';
 
 /**
  * Evaluates compiled rules against one context at the instant `now` (schedule windows),
  * assigning experiment variants by the context's `visitorId`. Every result carries all of
  * CONTRACT's keys: a skipped rule (disabled, outside its window, another experiment
- * variant) has `trace: null` and its skip reason in `reasons`.
+ * variant) has `trace: null` and its skip reason in `reasons`. With `trace: false` no trace
+ * is built and results have no `trace` key; with traces, at most MAX_TRACE_NODES nodes.
  *
  * @example
- *   const { results, operations } = evaluateWithTrace(compileRules(payload), context, new Date());
+ *   const { results, operations } = evaluateContext(compileRules(payload), context, new Date(), { trace: true });
  */
-export function evaluateWithTrace(rules: CompiledRules, context: EvaluationContext, now: Date): EvaluationResponse {
-  const plan = planCart(rules, context, { now, trace: true });
+export function evaluateContext(
+  rules: CompiledRules,
+  context: EvaluationContext,
+  now: Date,
+  options: { trace: boolean },
+): EvaluationResponse {
+  const plan = planCart(rules, context, { now, trace: options.trace, traceNodeLimit: MAX_TRACE_NODES });
   return {
-    results: plan.results.map((result) => ({
-      ruleId: result.ruleId,
-      campaignId: result.campaignId,
-      matched: result.matched,
-      reasons: result.reasons,
-      trace: result.trace ?? null,
-    })),
+    results: plan.results.map((result) => {
+      const { ruleId, campaignId, matched, reasons } = result;
+      return options.trace ? { ruleId, campaignId, matched, reasons, trace: result.trace ?? null } : { ruleId, campaignId, matched, reasons };
+    }),
     operations: plan.operations,
   };
 }

@@ -3,9 +3,10 @@ import type { AppContext } from '../context.ts';
 import { notFound } from '../http/errors.ts';
 import { defineShopRoute } from '../http/shop-routes.ts';
 import type { ShopRoute } from '../http/shop-routes.ts';
-import { evaluateWithTrace } from './evaluate.ts';
+import { evaluateContext } from './evaluate.ts';
+import { EVALUATE_BODY_LIMIT_BYTES, MAX_CART_LINES, MAX_TRACE_NODES } from './limits.ts';
 import { liveCompiledRules } from './live-rules.ts';
-import { evaluateBodySchema, evaluationResponseSchema } from './schemas.ts';
+import { evaluateBodySchema, evaluateQuerySchema, evaluationResponseSchema } from './schemas.ts';
 
 // Error statuses are documented with the shared Error schema; this only marks that they have a body.
 
@@ -20,18 +21,24 @@ export function evaluateRoutes(ctx: AppContext): ShopRoute[] {
         'Evaluates exactly the rules GET /rules serves now (live campaigns inside their schedule window, running ' +
         'experiments with the variant assigned by `visitorId`, `shopSettings.engine.useDiscountedPrices`, thresholds ' +
         "in the shop's currency) with a full trace per rule, and lists the add / remove / choose operations that bring " +
-        'the cart to the state the rules call for. Every gift is taken as available.',
+        'the cart to the state the rules call for. Every gift is taken as available. `?trace=false` answers without ' +
+        'traces (cheaper to build, send and parse). Limits: a body of at most ' + `${EVALUATE_BODY_LIMIT_BYTES} bytes ` +
+        `(413), at most ${MAX_CART_LINES} cart lines (400, path \`["cart", "lines"]\`), and at most ${MAX_TRACE_NODES} ` +
+        'trace nodes per response: past that, a rule\'s trace is its root only, with `truncated: true`.',
       tag: 'Evaluation',
       rateLimit: 'default',
+      query: evaluateQuerySchema,
       body: evaluateBodySchema,
+      bodyLimit: EVALUATE_BODY_LIMIT_BYTES,
       responses: {
-        200: { description: 'Each rule\'s result with its trace, and the cart operations', schema: evaluationResponseSchema },
-        400: { description: 'Invalid context (`issue` and `path` name the first bad field)' },
+        200: { description: 'Each rule\'s result with its trace (unless `?trace=false`), and the cart operations', schema: evaluationResponseSchema },
+        400: { description: 'Invalid context or query (`issue` and `path` name the first bad field)' },
+        413: { description: `The body is larger than ${EVALUATE_BODY_LIMIT_BYTES} bytes` },
       },
-      handler: async ({ shop, trigger, body }) => {
+      handler: async ({ shop, trigger, query, body }) => {
         const rules = await liveCompiledRules(ctx.rulesCache, shop, trigger);
         if (!rules) throw notFound('Shop');
-        return evaluateWithTrace(rules, body, ctx.now());
+        return evaluateContext(rules, body, ctx.now(), { trace: query.trace });
       },
     }),
   ];

@@ -8,9 +8,33 @@ import type { ConditionTrace } from '@gcrs/engine';
 import { z } from 'zod';
 import { importCampaignSchema } from '../campaigns/schemas.ts';
 import { timestampInputSchema } from '../http/timestamp.ts';
+import { MAX_CART_LINES } from './limits.ts';
+
+/**
+ * The engine's EvaluationContext with the server's bound on lines (the library has none: a
+ * storefront evaluates its own cart). Checked after the parse, whose work the body limit bounds.
+ */
+const boundedContextSchema = evaluationContextSchema.check(
+  z.refine((context) => context.cart.lines.length <= MAX_CART_LINES, {
+    message: `Too many cart lines: at most ${MAX_CART_LINES}`,
+    path: ['cart', 'lines'],
+  }),
+);
 
 /** CONTRACT: "Its body is an EvaluationContext plus an optional `visitorId`". */
-export const evaluateBodySchema = evaluationContextSchema;
+export const evaluateBodySchema = boundedContextSchema;
+
+/**
+ * `?trace=false` leaves the traces out (an addition to CONTRACT, whose answer, with traces, stays
+ * the default). Only the words `true` and `false`: a typo must not silently mean either.
+ */
+export const evaluateQuerySchema = z.object({
+  trace: z
+    .enum(['true', 'false'], { message: 'Expected true or false' })
+    .default('true')
+    .transform((value) => value === 'true')
+    .meta({ description: '`false` answers without the `trace` of each result; default `true`' }),
+});
 
 /**
  * JSON Schema of one trace node; `selfRef` is how `children` point back at it (a trace is as
@@ -28,6 +52,11 @@ export function buildConditionTraceJsonSchema(selfRef: string): Record<string, u
       matched: { type: 'boolean' },
       reasons: { type: 'array', items: { type: 'string' }, description: 'Short codes; not a stability contract' },
       children: { type: 'array', items: { $ref: selfRef }, description: 'Combinators only: the traces of their children' },
+      truncated: {
+        type: 'boolean',
+        enum: [true],
+        description: 'Only on a rule\'s root, when the response\'s trace node limit left no room for its tree: no `children`, and `reasons` are the rule\'s',
+      },
     },
     required: ['type', 'matched', 'reasons'],
   };
@@ -49,7 +78,8 @@ export const ruleResultSchema = z.object({
   reasons: z.array(z.string()).meta({ description: 'The leaf codes that decided, or why the rule was skipped' }),
   trace: conditionTraceSchema
     .nullable()
-    .meta({ description: 'The full trace of the condition tree; null when the rule was skipped (see `reasons`)' }),
+    .optional()
+    .meta({ description: 'The full trace of the condition tree; null when the rule was skipped (see `reasons`); absent with `?trace=false`' }),
 });
 
 const attributesSchema = z.record(z.string(), z.string()).meta({ description: 'Gift line attributes (SPEC table)' });
@@ -85,7 +115,7 @@ export const simulateBodySchema = z
   .object({
     campaignId: textSchema.min(1).optional(),
     campaign: importCampaignSchema.optional(),
-    context: evaluationContextSchema,
+    context: boundedContextSchema,
     at: timestampInputSchema.optional(),
   })
   .refine((body) => body.campaignId === undefined || body.campaign === undefined, {

@@ -9,9 +9,9 @@ import { notFound } from '../http/errors.ts';
 import { defineAdminRoute } from '../http/shop-routes.ts';
 import type { MountableRoute } from '../http/shop-routes.ts';
 import type { ShopRecord } from '../shops/store.ts';
-import { evaluateWithTrace } from './evaluate.ts';
+import { evaluateContext } from './evaluate.ts';
 import type { SimulateBody } from './schemas.ts';
-import { evaluationResponseSchema, simulateBodySchema } from './schemas.ts';
+import { evaluateQuerySchema, evaluationResponseSchema, simulateBodySchema } from './schemas.ts';
 import { inlineCampaign, simulationPayload } from './simulation-payload.ts';
 import { loadCampaignForSimulation, loadShopForSimulation } from './simulation-source.ts';
 import type { SimulationSource } from './simulation-source.ts';
@@ -39,20 +39,22 @@ export function simulateAdminRoutes(ctx: AppContext): MountableRoute[] {
       summary: 'Evaluate drafts or an inline campaign against a context',
       description:
         'Like POST /api/v1/evaluate, drafts included: `campaignId` evaluates one stored campaign whatever its state, ' +
-        '`campaign` an inline import entry (never saved), neither every campaign of the shop. `at` sets the instant.',
+        '`campaign` an inline import entry (never saved), neither every campaign of the shop. `at` sets the instant; ' +
+        '`?trace=false` leaves the traces out.',
       tag: 'Simulation',
+      query: evaluateQuerySchema,
       body: simulateBodySchema,
       responses: {
         200: { description: 'Results with full traces, and cart operations', schema: evaluationResponseSchema },
         400: { description: 'Invalid body (`issue` and `path` name the first bad field)' },
         404: { description: '`{ "error": "Campaign not found" }` (or the shop)' },
       },
-      handler: async ({ shop, body }) => {
+      handler: async ({ shop, query, body }) => {
         const source = await sourceOf(ctx, shop, body);
         if (!source) throw notFound('Campaign');
         // Drafts change with every edit: compiled per request, unlike the live payload.
         const rules = compileRules(simulationPayload(source.campaigns, source.experiments, shop));
-        return evaluateWithTrace(rules, body.context, body.at ?? ctx.now());
+        return evaluateContext(rules, body.context, body.at ?? ctx.now(), { trace: query.trace });
       },
     }),
   ];

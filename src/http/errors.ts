@@ -101,10 +101,16 @@ export function parseOr400<T extends z.ZodType>(schema: T, value: unknown, error
 }
 
 // Fastify's own client errors (body parsing, content types) mapped onto our codes.
-function fromFastifyError(error: FastifyError): ApiError | undefined {
+function fromFastifyError(error: FastifyError, request: FastifyRequest): ApiError | undefined {
   switch (error.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError('payload_too_large', { error: 'Request body too large' });
+    case 'FST_ERR_CTP_BODY_TOO_LARGE': {
+      // The route's own limit when it has one (e.g. POST /evaluate), else the server's.
+      const limit = request.routeOptions.bodyLimit;
+      return new ApiError('payload_too_large', {
+        error: 'Request body too large',
+        ...(typeof limit === 'number' ? { issue: `The body limit of this route is ${limit} bytes` } : {}),
+      });
+    }
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiError('unsupported_media_type', { error: 'Unsupported content type; send application/json' });
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -147,7 +153,7 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
 
 function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
-  const fromFastify = fromFastifyError(error);
+  const fromFastify = fromFastifyError(error, request);
   if (fromFastify) return fromFastify;
   const refused = fromStorageError(error);
   if (refused) {

@@ -53,6 +53,8 @@ export type RouteDefBase<P extends Schema, Q extends Schema, B extends Schema> =
   body?: B;
   /** Every field of the body is optional: a request without a body (or `null`) is read as `{}`. */
   bodyOptional?: boolean;
+  /** A body limit in bytes below the server's BODY_LIMIT_BYTES (which still applies when lower). */
+  bodyLimit?: number;
   /** The `error` text of a 400 for a bad body; SPEC names some (e.g. widgets). */
   bodyError?: string;
   /** Optional request headers the handler reads (name → description), for the documents. */
@@ -159,6 +161,7 @@ export function mountRoutes<R extends ShopScopedRoute>(
     app.route({
       method: route.method,
       url: route.scope === 'shop' ? `${mount.shopPrefix}${route.path}` : route.path,
+      ...(route.bodyLimit === undefined ? {} : { bodyLimit: Math.min(route.bodyLimit, app.initialConfig.bodyLimit ?? route.bodyLimit) }),
       handler: async (request, reply) => {
         if (route.scope === 'operator') {
           return route.handler({ ...parseRequest(route, request), trigger: mount.trigger, request, reply });

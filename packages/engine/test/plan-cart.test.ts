@@ -139,3 +139,28 @@ describe('compileRules', () => {
     expect(compileRules({ ...first, version: 'etag-2' })).not.toBe(compileRules(first));
   });
 });
+
+describe('planCart trace node limit', () => {
+  const notCode: ConditionNode = { type: 'NOT', child: { type: 'discount.code_present' } };
+  const both: ConditionNode = { type: 'AND', children: [over50, notCode] };
+  const rules = payload([rule('r1', both), rule('r2', both), rule('r3', over50)]);
+
+  it('traces rules in order while their whole tree fits, then answers the root only, marked truncated', () => {
+    // r1 takes 4 of 5 nodes; r2 (4 nodes) does not fit; r3 (1 node) still does.
+    const plan = planCart(rules, rich, { trace: true, traceNodeLimit: 5 });
+    expect(plan.results.map((r) => r.trace?.children?.length)).toEqual([2, undefined, undefined]);
+    expect(plan.results[1]?.trace).toEqual({ type: 'AND', matched: true, reasons: plan.results[1]?.reasons, truncated: true });
+    expect(plan.results[2]?.trace).toEqual({ type: 'cart.subtotal_gte', matched: true, reasons: ['subtotal_at_or_above_threshold'] });
+  });
+
+  it('changes no result or operation, and is unbounded by default', () => {
+    const limited = planCart(rules, rich, { trace: true, traceNodeLimit: 0 });
+    const full = planCart(rules, rich, { trace: true });
+    const untraced = planCart(rules, rich);
+    expect(full.results.every((r) => r.trace?.truncated === undefined)).toBe(true);
+    expect(limited.results.every((r) => r.trace?.truncated === true)).toBe(true);
+    const strip = (plan: typeof full) => ({ results: plan.results.map(({ trace: _t, ...rest }) => rest), operations: plan.operations });
+    expect(strip(limited)).toEqual(strip(untraced));
+    expect(strip(full)).toEqual(strip(untraced));
+  });
+});

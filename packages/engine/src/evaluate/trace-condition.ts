@@ -12,6 +12,8 @@ export type ConditionTrace = {
   matched: boolean;
   reasons: string[];
   children?: ConditionTrace[];
+  /** Only on a rule's root when a trace node limit left no room for its tree (see evaluateRules). */
+  truncated?: true;
 };
 
 type Frame = { node: CombinatorNode; index: number; children: ConditionTrace[] };

@@ -23,6 +23,12 @@ export type RuleEvaluationOptions = {
   now?: Date | undefined;
   /** Add a full trace per evaluated rule (the simulator's view). */
   trace?: boolean | undefined;
+  /**
+   * With `trace`: the most trace nodes one call builds, over all rules. A rule whose full
+   * trace would not fit in what is left gets its root node only, marked `truncated`, so the
+   * size of a traced answer is bounded whatever the trees; default: unbounded.
+   */
+  traceNodeLimit?: number | undefined;
 };
 
 /** Reason codes of rules that were not evaluated. */
@@ -55,23 +61,41 @@ export function evaluateRules(
   const visitorId = options.visitorId ?? ctx.visitorId;
   const assigned = new Map<string, string | undefined>();
   const results: RuleResult[] = [];
+  let traceBudget = options.trace === true ? (options.traceNodeLimit ?? Infinity) : 0;
   for (const rule of compiled.rules) {
     const skip = skipReason(compiled, rule, now, visitorId, assigned);
     if (skip !== undefined) {
       results.push({ ruleId: rule.id, campaignId: rule.campaignId, matched: false, reasons: [skip] });
       continue;
     }
-    results.push(evaluateRule(rule, prepared, compiled.baseCurrency, options.trace === true));
+    const { matched, reasons } = rule.program.run(prepared);
+    const result: RuleResult = { ruleId: rule.id, campaignId: rule.campaignId, matched, reasons };
+    if (options.trace === true) {
+      // A full trace has one node per program node (the program is the tree, flattened).
+      if (rule.program.size <= traceBudget) {
+        traceBudget -= rule.program.size;
+        result.trace = traceRule(rule, prepared, compiled.baseCurrency);
+      } else {
+        result.trace = truncatedTrace(rule, matched, reasons);
+      }
+    }
+    results.push(result);
   }
   return results;
 }
 
-function evaluateRule(rule: CompiledRule, prepared: PreparedContext, baseCurrency: string, withTrace: boolean): RuleResult {
-  const { matched, reasons } = rule.program.run(prepared);
-  const result: RuleResult = { ruleId: rule.id, campaignId: rule.campaignId, matched, reasons };
+function traceRule(rule: CompiledRule, prepared: PreparedContext, baseCurrency: string): ConditionTrace {
   // The drivers treat malformed nodes as false, so an unchecked tree is safe to trace.
-  if (withTrace) result.trace = traceCondition(rule.conditionTree as ConditionNode, prepared, { baseCurrency });
-  return result;
+  return traceCondition(rule.conditionTree as ConditionNode, prepared, { baseCurrency });
+}
+
+/** The root of a trace that did not fit the node limit: the rule's own outcome, no children. */
+function truncatedTrace(rule: CompiledRule, matched: boolean, reasons: string[]): ConditionTrace {
+  const tree = rule.conditionTree;
+  const type = typeof tree === 'object' && tree !== null && typeof (tree as { type?: unknown }).type === 'string'
+    ? (tree as { type: string }).type
+    : 'unknown';
+  return { type, matched, reasons, truncated: true };
 }
 
 function skipReason(
