@@ -10,7 +10,7 @@
  * scaled up by RATE_LIMIT_SCALE (default here 1e6) so it does not refuse the load.
  *
  * BENCH_ROUND_SECONDS (default 3), BENCH_ROUNDS (default 3 per side and case),
- * BENCH_CONNECTIONS (default 10), BENCH_CASES (comma-separated subset of the case names).
+ * BENCH_CONNECTIONS (default 10), BENCH_CASES (';'-separated prefixes of the case names, e.g. `large cart, no`).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -195,7 +195,7 @@ async function main() {
       cases.push({ name: `${size} cart, full trace`, url: `${base}/evaluate`, body: text, context, trace: true });
       cases.push({ name: `${size} cart, no trace`, url: `${base}/evaluate?trace=false`, body: text, context, trace: false });
     }
-    const wanted = e.BENCH_CASES?.split(',').map((name) => name.trim());
+    const wanted = e.BENCH_CASES?.split(';').map((name) => name.trim());
     const selected = wanted ? cases.filter((c) => wanted.some((w) => c.name.startsWith(w))) : cases;
 
     print(`POST /api/v1/evaluate: ${ctx.database.kind}${config.redisUrl ? ' + Redis' : ''}, ${RULES} rules, ` +

@@ -12,11 +12,28 @@ export const STORABLE_TEXT_PATTERN = /^(?:[^\u0000\uD800-\uDFFF]|[\uD800-\uDBFF]
 export const TEXT_ISSUE = 'Text must not contain NUL characters or unpaired UTF-16 surrogates';
 
 /** True when `value` is text the stores can keep (see {@link STORABLE_TEXT_PATTERN}). */
-export const isStorableText = (value: string): boolean => STORABLE_TEXT_PATTERN.test(value);
+export const isStorableText = (value: string): boolean => !MAYBE_UNSTORABLE.test(value) || STORABLE_TEXT_PATTERN.test(value);
+
+// Text without NUL and without any surrogate is storable: one scan for a character class, about
+// twice as fast as the pattern's alternation per character, which then only runs on text that
+// has a surrogate (emoji) or a NUL. Every text field of a request is checked, so it adds up.
+// eslint-disable-next-line no-control-regex -- U+0000 is one of the characters it looks for
+const MAYBE_UNSTORABLE = /[\u0000\uD800-\uDFFF]/;
+
+/** The pattern check, keeping its `pattern` in JSON Schema and issues, with the fast path above. */
+function storableTextCheck() {
+  const check = z.regex(STORABLE_TEXT_PATTERN, { message: TEXT_ISSUE });
+  const full = check._zod.check;
+  check._zod.check = (payload) => {
+    if (!MAYBE_UNSTORABLE.test(payload.value)) return;
+    full(payload);
+  };
+  return check;
+}
 
 /**
  * The one string schema for text a caller sends: every name, id, key, attribute and field.
  *
  * @example textSchema.min(1).parse('Spring gift') // 'Spring gift'; textSchema.parse('a\u0000') throws
  */
-export const textSchema = z.string().regex(STORABLE_TEXT_PATTERN, { message: TEXT_ISSUE });
+export const textSchema = z.string().check(storableTextCheck());
