@@ -105,7 +105,7 @@ describe('SPEC conventions', () => {
         payload: JSON.stringify({ campaigns: [{ name: 'x'.repeat(2000) }] }),
       });
       expect(res.statusCode).toBe(413);
-      expect(res.json()).toEqual(errorBody('Request body too large', 'payload_too_large'));
+      expect(res.json()).toEqual(errorBody('Request body too large', 'payload_too_large', { issue: 'The body limit of this route is 1024 bytes' }));
     } finally {
       await small.close();
     }
