@@ -1,7 +1,8 @@
 /**
  * One evaluation as CONTRACT "Evaluation" answers it: every rule's result with its full
- * trace, and the operations that bring the cart to the state the rules call for. Both
- * POST /evaluate and the admin simulator answer with this; only their rules differ.
+ * trace (left out on request: `?trace=false`), and the operations that bring the cart to the
+ * state the rules call for. Both POST /evaluate and the admin simulator answer with this; only
+ * their rules differ.
  */
 import { planCart } from '@gcrs/engine';
 import type { CompiledRules, EvaluationContext } from '@gcrs/engine';
