@@ -1,9 +1,7 @@
 import type { Gift } from '../schema/gift-config.ts';
-import { giftConfigSchema } from '../schema/gift-config.ts';
 import type { RuleOptions } from '../schema/rule-options.ts';
-import { ruleOptionsSchema } from '../schema/rule-options.ts';
 import type { EngineExperiment, RulesPayloadInput, ShopSettings } from '../schema/rules-payload.ts';
-import { shopSettingsSchema } from '../schema/rules-payload.ts';
+import { readGiftConfig, readRuleOptions, readShopSettings } from './read-rule-parts.ts';
 import type { ConditionProgram } from './condition-program.ts';
 import { compileConditionProgram } from './condition-program.ts';
 
@@ -73,8 +71,8 @@ export function compileRules(payload: RulesPayloadInput): CompiledRules {
 }
 
 function build(payload: RulesPayloadInput): CompiledRules {
-  const settings = shopSettingsSchema.safeParse(payload.shopSettings ?? {});
-  const shopSettings = settings.success ? settings.data : {};
+  // Plain readers, not the Zod schemas: this runs in the storefront bundle (read-rule-parts.ts).
+  const shopSettings = readShopSettings(payload.shopSettings ?? {}) ?? {};
   const rules: CompiledRule[] = [];
   const rulesById = new Map<string, CompiledRule>();
   for (const rule of payload.rules) {
@@ -100,17 +98,17 @@ function build(payload: RulesPayloadInput): CompiledRules {
 }
 
 function compileRule(rule: RulesPayloadInput['rules'][number]): CompiledRule {
-  const gifts = giftConfigSchema.safeParse(rule.giftConfig);
-  const options = ruleOptionsSchema.safeParse(rule.options);
-  const valid = gifts.success && options.success;
+  const gifts = readGiftConfig(rule.giftConfig);
+  const options = readRuleOptions(rule.options);
+  const valid = gifts !== undefined && options !== undefined;
   return {
     id: rule.id,
     campaignId: rule.campaignId,
     conditionTree: rule.conditionTree,
     program: compileConditionProgram(rule.conditionTree),
-    options: valid ? options.data : undefined,
-    gifts: gifts.success ? gifts.data.gifts : [],
-    fallbackOnOOS: gifts.success && gifts.data.fallbackOnOOS,
+    options: valid ? options : undefined,
+    gifts: gifts?.gifts ?? [],
+    fallbackOnOOS: gifts?.fallbackOnOOS === true,
     enabled: rule.enabled !== false,
     startsAt: toEpoch(rule.startAt),
     endsAt: toEpoch(rule.endAt),

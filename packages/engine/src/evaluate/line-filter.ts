@@ -1,6 +1,6 @@
 import type { IdKey } from '../ids.ts';
 import { idKeyOf } from '../ids.ts';
-import { ONE_TIME_PURCHASE } from '../schema/line-leaves.ts';
+import { ONE_TIME_PURCHASE } from '../schema/literals.ts';
 import type { LeafOutcome } from './outcomes.ts';
 import { OUTCOME } from './outcomes.ts';
 import type { PreparedLine } from './prepare-context.ts';

@@ -7,8 +7,9 @@ import {
   variantGidSchema,
 } from './gid.ts';
 
-/** `_otp` is SPEC's literal for "one-time purchase" (a line without a selling plan). */
-export const ONE_TIME_PURCHASE = '_otp';
+import { ONE_TIME_PURCHASE } from './literals.ts';
+
+export { ONE_TIME_PURCHASE };
 
 // An empty array is accepted here; SPEC makes the evaluator fail closed on it.
 const sellingPlanIdsSchema = z.array(z.union([sellingPlanGidSchema, z.literal(ONE_TIME_PURCHASE)]));

@@ -1,14 +1,9 @@
 import * as z from 'zod';
+import { RULE_OPTION_DEFAULTS_VALUES } from './rule-option-defaults.ts';
 import { textSchema } from './text.ts';
 
 /** The options a rule gets when it (or one of its fields) is left out. */
-export const RULE_OPTION_DEFAULTS = {
-  actionType: 'auto_add',
-  discountMethod: 'automatic',
-  discountType: 'percentage',
-  discountValue: 100,
-  discountTitle: 'Free gift',
-} as const;
+export const RULE_OPTION_DEFAULTS = RULE_OPTION_DEFAULTS_VALUES;
 
 /**
  * How a rule's gift is added and discounted. Every field has a default, and a missing

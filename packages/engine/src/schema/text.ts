@@ -1,26 +1,9 @@
 import * as z from 'zod';
+import { MAYBE_UNSTORABLE, STORABLE_TEXT_PATTERN, TEXT_ISSUE, isStorableText } from './literals.ts';
 
-/**
- * Text every store can keep: no U+0000 (PostgreSQL's `text` and `jsonb` refuse it: SQLSTATE
- * 22021 and 22P05) and no lone UTF-16 surrogate (it has no UTF-8 encoding). Written as a pattern
- * over UTF-16 code units so it runs the same in Node, browsers and the checkout's QuickJS, and
- * shows up as `pattern` in the OpenAPI document.
- */
-// eslint-disable-next-line no-control-regex -- U+0000 is exactly the character this pattern refuses
-export const STORABLE_TEXT_PATTERN = /^(?:[^\u0000\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$/;
+export { STORABLE_TEXT_PATTERN, TEXT_ISSUE, isStorableText };
 
-export const TEXT_ISSUE = 'Text must not contain NUL characters or unpaired UTF-16 surrogates';
-
-/** True when `value` is text the stores can keep (see {@link STORABLE_TEXT_PATTERN}). */
-export const isStorableText = (value: string): boolean => !MAYBE_UNSTORABLE.test(value) || STORABLE_TEXT_PATTERN.test(value);
-
-// Text without NUL and without any surrogate is storable: one scan for a character class, about
-// twice as fast as the pattern's alternation per character, which then only runs on text that
-// has a surrogate (emoji) or a NUL. Every text field of a request is checked, so it adds up.
-// eslint-disable-next-line no-control-regex -- U+0000 is one of the characters it looks for
-const MAYBE_UNSTORABLE = /[\u0000\uD800-\uDFFF]/;
-
-/** The pattern check, keeping its `pattern` in JSON Schema and issues, with the fast path above. */
+/** The pattern check, keeping its `pattern` in JSON Schema and issues, with the fast path of literals.ts. */
 function storableTextCheck() {
   const check = z.regex(STORABLE_TEXT_PATTERN, { message: TEXT_ISSUE });
   const full = check._zod.check;

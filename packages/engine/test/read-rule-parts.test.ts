@@ -1,0 +1,84 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { readGiftConfig, readRuleOptions, readShopSettings } from '../src/compile/read-rule-parts.ts';
+import { giftConfigSchema, ruleOptionsSchema, shopSettingsSchema } from '../src/index.ts';
+
+// compileRules reads giftConfig, options and shopSettings with plain readers so the storefront
+// bundle carries no zod; these laws hold the readers to the schemas the API validates with.
+const asSchema = <T>(result: { success: true; data: T } | { success: false }) => (result.success ? result.data : undefined);
+
+const variant = fc.oneof(
+  fc.nat({ max: 99 }).map((n) => `gid://shopify/ProductVariant/${n}`),
+  fc.constantFrom('gid://shopify/Product/1', '42', 'gid://a b/ProductVariant/1', 'gid://x/ProductVariant/'),
+);
+const loose = fc.oneof(fc.constant(undefined), fc.constant(null), fc.boolean(), fc.string({ maxLength: 3 }), fc.double(), fc.integer({ min: -2, max: 3 }));
+const giftConfigArb = fc.oneof(
+  fc.record(
+    {
+      type: fc.oneof(fc.constant('fixed'), loose),
+      gifts: fc.oneof(fc.array(fc.oneof(fc.record({ variantId: fc.oneof(variant, loose), quantity: fc.oneof(fc.integer({ min: -1, max: 3 }), loose), extra: loose }, { requiredKeys: [] }), loose), { maxLength: 3 }), loose),
+      fallbackOnOOS: loose,
+    },
+    { requiredKeys: [] },
+  ),
+  fc.anything(),
+);
+const optionsArb = fc.oneof(
+  fc.record(
+    {
+      actionType: fc.oneof(fc.constantFrom('auto_add', 'customer_choice', 'other'), loose),
+      discountMethod: fc.oneof(fc.constant('automatic'), loose),
+      discountType: fc.oneof(fc.constantFrom('percentage', 'fixed_amount'), loose),
+      discountValue: fc.oneof(fc.integer({ min: -5, max: 500 }), fc.constantFrom(Infinity, NaN, 100.5), loose),
+      discountTitle: fc.oneof(fc.string(), fc.constantFrom('a\u0000', '\uD800x'), loose),
+      unknown: loose,
+    },
+    { requiredKeys: [] },
+  ),
+  fc.anything(),
+);
+const sectionArb = (fields: string[]) =>
+  fc.oneof(fc.dictionary(fc.constantFrom(...fields, 'other'), fc.oneof(loose, fc.constant(2 ** 60)), { maxKeys: 4 }), loose);
+const settingsArb = fc.oneof(
+  fc.record(
+    {
+      engine: sectionArb(['runOnExpressCheckout', 'runOnCartSubmission', 'useDiscountedPrices', 'evaluationDelay']),
+      checkout: sectionArb(['blockZeroValueCart', 'blockGiftOnlyCarts', 'stripZeroPriceItems', 'minOrderTotalCents', 'minOrderTotalMessage']),
+      data: sectionArb(['collectCartTokens']),
+      other: loose,
+    },
+    { requiredKeys: [] },
+  ),
+  fc.anything(),
+);
+
+describe('plain readers of rule parts (zod-free compileRules)', () => {
+  it('readGiftConfig answers what giftConfigSchema answers', () => {
+    fc.assert(fc.property(giftConfigArb, (input) => {
+      expect(readGiftConfig(input)).toEqual(asSchema(giftConfigSchema.safeParse(input)));
+    }), { numRuns: 2000 });
+  });
+
+  it('readRuleOptions answers what ruleOptionsSchema answers', () => {
+    fc.assert(fc.property(optionsArb, (input) => {
+      expect(readRuleOptions(input)).toEqual(asSchema(ruleOptionsSchema.safeParse(input)));
+    }), { numRuns: 2000 });
+  });
+
+  it('readShopSettings answers what shopSettingsSchema answers', () => {
+    fc.assert(fc.property(settingsArb, (input) => {
+      expect(readShopSettings(input)).toEqual(asSchema(shopSettingsSchema.safeParse(input)));
+    }), { numRuns: 2000 });
+  });
+
+  it('accepts the common shapes (the law above is not vacuous)', () => {
+    expect(readGiftConfig({ type: 'fixed', gifts: [{ variantId: 'gid://shopify/ProductVariant/1', quantity: 2 }] })).toEqual({
+      type: 'fixed',
+      gifts: [{ variantId: 'gid://shopify/ProductVariant/1', quantity: 2 }],
+      fallbackOnOOS: false,
+    });
+    expect(readRuleOptions({ actionType: 'customer_choice' })?.actionType).toBe('customer_choice');
+    expect(readRuleOptions({ discountValue: 101 })).toBeUndefined();
+    expect(readShopSettings({ engine: { evaluationDelay: 300 }, x: 1 })).toEqual({ engine: { evaluationDelay: 300 } });
+  });
+});
