@@ -20,6 +20,7 @@ import { platformOrderWebhook } from './orders/platform-webhook.ts';
 import { redisHealth } from './redis/connection.ts';
 import { publicShopRoutes } from './routes.ts';
 import { registerStorefrontRoutes } from './storefront/mount.ts';
+import { registerStorefrontScriptRoutes } from './storefront/script-route.ts';
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
@@ -78,6 +79,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(platformOrderWebhook(ctx));
   // CONTRACT "Storefront": the same rules and events handlers for the app proxy and publishable tokens.
   await registerStorefrontRoutes(app, ctx);
+
+  // CONTRACT "Storefront": the theme script (public, no token).
+  registerStorefrontScriptRoutes(app);
 
   // CONTRACT: without ADMIN_TOKEN the admin API answers 404 and only the CLI administers.
   const adminToken = ctx.config.adminToken;

@@ -6,12 +6,15 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createAppContext } from './context.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
+import { loadStorefrontScript } from './storefront/script-route.ts';
 import { createWorkers, startWorkers, stopWorkers } from './workers.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const ctx = await createAppContext(config);
   const app = await buildApp(ctx);
+  // Build the storefront script before listening: a broken build fails the start, not a shopper's page.
+  await loadStorefrontScript();
   await app.listen({ port: config.port, host: config.host });
   const workers = createWorkers(ctx);
   startWorkers(workers);

@@ -1,0 +1,36 @@
+/**
+ * Storefront events (SPEC "Ingest event"): the body POSTed to `{proxy}/events`.
+ */
+import { toGid } from './ajax-cart.ts';
+
+export type StorefrontEventType = 'gift_added' | 'gift_removed' | 'choice_shown' | 'choice_selected';
+
+export type StorefrontEvent = {
+  type: StorefrontEventType;
+  campaignId: string;
+  ruleId: string;
+  variantId: string;
+  cartToken?: string;
+};
+
+/**
+ * One event in SPEC's schema: the variant as a gid, the cart token only when the shop's
+ * `shopSettings.data.collectCartTokens` allows it (and the cart has one).
+ *
+ * @example storefrontEvent('gift_added', { campaignId: 'cmp_1', ruleId: 'rul_1', variantId: '7' }, { cartToken: 'c1', collectCartTokens: false })
+ * // { type: 'gift_added', campaignId: 'cmp_1', ruleId: 'rul_1', variantId: 'gid://shopify/ProductVariant/7' }
+ */
+export function storefrontEvent(
+  type: StorefrontEventType,
+  gift: { campaignId: string; ruleId: string; variantId: string | number },
+  privacy: { cartToken?: string | undefined; collectCartTokens: boolean },
+): StorefrontEvent {
+  const event: StorefrontEvent = { type, campaignId: gift.campaignId, ruleId: gift.ruleId, variantId: toGid('ProductVariant', gift.variantId) };
+  if (privacy.collectCartTokens && privacy.cartToken) event.cartToken = privacy.cartToken;
+  return event;
+}
+
+/** The body of `POST {proxy}/events` (SPEC: `{ events: [Ingest event] }`). */
+export function eventsBody(events: readonly StorefrontEvent[]): { events: StorefrontEvent[] } {
+  return { events: [...events] };
+}

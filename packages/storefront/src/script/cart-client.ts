@@ -1,0 +1,60 @@
+/**
+ * The network adapter: the platform's cart (`/cart.js`, `/cart/add.js`, `/cart/change.js`)
+ * and the service's proxy (`rules`, `events`). It uses the page's original `fetch`, taken
+ * before the watcher wraps it, so the script's own cart calls never look like the page's.
+ */
+import type { AjaxCart } from '../ajax-cart.ts';
+import type { CartRequest } from '../cart-actions.ts';
+import type { StorefrontEvent } from '../events.ts';
+import { eventsBody } from '../events.ts';
+import { retryDecision } from '../retry.ts';
+
+export type CartCallOutcome = { kind: 'ok'; body: unknown } | { kind: 'refused' } | { kind: 'failed'; status: number };
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const JSON_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json' };
+
+export function createCartClient(originalFetch: typeof fetch, proxy: string) {
+  return {
+    async getCart(): Promise<AjaxCart> {
+      const response = await originalFetch('/cart.js', { credentials: 'same-origin', headers: { Accept: 'application/json' }, cache: 'no-store' });
+      if (!response.ok) throw new Error(`GET /cart.js answered ${response.status}`);
+      return (await response.json()) as AjaxCart;
+    },
+
+    /** One cart call, retried on 429/409 with backoff (at most 3 retries); 422 is a refusal. */
+    async send(request: CartRequest): Promise<CartCallOutcome> {
+      for (let attempt = 0; ; attempt++) {
+        const response = await originalFetch(request.path, {
+          method: 'POST',
+          credentials: 'same-origin',
+          headers: JSON_HEADERS,
+          body: JSON.stringify(request.body),
+        });
+        const decision = retryDecision(response.status, attempt, response.headers.get('Retry-After'));
+        if (decision.kind === 'ok') return { kind: 'ok', body: await response.json().catch(() => null) };
+        if (decision.kind === 'refused') return { kind: 'refused' };
+        if (decision.kind === 'failed') return { kind: 'failed', status: response.status };
+        await sleep(decision.delayMs);
+      }
+    },
+
+    async getRules(): Promise<unknown> {
+      const response = await originalFetch(`${proxy}/rules`, { credentials: 'same-origin', headers: { Accept: 'application/json' } });
+      if (!response.ok) throw new Error(`GET ${proxy}/rules answered ${response.status}`);
+      return response.json();
+    },
+
+    sendEvents(events: readonly StorefrontEvent[]): void {
+      if (events.length === 0) return;
+      void originalFetch(`${proxy}/events`, {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: JSON_HEADERS,
+        body: JSON.stringify(eventsBody(events)),
+        keepalive: true,
+      }).catch(() => {});
+    },
+  };
+}
+export type CartClient = ReturnType<typeof createCartClient>;

@@ -1,0 +1,75 @@
+/**
+ * gifts.js: the theme script (CONTRACT "Storefront"), bundled as one IIFE with the engine
+ * inside. Reads its `data-*`, wraps the page's cart calls, loads the rules once through the
+ * proxy and runs a pass now and after each of the page's cart changes (debounced by
+ * `shopSettings.engine.evaluationDelay`). Exposes `window.svcGifts`.
+ */
+import { createDebouncer } from '../debounce.ts';
+import { readScriptConfig } from '../script-config.ts';
+import { visitorIdentity } from '../visitor-id.ts';
+import { injectCustomCode } from '../widgets/custom-code.ts';
+import { armPromoPopup } from '../widgets/promo-popup.ts';
+import { enabledSection } from '../widgets/settings.ts';
+import { createCartClient } from './cart-client.ts';
+import type { LastResult, Runtime, StorefrontPayload } from './runtime.ts';
+import { createRuntime } from './runtime.ts';
+import { watchCartChanges } from './watch-cart.ts';
+
+type SvcGifts = {
+  refresh(): Promise<void>;
+  choose(ruleId: string, variantId: string): Promise<boolean>;
+  lastResult: LastResult | undefined;
+  ready: Promise<void>;
+};
+
+declare global {
+  interface Window {
+    svcGifts?: SvcGifts;
+  }
+}
+
+function start(): void {
+  if (window.svcGifts !== undefined) return; // included twice: the first copy runs
+  const script = document.currentScript as HTMLScriptElement | null;
+  const config = readScriptConfig({ ...(script?.dataset ?? {}) }, location.search);
+  const { visitorId, cookie } = visitorIdentity(document.cookie, (n) => crypto.getRandomValues(new Uint8Array(n)), location.protocol === 'https:');
+  document.cookie = cookie;
+
+  let runtime: Runtime | undefined;
+  let onAddToCart = () => {};
+  const debouncer = createDebouncer(() => void runtime?.pass().catch(report), () => runtime?.evaluationDelay ?? 0);
+  const originalFetch = watchCartChanges(window, (kind) => {
+    if (kind === 'add') onAddToCart();
+    debouncer.schedule();
+  });
+  const client = createCartClient(originalFetch, config.proxy);
+
+  const ready = (async () => {
+    const payload = (await client.getRules()) as StorefrontPayload;
+    if (!Array.isArray(payload.rules)) throw new Error('rules payload without rules');
+    runtime = createRuntime({ config, client, payload, visitorId });
+    injectCustomCode(payload.widgets?.customCode);
+    const promo = enabledSection(payload.widgets, 'promoPopup');
+    if (promo !== undefined) onAddToCart = armPromoPopup(promo);
+    await runtime.pass();
+  })().catch(report);
+
+  window.svcGifts = {
+    refresh: async () => {
+      debouncer.cancel();
+      await ready;
+      await runtime?.pass().catch(report);
+    },
+    choose: async (ruleId, variantId) => (runtime === undefined ? false : runtime.choose(ruleId, variantId)),
+    get lastResult() {
+      return runtime?.lastResult;
+    },
+    ready,
+  };
+}
+
+function report(error: unknown): void {
+  console.warn('[svc-gifts]', error);
+}
+
+start();

@@ -1,0 +1,242 @@
+/**
+ * One evaluation pass of the theme script, and what starts it: read the cart, plan with
+ * the engine, apply the plan through the cart API (bounded rounds, refused adds
+ * remembered per cart state), offer customer choices, render the widgets, report events,
+ * publish `window.svcGifts.lastResult` and dispatch `svc:gifts:updated`.
+ */
+import { compileRules, planCart } from '@gcrs/engine/planner';
+import type { CartOperation, ChooseOperation, CompiledRules, RuleResult, RulesPayloadInput } from '@gcrs/engine/planner';
+import type { AjaxCart } from '../ajax-cart.ts';
+import { cartStateKey, merchandiseSubtotal, toEvaluationContext } from '../ajax-cart.ts';
+import { addRequest, cartRequests } from '../cart-actions.ts';
+import type { CartRequest } from '../cart-actions.ts';
+import { storefrontEvent } from '../events.ts';
+import type { StorefrontEvent, StorefrontEventType } from '../events.ts';
+import { createRefusals } from '../retry.ts';
+import type { ScriptConfig } from '../script-config.ts';
+import { openGiftChoice } from '../widgets/gift-choice.ts';
+import { renderProgressBar, hideProgressBar } from '../widgets/progress-bar.ts';
+import { hideReminder, showReminder } from '../widgets/reminder.ts';
+import type { WidgetSettings } from '../widgets/settings.ts';
+import { enabledSection } from '../widgets/settings.ts';
+import { showToast } from '../widgets/toast.ts';
+import type { CartClient } from './cart-client.ts';
+
+/** The storefront rules payload: SPEC's plus `collections` and `debugAllowed` (CONTRACT). */
+export type StorefrontPayload = Omit<RulesPayloadInput, 'baseCurrency'> & {
+  baseCurrency?: string;
+  widgets?: WidgetSettings;
+  debugAllowed?: boolean;
+  collections?: Record<string, Array<string | number>>;
+};
+
+export type LastResult = { results: RuleResult[]; operations: CartOperation[] };
+
+/** At most this many plan → apply rounds per pass (a refused add re-plans once for a fallback). */
+const MAX_ROUNDS = 3;
+const DECLINED_KEY = 'svc_gifts_declined';
+
+export type Runtime = {
+  pass(): Promise<void>;
+  choose(ruleId: string, variantId: string): Promise<boolean>;
+  readonly lastResult: LastResult | undefined;
+  readonly evaluationDelay: number;
+};
+
+export function createRuntime(deps: { config: ScriptConfig; client: CartClient; payload: StorefrontPayload; visitorId: string }): Runtime {
+  const { config, client, payload, visitorId } = deps;
+  const refusals = createRefusals();
+  const widgets = payload.widgets;
+  const collectCartTokens = payload.shopSettings?.data?.collectCartTokens === true;
+  const debug = config.debugRequested && payload.debugAllowed === true;
+  const declined = readDeclined();
+  let compiled: CompiledRules | undefined;
+  let lastResult: LastResult | undefined;
+  let lastCart: AjaxCart | undefined;
+  let pendingChooses: ChooseOperation[] = [];
+  let choiceOpen = false;
+  let running: Promise<void> | undefined;
+  let again = false;
+
+  const eventOf = (type: StorefrontEventType, gift: { campaignId: string; ruleId: string; variantId: string }): StorefrontEvent =>
+    storefrontEvent(type, gift, { cartToken: lastCart?.token, collectCartTokens });
+
+  function compiledFor(cart: AjaxCart): CompiledRules {
+    compiled ??= compileRules({ ...payload, baseCurrency: payload.baseCurrency ?? config.currency ?? cart.currency ?? '' } as RulesPayloadInput);
+    return compiled;
+  }
+
+  async function apply(requests: CartRequest[], stateKey: string, events: StorefrontEvent[]): Promise<boolean> {
+    for (const request of requests) {
+      const outcome = await client.send(request);
+      if (outcome.kind === 'ok') {
+        if (request.kind === 'add') {
+          events.push(eventOf('gift_added', request.gift));
+          toast(outcome.body, request.body.items[0]?.properties._svc_title);
+        } else if (request.kind === 'remove') {
+          events.push(eventOf('gift_removed', request.gift));
+        }
+      } else if (outcome.kind === 'refused' && request.kind === 'add') {
+        // Sold out: not retried while the cart stays in this state (CONTRACT "never loops").
+        refusals.refuse(stateKey, request.gift.variantId);
+      } else {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  function toast(added: unknown, fallbackTitle: string | undefined): void {
+    const settings = enabledSection(widgets, 'toast');
+    if (settings === undefined) return;
+    const item = (added as { items?: Array<{ product_title?: string; title?: string }> } | null)?.items?.[0];
+    showToast(settings, item?.product_title ?? item?.title ?? fallbackTitle ?? 'A free gift');
+  }
+
+  async function runPass(): Promise<void> {
+    let cart = await client.getCart();
+    const rules = compiledFor(cart);
+    let result: LastResult = { results: [], operations: [] };
+    let changed = false;
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const stateKey = cartStateKey(cart);
+      const ctx = toEvaluationContext(cart, config, payload.collections);
+      const plan = planCart(rules, ctx, { visitorId, trace: debug, availability: (variantId) => !refusals.isRefused(stateKey, variantId) });
+      result = { results: plan.results, operations: plan.operations };
+      if (debug) logTrace(ctx, plan.results, plan.operations);
+      const requests = cartRequests(plan.operations, cart);
+      if (requests.length === 0) break;
+      const events: StorefrontEvent[] = [];
+      const completed = await apply(requests, stateKey, events);
+      lastCart = cart;
+      client.sendEvents(events);
+      changed = true;
+      cart = await client.getCart();
+      if (!completed) break;
+    }
+    lastCart = cart;
+    lastResult = result;
+    pendingChooses = result.operations.filter((operation): operation is ChooseOperation => operation.type === 'choose');
+    renderWidgets(cart, rules);
+    document.dispatchEvent(new CustomEvent('svc:gifts:updated', { detail: { ...result, changed, cart } }));
+  }
+
+  function renderWidgets(cart: AjaxCart, rules: CompiledRules): void {
+    const progress = enabledSection(widgets, 'progressBar');
+    if (progress === undefined) hideProgressBar();
+    else {
+      const currency = (config.currency ?? cart.currency ?? '').toUpperCase();
+      renderProgressBar(progress, merchandiseSubtotal(cart, rules.useDiscountedPrices), currency, rules.baseCurrency.toUpperCase());
+    }
+    const choice = enabledSection(widgets, 'giftChoice');
+    const waiting = pendingChooses.filter((operation) => !declined.has(operation.ruleId));
+    const first = waiting[0];
+    if (choice !== undefined && first !== undefined && !choiceOpen) offerChoice(first);
+    const reminder = enabledSection(widgets, 'reminder');
+    const unchosen = pendingChooses[0];
+    if (reminder !== undefined && unchosen !== undefined && !choiceOpen && (choice === undefined || declined.has(unchosen.ruleId))) {
+      showReminder(reminder, () => {
+        hideReminder();
+        offerChoice(unchosen);
+      });
+    } else {
+      hideReminder();
+    }
+  }
+
+  function offerChoice(operation: ChooseOperation): void {
+    const settings = enabledSection(widgets, 'giftChoice');
+    const firstOption = operation.options[0];
+    if (settings === undefined || firstOption === undefined || choiceOpen) return;
+    choiceOpen = true;
+    client.sendEvents([eventOf('choice_shown', { ...operation, variantId: firstOption.variantId })]);
+    const title = operation.attributes._svc_title ?? 'Gift';
+    openGiftChoice(
+      settings,
+      operation,
+      (_variantId, index) => (operation.options.length > 1 ? `${title} ${index + 1}` : title),
+      (variantId) => {
+        choiceOpen = false;
+        void choose(operation.ruleId, variantId);
+      },
+      () => {
+        choiceOpen = false;
+        declined.add(operation.ruleId);
+        writeDeclined(declined);
+        if (lastCart !== undefined && compiled !== undefined) renderWidgets(lastCart, compiled);
+      },
+    );
+  }
+
+  async function choose(ruleId: string, variantId: string): Promise<boolean> {
+    const operation = pendingChooses.find((candidate) => candidate.ruleId === ruleId);
+    const option = operation?.options.find((candidate) => candidate.variantId === variantId);
+    if (operation === undefined || option === undefined) return false;
+    const request = addRequest(option.variantId, option.quantity, operation.attributes);
+    const events = [eventOf('choice_selected', request.gift)];
+    const outcome = await client.send(request);
+    if (outcome.kind === 'ok') {
+      events.push(eventOf('gift_added', request.gift));
+      toast(outcome.body, operation.attributes._svc_title);
+    } else if (outcome.kind === 'refused' && lastCart !== undefined) {
+      refusals.refuse(cartStateKey(lastCart), option.variantId);
+    }
+    client.sendEvents(events);
+    await pass();
+    return outcome.kind === 'ok';
+  }
+
+  async function pass(): Promise<void> {
+    if (running !== undefined) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          await runPass();
+        } while (again);
+      } finally {
+        running = undefined;
+      }
+    })();
+    return running;
+  }
+
+  return {
+    pass,
+    choose,
+    get lastResult() {
+      return lastResult;
+    },
+    get evaluationDelay() {
+      const delay = payload.shopSettings?.engine?.evaluationDelay;
+      return typeof delay === 'number' && delay > 0 ? delay : 0;
+    },
+  };
+}
+
+function logTrace(ctx: unknown, results: RuleResult[], operations: CartOperation[]): void {
+  console.groupCollapsed(`[svc-gifts] evaluation: ${results.filter((result) => result.matched).length}/${results.length} rules matched, ${operations.length} operations`);
+  console.log('context', ctx);
+  for (const result of results) console.log(result.matched ? 'matched' : 'not matched', result.ruleId, result.reasons, result.trace);
+  console.log('operations', operations);
+  console.groupEnd();
+}
+
+function readDeclined(): Set<string> {
+  try {
+    return new Set<string>(JSON.parse(sessionStorage.getItem(DECLINED_KEY) ?? '[]') as string[]);
+  } catch {
+    return new Set<string>();
+  }
+}
+
+function writeDeclined(declined: Set<string>): void {
+  try {
+    sessionStorage.setItem(DECLINED_KEY, JSON.stringify([...declined]));
+  } catch {
+    // Storage blocked: the choice is offered again on the next page.
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The gift choice (`widgets.giftChoice`) for a matched customer-choice rule: one radio per
+ * offered gift in a labelled fieldset, a confirm button, and a decline button when
+ * `allowDecline`. Only the chosen gift is added.
+ */
+import type { ChooseOperation } from '@gcrs/engine/planner';
+import { h, openDialog } from './dom.ts';
+import type { GiftChoiceSettings } from './settings.ts';
+
+export type GiftLabel = (variantId: string, index: number) => string;
+
+/**
+ * Opens the choice; `onChoose(variantId)` on confirm, `onDecline()` on decline or close.
+ * Labels come from `label` (the theme may name gifts; default "Gift n").
+ */
+export function openGiftChoice(
+  settings: GiftChoiceSettings,
+  operation: ChooseOperation,
+  label: GiftLabel,
+  onChoose: (variantId: string) => void,
+  onDecline: () => void,
+): { close: () => void } {
+  let chosen = false;
+  return openDialog(
+    'svc-gifts-choice',
+    settings.title ?? 'Choose your free gift',
+    (close) => {
+      const name = `svc-choice-${operation.ruleId}`;
+      const options = operation.options.map((option, index) => {
+        const input = h('input', { type: 'radio', name, value: option.variantId, id: `${name}-${index}` }) as HTMLInputElement;
+        if (index === 0) input.checked = true;
+        const text = option.quantity > 1 ? `${label(option.variantId, index)} \u00d7 ${option.quantity}` : label(option.variantId, index);
+        return h('div', { style: 'padding:6px 0' }, input, ' ', h('label', { for: `${name}-${index}` }, text));
+      });
+      const fieldset = h('fieldset', { style: 'border:0;padding:0;margin:0' }, h('legend', { class: 'sr' }, settings.title ?? 'Choose your free gift'), ...options);
+      const confirm = h('button', { type: 'button' }, settings.confirmLabel ?? 'Add gift');
+      confirm.addEventListener('click', () => {
+        const picked = fieldset.querySelector<HTMLInputElement>('input:checked')?.value;
+        if (picked === undefined) return;
+        chosen = true;
+        close();
+        onChoose(picked);
+      });
+      const actions = h('div', { class: 'actions' });
+      if (settings.allowDecline !== false) {
+        const decline = h('button', { type: 'button', class: 'secondary' }, 'No thanks');
+        decline.addEventListener('click', close);
+        actions.append(decline);
+      }
+      actions.append(confirm);
+      return [fieldset, actions];
+    },
+    () => {
+      if (!chosen) onDecline();
+    },
+  );
+}

@@ -1,0 +1,49 @@
+/**
+ * The progress bar toward the next threshold (`widgets.progressBar`), with the amount left
+ * to spend. It goes into the theme's `[data-svc-gifts-progress]` element when there is one
+ * (a cart drawer or cart page section), else it is fixed to the top of the page.
+ */
+import { fillTemplate, formatMoney, progressToward } from '../progress.ts';
+import { h, removeHost, shadowHost } from './dom.ts';
+import type { ProgressBarSettings } from './settings.ts';
+
+const HOST = 'svc-gifts-progress';
+
+/** Renders (or hides, when the cart is in another currency than the thresholds') the bar. */
+export function renderProgressBar(settings: ProgressBarSettings, subtotal: number, currency: string, baseCurrency: string): void {
+  if (currency !== baseCurrency || settings.thresholds.length === 0) {
+    removeHost(HOST);
+    return;
+  }
+  const progress = progressToward(subtotal, settings.thresholds);
+  const target = document.querySelector('[data-svc-gifts-progress]');
+  const fixed = target === null ? 'position:fixed;top:0;left:0;right:0;z-index:2147482000;' : '';
+  const root = shadowHost(
+    HOST,
+    `.bar{${fixed}padding:10px 16px;background:#fff;color:#111827;text-align:center;border-bottom:1px solid #e5e7eb}` +
+      `.track{height:8px;border-radius:4px;margin-top:6px;overflow:hidden}.fill{height:100%}`,
+    target ?? document.body,
+  );
+  const message = progress.complete
+    ? (settings.completedMessage ?? 'You unlocked a free gift!')
+    : fillTemplate(settings.message ?? 'Spend {{remaining}} more to unlock your gift', { remaining: formatMoney(progress.remaining, currency, document.documentElement.lang || undefined) });
+  const label = h('p', { id: 'svc-progress-label', style: 'margin:0' }, message);
+  const track = h(
+    'div',
+    {
+      class: 'track',
+      role: 'progressbar',
+      'aria-labelledby': 'svc-progress-label',
+      'aria-valuemin': '0',
+      'aria-valuemax': '100',
+      'aria-valuenow': String(progress.percent),
+      style: `background:${settings.backgroundColor ?? '#e5e7eb'}`,
+    },
+    h('div', { class: 'fill', style: `width:${progress.percent}%;background:${settings.barColor ?? '#16a34a'}` }),
+  );
+  root.append(h('div', { class: 'bar', 'data-remaining': String(progress.remaining) }, label, track));
+}
+
+export function hideProgressBar(): void {
+  removeHost(HOST);
+}

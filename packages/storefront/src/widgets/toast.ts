@@ -1,0 +1,37 @@
+/** The toast shown when a gift is added (`widgets.toast`). */
+import { fillTemplate } from '../progress.ts';
+import { h, removeHost, shadowHost } from './dom.ts';
+import type { ToastSettings } from './settings.ts';
+
+const HOST = 'svc-gifts-toast';
+const POSITIONS: Record<string, string> = {
+  'top-left': 'top:16px;left:16px',
+  'top-center': 'top:16px;left:50%;transform:translateX(-50%)',
+  'top-right': 'top:16px;right:16px',
+  'bottom-left': 'bottom:16px;left:16px',
+  'bottom-center': 'bottom:16px;left:50%;transform:translateX(-50%)',
+  'bottom-right': 'bottom:16px;right:16px',
+};
+let timer: ReturnType<typeof setTimeout> | undefined;
+
+/** Shows `settings.message` with `{{giftTitle}}` filled, for `durationMs`, in a polite live region. */
+export function showToast(settings: ToastSettings, giftTitle: string): void {
+  const position = POSITIONS[settings.position ?? 'bottom-right'] ?? POSITIONS['bottom-right'];
+  const root = shadowHost(
+    HOST,
+    `.toast{position:fixed;${position};z-index:2147483000;max-width:min(360px,calc(100vw - 32px));padding:12px 16px;border-radius:8px;` +
+      `box-shadow:0 6px 20px rgba(0,0,0,.25);display:flex;gap:12px;align-items:center}` +
+      `.toast button{background:transparent;border:0;color:inherit;padding:2px 6px;font-size:18px}`,
+  );
+  const close = h('button', { type: 'button', 'aria-label': 'Dismiss' }, '\u00d7');
+  const toast = h(
+    'div',
+    { class: 'toast', role: 'status', 'aria-live': 'polite', style: `background:${settings.backgroundColor ?? '#111827'};color:${settings.textColor ?? '#ffffff'}` },
+    h('span', {}, fillTemplate(settings.message ?? '{{giftTitle}} was added to your cart', { giftTitle })),
+    close,
+  );
+  close.addEventListener('click', () => removeHost(HOST));
+  root.append(toast);
+  clearTimeout(timer);
+  timer = setTimeout(() => removeHost(HOST), settings.durationMs ?? 4000);
+}
