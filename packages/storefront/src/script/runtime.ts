@@ -54,8 +54,10 @@ export function createRuntime(deps: { config: ScriptConfig; client: CartClient; 
   let lastResult: LastResult | undefined;
   let lastCart: AjaxCart | undefined;
   let pendingChooses: ChooseOperation[] = [];
-  let choiceOpen = false;
+  let openChoice: { ruleId: string; close: () => void } | undefined;
   let running: Promise<void> | undefined;
+  /** A chosen gift was added since the last pass: that pass reports the cart as changed. */
+  let changedSincePass = false;
   let again = false;
 
   const eventOf = (type: StorefrontEventType, gift: { campaignId: string; ruleId: string; variantId: string }): StorefrontEvent =>
@@ -66,10 +68,13 @@ export function createRuntime(deps: { config: ScriptConfig; client: CartClient; 
     return compiled;
   }
 
-  async function apply(requests: CartRequest[], stateKey: string, events: StorefrontEvent[]): Promise<boolean> {
+  /** Sends the requests in order; stops at a failure. `changed`: whether any call changed the cart. */
+  async function apply(requests: CartRequest[], stateKey: string, events: StorefrontEvent[]): Promise<{ completed: boolean; changed: boolean }> {
+    let changed = false;
     for (const request of requests) {
       const outcome = await client.send(request);
       if (outcome.kind === 'ok') {
+        changed = true;
         if (request.kind === 'add') {
           events.push(eventOf('gift_added', request.gift));
           toast(outcome.body, request.body.items[0]?.properties._svc_title);
@@ -80,10 +85,10 @@ export function createRuntime(deps: { config: ScriptConfig; client: CartClient; 
         // Sold out: not retried while the cart stays in this state (CONTRACT "never loops").
         refusals.refuse(stateKey, request.gift.variantId);
       } else {
-        return false;
+        return { completed: false, changed };
       }
     }
-    return true;
+    return { completed: true, changed };
   }
 
   function toast(added: unknown, fallbackTitle: string | undefined): void {
@@ -97,7 +102,8 @@ export function createRuntime(deps: { config: ScriptConfig; client: CartClient; 
     let cart = await client.getCart();
     const rules = compiledFor(cart);
     let result: LastResult = { results: [], operations: [] };
-    let changed = false;
+    let changed = changedSincePass;
+    changedSincePass = false;
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const stateKey = cartStateKey(cart);
       const ctx = toEvaluationContext(cart, config, payload.collections);
@@ -107,12 +113,12 @@ export function createRuntime(deps: { config: ScriptConfig; client: CartClient; 
       const requests = cartRequests(plan.operations, cart);
       if (requests.length === 0) break;
       const events: StorefrontEvent[] = [];
-      const completed = await apply(requests, stateKey, events);
+      const outcome = await apply(requests, stateKey, events);
       lastCart = cart;
       client.sendEvents(events);
-      changed = true;
+      changed ||= outcome.changed;
       cart = await client.getCart();
-      if (!completed) break;
+      if (!outcome.completed) break;
     }
     lastCart = cart;
     lastResult = result;
@@ -128,13 +134,19 @@ export function createRuntime(deps: { config: ScriptConfig; client: CartClient; 
       const currency = (config.currency ?? cart.currency ?? '').toUpperCase();
       renderProgressBar(progress, merchandiseSubtotal(cart, rules.useDiscountedPrices), currency, rules.baseCurrency.toUpperCase());
     }
+    // A choice whose rule no longer waits for one (the cart dropped below it) is withdrawn.
+    const shown = openChoice;
+    if (shown !== undefined && !pendingChooses.some((operation) => operation.ruleId === shown.ruleId)) {
+      openChoice = undefined;
+      shown.close();
+    }
     const choice = enabledSection(widgets, 'giftChoice');
     const waiting = pendingChooses.filter((operation) => !declined.has(operation.ruleId));
     const first = waiting[0];
-    if (choice !== undefined && first !== undefined && !choiceOpen) offerChoice(first);
+    if (choice !== undefined && first !== undefined && openChoice === undefined) offerChoice(first);
     const reminder = enabledSection(widgets, 'reminder');
     const unchosen = pendingChooses[0];
-    if (reminder !== undefined && unchosen !== undefined && !choiceOpen && (choice === undefined || declined.has(unchosen.ruleId))) {
+    if (reminder !== undefined && unchosen !== undefined && openChoice === undefined && (choice === undefined || declined.has(unchosen.ruleId))) {
       showReminder(reminder, () => {
         hideReminder();
         offerChoice(unchosen);
@@ -147,25 +159,26 @@ export function createRuntime(deps: { config: ScriptConfig; client: CartClient; 
   function offerChoice(operation: ChooseOperation): void {
     const settings = enabledSection(widgets, 'giftChoice');
     const firstOption = operation.options[0];
-    if (settings === undefined || firstOption === undefined || choiceOpen) return;
-    choiceOpen = true;
+    if (settings === undefined || firstOption === undefined || openChoice !== undefined) return;
     client.sendEvents([eventOf('choice_shown', { ...operation, variantId: firstOption.variantId })]);
     const title = operation.attributes._svc_title ?? 'Gift';
-    openGiftChoice(
+    const dialog = openGiftChoice(
       settings,
       operation,
       (_variantId, index) => (operation.options.length > 1 ? `${title} ${index + 1}` : title),
       (variantId) => {
-        choiceOpen = false;
+        openChoice = undefined;
         void choose(operation.ruleId, variantId);
       },
       () => {
-        choiceOpen = false;
+        if (openChoice === undefined) return; // withdrawn by the script, not declined by the shopper
+        openChoice = undefined;
         declined.add(operation.ruleId);
         writeDeclined(declined);
         if (lastCart !== undefined && compiled !== undefined) renderWidgets(lastCart, compiled);
       },
     );
+    openChoice = { ruleId: operation.ruleId, close: dialog.close };
   }
 
   async function choose(ruleId: string, variantId: string): Promise<boolean> {
@@ -176,6 +189,7 @@ export function createRuntime(deps: { config: ScriptConfig; client: CartClient; 
     const events = [eventOf('choice_selected', request.gift)];
     const outcome = await client.send(request);
     if (outcome.kind === 'ok') {
+      changedSincePass = true;
       events.push(eventOf('gift_added', request.gift));
       toast(outcome.body, operation.attributes._svc_title);
     } else if (outcome.kind === 'refused' && lastCart !== undefined) {

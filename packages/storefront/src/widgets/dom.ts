@@ -23,7 +23,7 @@ button{cursor:pointer;border-radius:6px;border:1px solid #111827;padding:8px 14p
 button.secondary{background:#fff;color:#111827}button:focus-visible,a:focus-visible,input:focus-visible{outline:3px solid #2563eb;outline-offset:2px}
 .backdrop{position:fixed;inset:0;background:rgba(0,0,0,.45);display:flex;align-items:center;justify-content:center;z-index:2147483000;padding:16px}
 .dialog{background:#fff;color:#111827;border-radius:10px;max-width:420px;width:100%;padding:20px;box-shadow:0 10px 30px rgba(0,0,0,.3)}
-.dialog h2{font-size:18px;margin:0 0 10px}.actions{display:flex;gap:8px;justify-content:flex-end;margin-top:16px;flex-wrap:wrap}`;
+.dialog h2{font-size:18px;margin:0 0 10px}.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}.actions{display:flex;gap:8px;justify-content:flex-end;margin-top:16px;flex-wrap:wrap}`;
 
 /**
  * A host element with an open shadow root holding the base styles and `css`, appended to
