@@ -1,7 +1,7 @@
 /**
  * The storefront's cost of @gcrs/engine: bundles evaluate + plan for the browser with
- * esbuild (minified ESM, zod included), gzips it and prints the size beside the budget of
- * issue 8 (40 KB gzip). Exits 1 above the budget, so CI can run it as a check.
+ * esbuild (minified ESM), gzips it and prints the size beside the budget of issue 8
+ * (40 KB gzip). Exits 1 above the budget, so CI can run it as a check.
  * Run: `npm run size:engine` (add `--top` to list the biggest inputs).
  */
 import { gzipSync } from 'node:zlib';

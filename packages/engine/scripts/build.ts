@@ -1,15 +1,15 @@
 /**
  * Builds dist/ (ESM JavaScript and .d.ts) from src/ with tsc. dist/ is removed first so
  * that a file deleted from src/ cannot linger in the published package.
- * Run: `npm run build -w @gcrs/engine`.
+ * Run: `npm run build -w @gcrs/engine` (or `-w @gcrs/storefront`, whose build runs this
+ * script): it builds the package in the current directory with its tsconfig.build.json.
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-const packageRoot = fileURLToPath(new URL('..', import.meta.url));
+const packageRoot = process.cwd();
 const dist = join(packageRoot, 'dist');
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 
