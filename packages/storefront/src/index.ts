@@ -6,6 +6,8 @@ export { toEvaluationContext, lineAttributes, cartStateKey, isGiftItem, merchand
 export type { AjaxCart, AjaxCartItem, Shopper } from './ajax-cart.ts';
 export { addRequest, cartRequests } from './cart-actions.ts';
 export type { AddRequest, ChangeRequest, CartRequest } from './cart-actions.ts';
+export { MAX_ROUNDS, runCartPass } from './cart-pass.ts';
+export type { CartPort, PassOptions, PassOutcome } from './cart-pass.ts';
 export { MAX_RETRIES, retryDecision, createRefusals } from './retry.ts';
 export type { RetryDecision, Refusals } from './retry.ts';
 export { createDebouncer, isCartMutationUrl } from './debounce.ts';

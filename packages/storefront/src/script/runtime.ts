@@ -1,15 +1,15 @@
 /**
- * One evaluation pass of the theme script, and what starts it: read the cart, plan with
- * the engine, apply the plan through the cart API (bounded rounds, refused adds
- * remembered per cart state), offer customer choices, render the widgets, report events,
- * publish `window.svcGifts.lastResult` and dispatch `svc:gifts:updated`.
+ * The theme script's passes around the DOM: one pass at a time (a pass asked for while
+ * one runs follows it), the cart work in cart-pass.ts, then events, the toast, customer
+ * choices, the progress bar and reminder, `window.svcGifts.lastResult` and the
+ * `svc:gifts:updated` event.
  */
-import { compileRules, planCart } from '@gcrs/engine/planner';
-import type { CartOperation, ChooseOperation, CompiledRules, RuleResult, RulesPayloadInput } from '@gcrs/engine/planner';
+import { compileRules } from '@gcrs/engine/planner';
+import type { CartOperation, ChooseOperation, CompiledRules, EvaluationContext, RuleResult, RulesPayloadInput } from '@gcrs/engine/planner';
 import type { AjaxCart } from '../ajax-cart.ts';
-import { cartStateKey, merchandiseSubtotal, toEvaluationContext } from '../ajax-cart.ts';
-import { addRequest, cartRequests } from '../cart-actions.ts';
-import type { CartRequest } from '../cart-actions.ts';
+import { cartStateKey, merchandiseSubtotal } from '../ajax-cart.ts';
+import { addRequest } from '../cart-actions.ts';
+import { runCartPass } from '../cart-pass.ts';
 import { storefrontEvent } from '../events.ts';
 import type { StorefrontEvent, StorefrontEventType } from '../events.ts';
 import { createRefusals } from '../retry.ts';
@@ -32,8 +32,6 @@ export type StorefrontPayload = Omit<RulesPayloadInput, 'baseCurrency'> & {
 
 export type LastResult = { results: RuleResult[]; operations: CartOperation[] };
 
-/** At most this many plan → apply rounds per pass (a refused add re-plans once for a fallback). */
-const MAX_ROUNDS = 3;
 const DECLINED_KEY = 'svc_gifts_declined';
 
 export type Runtime = {
@@ -63,32 +61,10 @@ export function createRuntime(deps: { config: ScriptConfig; client: CartClient; 
   const eventOf = (type: StorefrontEventType, gift: { campaignId: string; ruleId: string; variantId: string }): StorefrontEvent =>
     storefrontEvent(type, gift, { cartToken: lastCart?.token, collectCartTokens });
 
-  function compiledFor(cart: AjaxCart): CompiledRules {
-    compiled ??= compileRules({ ...payload, baseCurrency: payload.baseCurrency ?? config.currency ?? cart.currency ?? '' } as RulesPayloadInput);
+  function compiledRules(): CompiledRules {
+    // The server always sends baseCurrency; without it, thresholds count only in data-currency.
+    compiled ??= compileRules({ ...payload, baseCurrency: payload.baseCurrency ?? config.currency ?? '' } as RulesPayloadInput);
     return compiled;
-  }
-
-  /** Sends the requests in order; stops at a failure. `changed`: whether any call changed the cart. */
-  async function apply(requests: CartRequest[], stateKey: string, events: StorefrontEvent[]): Promise<{ completed: boolean; changed: boolean }> {
-    let changed = false;
-    for (const request of requests) {
-      const outcome = await client.send(request);
-      if (outcome.kind === 'ok') {
-        changed = true;
-        if (request.kind === 'add') {
-          events.push(eventOf('gift_added', request.gift));
-          toast(outcome.body, request.body.items[0]?.properties._svc_title);
-        } else if (request.kind === 'remove') {
-          events.push(eventOf('gift_removed', request.gift));
-        }
-      } else if (outcome.kind === 'refused' && request.kind === 'add') {
-        // Sold out: not retried while the cart stays in this state (CONTRACT "never loops").
-        refusals.refuse(stateKey, request.gift.variantId);
-      } else {
-        return { completed: false, changed };
-      }
-    }
-    return { completed: true, changed };
   }
 
   function toast(added: unknown, fallbackTitle: string | undefined): void {
@@ -99,32 +75,27 @@ export function createRuntime(deps: { config: ScriptConfig; client: CartClient; 
   }
 
   async function runPass(): Promise<void> {
-    let cart = await client.getCart();
-    const rules = compiledFor(cart);
-    let result: LastResult = { results: [], operations: [] };
-    let changed = changedSincePass;
+    const rules = compiledRules();
+    const outcome = await runCartPass(client, {
+      rules,
+      shopper: config,
+      collections: payload.collections,
+      visitorId,
+      refusals,
+      collectCartTokens,
+      trace: debug,
+      ...(debug ? { onPlan: logTrace } : {}),
+    });
+    client.sendEvents(outcome.events);
+    for (const { request, body } of outcome.added) if (request.kind === 'add') toast(body, request.body.items[0]?.properties._svc_title);
+    const changed = outcome.changed || changedSincePass;
     changedSincePass = false;
-    for (let round = 0; round < MAX_ROUNDS; round++) {
-      const stateKey = cartStateKey(cart);
-      const ctx = toEvaluationContext(cart, config, payload.collections);
-      const plan = planCart(rules, ctx, { visitorId, trace: debug, availability: (variantId) => !refusals.isRefused(stateKey, variantId) });
-      result = { results: plan.results, operations: plan.operations };
-      if (debug) logTrace(ctx, plan.results, plan.operations);
-      const requests = cartRequests(plan.operations, cart);
-      if (requests.length === 0) break;
-      const events: StorefrontEvent[] = [];
-      const outcome = await apply(requests, stateKey, events);
-      lastCart = cart;
-      client.sendEvents(events);
-      changed ||= outcome.changed;
-      cart = await client.getCart();
-      if (!outcome.completed) break;
-    }
+    const cart = outcome.cart;
     lastCart = cart;
-    lastResult = result;
-    pendingChooses = result.operations.filter((operation): operation is ChooseOperation => operation.type === 'choose');
+    lastResult = { results: outcome.results, operations: outcome.operations };
+    pendingChooses = outcome.operations.filter((operation): operation is ChooseOperation => operation.type === 'choose');
     renderWidgets(cart, rules);
-    document.dispatchEvent(new CustomEvent('svc:gifts:updated', { detail: { ...result, changed, cart } }));
+    document.dispatchEvent(new CustomEvent('svc:gifts:updated', { detail: { ...lastResult, changed, cart } }));
   }
 
   function renderWidgets(cart: AjaxCart, rules: CompiledRules): void {
@@ -231,7 +202,7 @@ export function createRuntime(deps: { config: ScriptConfig; client: CartClient; 
   };
 }
 
-function logTrace(ctx: unknown, results: RuleResult[], operations: CartOperation[]): void {
+function logTrace(ctx: EvaluationContext, results: RuleResult[], operations: CartOperation[]): void {
   console.groupCollapsed(`[svc-gifts] evaluation: ${results.filter((result) => result.matched).length}/${results.length} rules matched, ${operations.length} operations`);
   console.log('context', ctx);
   for (const result of results) console.log(result.matched ? 'matched' : 'not matched', result.ruleId, result.reasons, result.trace);
