@@ -1,0 +1,15 @@
+// The "./checkout" export of @gcrs/engine: the checkout discount function's logic and the
+// compact configuration it reads, with no Zod in the import graph (the function's bundle is
+// compiled to a QuickJS module by the platform, where size counts).
+export { runGiftDiscount } from './checkout/gift-discount.ts';
+export type { GiftFunctionInput, GiftFunctionLine, GiftFunctionResult, GiftDiscountCandidate, GiftDiscountValue } from './checkout/function-input.ts';
+export { CHECKOUT_CONFIG_LIMIT_BYTES, buildCheckoutConfig, keyOf, utf8Length } from './checkout/compact-config.ts';
+export type {
+  CheckoutConfigBuild,
+  CheckoutFunctionConfig,
+  CheckoutFunctionVariables,
+  CompactRule,
+  ConfigCollection,
+  ExcludedRule,
+} from './checkout/compact-config.ts';
+export { LEAF_CODEC, decodeTree, encodeTree } from './checkout/compact-tree.ts';

@@ -1,0 +1,218 @@
+/**
+ * The checkout function's configuration: a shop's live rules in the compact form the
+ * automatic discount's metafield holds (CONTRACT "Checkout": at most 10,000 bytes of JSON for
+ * the whole shop). Only what the function needs to re-check a gift line: the rule (by a short
+ * hash of its id), its campaign, its compiled-to-compact condition tree, its gifts with their
+ * quantities, its discount and title, its experiment; the base currency and the checkout
+ * settings a discount can express. Pure and zod-free (the function bundle imports the types).
+ */
+import { readGiftConfig, readRuleOptions, readShopSettings } from '../compile/read-rule-parts.ts';
+import { numericIdOf } from '../ids.ts';
+import { fnv1a32 } from '../planner/fnv1a.ts';
+import { compactId, encodeTree } from './compact-tree.ts';
+import type { CompactNode } from './compact-tree.ts';
+
+/** The platform's cap on the metafield a function reads (bytes of the JSON value). */
+export const CHECKOUT_CONFIG_LIMIT_BYTES = 10_000;
+
+/**
+ * One rule: `[ruleKey, campaignIndex, tree, gifts, discount?, titleIndex?, experimentIndex?]`.
+ * A gift is its variant's numeric id (quantity 1) or `[id, quantity]`; `discount` a number
+ * is a percentage, `[minor]` a fixed amount in the base currency's minor units per item.
+ * Trailing defaults are dropped: discount 100 (%), title 0, no experiment.
+ */
+export type CompactGift = number | string | [number | string, number];
+export type CompactRule = [string, number, CompactNode | 0, CompactGift[], (number | [number])?, number?, number?];
+
+export type CheckoutFunctionConfig = {
+  /** Format version. */
+  v: 1;
+  /** Base currency. */
+  c: string;
+  /** Campaign keys, referenced by index. */
+  p: string[];
+  /** Distinct discount titles, referenced by index. */
+  m: string[];
+  r: CompactRule[];
+  /** Checkout settings a discount can express: `s` stripZeroPriceItems, `n` minOrderTotalCents. */
+  k?: { s?: 1; n?: number };
+};
+
+/** The input query's variables (a second metafield): customer tags and collections to ask about. */
+export type CheckoutFunctionVariables = { tags: string[]; collectionIds: string[] };
+
+export type ExcludedRule = { ruleId: string; reason: 'invalid_rule' | 'discount_code_condition' | 'no_discount' };
+
+export type CheckoutConfigBuild = {
+  config: CheckoutFunctionConfig;
+  variables: CheckoutFunctionVariables;
+  /** UTF-8 bytes of `JSON.stringify(config)` plus those of the variables: what the platform stores. */
+  bytes: number;
+  fits: boolean;
+  /** Live rules the function cannot re-check, hence never discounts (fail closed). */
+  excluded: ExcludedRule[];
+};
+
+type PayloadLike = {
+  baseCurrency: string;
+  rules: ReadonlyArray<{
+    id: string;
+    campaignId?: string;
+    enabled?: boolean;
+    conditionTree: unknown;
+    giftConfig: unknown;
+    options?: unknown;
+  }>;
+  experiments?: ReadonlyArray<{ id: string; variants: ReadonlyArray<{ ruleId: string }> }>;
+  shopSettings?: unknown;
+};
+
+/** A collection of the catalog: references by handle are resolved to its id. */
+export type ConfigCollection = { id: string; handle: string };
+
+const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/**
+ * The short key of an id in the configuration: the low 24 bits of FNV-1a 32 as four
+ * base64url characters. The key only says which rule a line claims; the claim is then
+ * re-checked in full, so a guessed key gains nothing. Live ids of one shop that share a key
+ * keep their full ids (see `uniqueKeys`), so a collision costs bytes, never correctness.
+ *
+ * @example keyOf('rul_0Wn3kQ7a3fK9x0Lq') // four characters
+ */
+export function keyOf(id: string): string {
+  const hash = fnv1a32(id);
+  let key = '';
+  for (let shift = 18; shift >= 0; shift -= 6) key += KEY_ALPHABET[(hash >>> shift) & 63];
+  return key;
+}
+
+/** UTF-8 length of a string, without TextEncoder (not every function runtime has it). */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+const DISCOUNT_LEAVES = new Set(['discount.code_present', 'discount.code_not_present', 'discount.code_equals']);
+
+/** Walks a tree (iteratively) and calls `visit` on every leaf. */
+function eachLeaf(tree: unknown, visit: (leaf: Record<string, unknown>) => void): void {
+  const stack: unknown[] = [tree];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (typeof node !== 'object' || node === null) continue;
+    const record = node as Record<string, unknown>;
+    if (record.type === 'AND' || record.type === 'OR') {
+      if (Array.isArray(record.children)) stack.push(...(record.children as unknown[]));
+    } else if (record.type === 'NOT') stack.push(record.child);
+    else visit(record);
+  }
+}
+
+function uniqueKeys(ids: readonly string[]): Map<string, string> {
+  const counts = new Map<string, number>();
+  for (const id of new Set(ids)) counts.set(keyOf(id), (counts.get(keyOf(id)) ?? 0) + 1);
+  return new Map(ids.map((id) => [id, counts.get(keyOf(id)) === 1 ? keyOf(id) : id]));
+}
+
+/**
+ * The compact configuration of a rules payload (the one `GET /rules` serves, so plan gating
+ * and schedules are already applied) and its size. Rules that cannot be re-checked at
+ * checkout are left out and listed in `excluded`: a condition on discount codes (the
+ * function's run target is not told the codes entered), an invalid gift or options, a
+ * discount of 0.
+ *
+ * @example
+ *   const { config, bytes, fits } = buildCheckoutConfig(payload, catalogCollections);
+ */
+export function buildCheckoutConfig(payload: PayloadLike, collections: readonly ConfigCollection[] = []): CheckoutConfigBuild {
+  const excluded: ExcludedRule[] = [];
+  const live = payload.rules.filter((rule) => rule.enabled !== false);
+  const ruleKeys = uniqueKeys(live.map((rule) => rule.id));
+  const campaignKeys = uniqueKeys(live.map((rule) => rule.campaignId ?? ''));
+  const experimentOf = new Map<string, number>();
+  (payload.experiments ?? []).forEach((experiment, index) => {
+    for (const variant of experiment.variants) experimentOf.set(variant.ruleId, index);
+  });
+  const collectionByHandle = new Map(collections.map((c) => [c.handle.toLowerCase(), c]));
+  const collectionById = new Map(collections.map((c) => [numericIdOf(c.id) ?? c.id, c]));
+  const tags = new Set<string>();
+  const collectionIds = new Set<string>();
+  const campaigns: string[] = [];
+  const titles: string[] = [];
+  const rules: CompactRule[] = [];
+  const experimentIndex = new Map<number, number>();
+
+  for (const rule of live) {
+    const gifts = readGiftConfig(rule.giftConfig);
+    const options = readRuleOptions(rule.options);
+    if (gifts === undefined || options === undefined) {
+      excluded.push({ ruleId: rule.id, reason: 'invalid_rule' });
+      continue;
+    }
+    if (!(options.discountValue > 0)) {
+      excluded.push({ ruleId: rule.id, reason: 'no_discount' });
+      continue;
+    }
+    let codes = false;
+    eachLeaf(rule.conditionTree, (leaf) => {
+      if (DISCOUNT_LEAVES.has(String(leaf.type))) codes = true;
+    });
+    if (codes) {
+      excluded.push({ ruleId: rule.id, reason: 'discount_code_condition' });
+      continue;
+    }
+    const tree = encodeTree(rule.conditionTree, (leaf) => {
+      if (leaf.type === 'customer.tag_in' && Array.isArray(leaf.value)) {
+        for (const tag of leaf.value as unknown[]) if (typeof tag === 'string') tags.add(tag.trim());
+      }
+      if (leaf.type !== 'line.in_collection') return leaf;
+      // The function learns membership from the platform by collection id only.
+      const reference = String(leaf.value).trim();
+      const numeric = numericIdOf(reference) ?? (/^\d+$/.test(reference) ? reference : undefined);
+      const collection = numeric !== undefined ? collectionById.get(numeric) : collectionByHandle.get(reference.toLowerCase());
+      const id = collection !== undefined ? (numericIdOf(collection.id) ?? collection.id) : numeric;
+      if (id === undefined) return leaf;
+      collectionIds.add(`gid://shopify/Collection/${id}`);
+      return { ...leaf, value: id };
+    });
+    const campaignKey = campaignKeys.get(rule.campaignId ?? '') ?? '';
+    if (!campaigns.includes(campaignKey)) campaigns.push(campaignKey);
+    if (!titles.includes(options.discountTitle)) titles.push(options.discountTitle);
+    const discount: number | [number] = options.discountType === 'percentage' ? Math.min(options.discountValue, 100) : [Math.round(options.discountValue)];
+    const compactGifts = gifts.gifts.map((gift): CompactGift => {
+      const id = compactId(gift.variantId) as number | string;
+      return gift.quantity === 1 ? id : [id, gift.quantity];
+    });
+    const experiment = experimentOf.get(rule.id);
+    if (experiment !== undefined && !experimentIndex.has(experiment)) experimentIndex.set(experiment, experimentIndex.size);
+    const tail: unknown[] = [discount, titles.indexOf(options.discountTitle), experiment === undefined ? undefined : experimentIndex.get(experiment)];
+    const defaults: unknown[] = [100, 0, undefined];
+    while (tail.length > 0 && tail[tail.length - 1] === defaults[tail.length - 1]) tail.pop();
+    rules.push([ruleKeys.get(rule.id) ?? rule.id, campaigns.indexOf(campaignKey), tree, compactGifts, ...tail] as CompactRule);
+  }
+
+  const settings = readShopSettings(payload.shopSettings ?? {})?.checkout ?? {};
+  const k: CheckoutFunctionConfig['k'] = {};
+  if (settings.stripZeroPriceItems === true) k.s = 1;
+  if (settings.minOrderTotalCents !== undefined) k.n = settings.minOrderTotalCents;
+  const config: CheckoutFunctionConfig = {
+    v: 1,
+    c: payload.baseCurrency.toUpperCase(),
+    p: campaigns,
+    m: titles,
+    r: rules,
+    ...(Object.keys(k).length > 0 ? { k } : {}),
+  };
+  const variables: CheckoutFunctionVariables = { tags: [...tags], collectionIds: [...collectionIds] };
+  const bytes = utf8Length(JSON.stringify(config)) + utf8Length(JSON.stringify(variables));
+  return { config, variables, bytes, fits: bytes <= CHECKOUT_CONFIG_LIMIT_BYTES, excluded };
+}

@@ -1,0 +1,55 @@
+/**
+ * The discount function's input as `extensions/gift-discount`'s input query asks for it
+ * (Discount Function API, target `cart.lines.discounts.generate.run`), and its result.
+ * Written by hand from the platform's schema: the platform's codegen is not part of this
+ * repo's build.
+ */
+
+type Money = { amount: string | number; currencyCode: string };
+
+export type GiftFunctionLine = {
+  id: string;
+  quantity: number;
+  cost: { amountPerQuantity: Money };
+  merchandise: {
+    __typename?: string;
+    id?: string;
+    product?: { id: string; inCollections?: Array<{ collectionId: string; isMember: boolean }> };
+  };
+  sellingPlanAllocation?: { sellingPlan: { id: string } } | null;
+  campaignId?: { value: string | null } | null;
+  ruleId?: { value: string | null } | null;
+};
+
+export type GiftFunctionInput = {
+  cart: {
+    lines: GiftFunctionLine[];
+    buyerIdentity?: {
+      isAuthenticated?: boolean;
+      customer?: { id?: string; hasTags?: Array<{ tag: string; hasTag: boolean }> } | null;
+    } | null;
+  };
+  localization?: { country?: { isoCode: string } | null; market?: { handle: string } | null } | null;
+  /** Shop currency → presentment currency. */
+  presentmentCurrencyRate?: string | number | null;
+  discount?: {
+    discountClasses?: string[];
+    /** `$app:gifts` / `config`: the compact configuration (compact-config.ts). */
+    metafield?: { jsonValue?: unknown; value?: string } | null;
+  } | null;
+};
+
+export type GiftDiscountValue =
+  | { percentage: { value: string } }
+  | { fixedAmount: { amount: string; appliesToEachItem: true } };
+
+export type GiftDiscountCandidate = {
+  targets: Array<{ cartLine: { id: string; quantity: number } }>;
+  value: GiftDiscountValue;
+  message: string;
+};
+
+/** `CartLinesDiscountsGenerateRunResult`. */
+export type GiftFunctionResult = {
+  operations: Array<{ productDiscountsAdd: { candidates: GiftDiscountCandidate[]; selectionStrategy: 'ALL' } }>;
+};

@@ -1,0 +1,191 @@
+/**
+ * The checkout discount that trusts nothing (CONTRACT "Checkout"). A line carrying
+ * `_svc_campaign_id`/`_svc_rule_id` is discounted only when, all from the function input and
+ * the configuration the server wrote:
+ * 1. the rule is in the configuration (live: enabled, not draft, in its schedule, not
+ *    deleted) and the line's campaign is the rule's campaign;
+ * 2. the line's variant is one of the rule's gifts;
+ * 3. the rule's condition tree matches the cart without the gift lines (currency, market,
+ *    country, customer and collections from the platform, never from line attributes);
+ * 4. the units discounted for the rule stay within its gift's quantity (one gift variant
+ *    per rule, as the planner gives; one rule per experiment); the excess pays full price;
+ * 5. `checkout.minOrderTotalCents` (base currency) is reached by the non-gift lines, and a
+ *    line priced 0 under `stripZeroPriceItems` is left alone.
+ * Anything else — a forged attribute, a malformed configuration — pays full price.
+ */
+import { compileConditionProgram } from '../compile/condition-program.ts';
+import { prepareContext } from '../evaluate/prepare-context.ts';
+import { idKeyOf } from '../ids.ts';
+import type { EvaluationContext } from '../schema/evaluation-context.ts';
+import type { CheckoutFunctionConfig, CompactRule } from './compact-config.ts';
+import { keyOf } from './compact-config.ts';
+import { decodeTree } from './compact-tree.ts';
+import type { GiftDiscountCandidate, GiftDiscountValue, GiftFunctionInput, GiftFunctionLine, GiftFunctionResult } from './function-input.ts';
+import { toDecimalString, toMinorUnits } from './money.ts';
+
+const NO_DISCOUNT: GiftFunctionResult = { operations: [] };
+
+type Rule = {
+  campaign: string;
+  tree: unknown;
+  gifts: Map<string, number>;
+  discount: number | [number];
+  title: string;
+  experiment: number | undefined;
+  matched?: boolean;
+};
+
+function readConfig(input: GiftFunctionInput): CheckoutFunctionConfig | undefined {
+  const metafield = input.discount?.metafield;
+  let value: unknown = metafield?.jsonValue;
+  if (value === undefined && typeof metafield?.value === 'string') {
+    try {
+      value = JSON.parse(metafield.value);
+    } catch {
+      return undefined;
+    }
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const config = value as Partial<CheckoutFunctionConfig>;
+  if (config.v !== 1 || typeof config.c !== 'string' || !Array.isArray(config.r) || !Array.isArray(config.p) || !Array.isArray(config.m)) {
+    return undefined;
+  }
+  return config as CheckoutFunctionConfig;
+}
+
+function readRule(compact: CompactRule, config: CheckoutFunctionConfig): Rule | undefined {
+  if (!Array.isArray(compact)) return undefined;
+  const [, campaignIndex, tree, compactGifts, discount = 100, titleIndex = 0, experiment] = compact;
+  const campaign = config.p[campaignIndex];
+  if (typeof campaign !== 'string' || !Array.isArray(compactGifts)) return undefined;
+  const gifts = new Map<string, number>();
+  for (const gift of compactGifts) {
+    const [id, quantity] = Array.isArray(gift) ? gift : [gift, 1];
+    const variant = idKeyOf(id);
+    if (variant !== undefined && Number.isSafeInteger(quantity) && quantity > 0) gifts.set(String(variant), quantity);
+  }
+  const valid = typeof discount === 'number' ? discount > 0 && discount <= 100 : Array.isArray(discount) && Number.isSafeInteger(discount[0]) && discount[0] > 0;
+  if (!valid) return undefined;
+  return { campaign, tree, gifts, discount, title: String(config.m[titleIndex] ?? ''), experiment: typeof experiment === 'number' ? experiment : undefined };
+}
+
+const attributeOf = (field: { value: string | null } | null | undefined): string | undefined =>
+  typeof field?.value === 'string' ? field.value : undefined;
+
+/** The rule a line claims, by full id or by key; undefined when none. */
+function claimedRule(line: GiftFunctionLine, rules: Map<string, Rule>): Rule | undefined {
+  const ruleId = attributeOf(line.ruleId);
+  const campaignId = attributeOf(line.campaignId);
+  if (ruleId === undefined || campaignId === undefined) return undefined;
+  const rule = rules.get(ruleId) ?? rules.get(keyOf(ruleId));
+  if (rule === undefined || (rule.campaign !== campaignId && rule.campaign !== keyOf(campaignId))) return undefined;
+  const variant = idKeyOf(line.merchandise.id);
+  return variant !== undefined && rule.gifts.has(String(variant)) ? rule : undefined;
+}
+
+function discountValue(rule: Rule, currency: string, config: CheckoutFunctionConfig, rate: number): GiftDiscountValue | undefined {
+  if (typeof rule.discount === 'number') return { percentage: { value: String(rule.discount) } };
+  // A fixed amount is in the base currency; the platform wants the cart's, at its own rate.
+  const base = rule.discount[0];
+  const sameCurrency = currency === config.c;
+  if (!sameCurrency && !(rate > 0 && Number.isFinite(rate))) return undefined;
+  const minor = sameCurrency ? base : Math.floor(toMinorUnits(toDecimalString(base, config.c), currency) * rate);
+  return minor > 0 ? { fixedAmount: { amount: toDecimalString(minor, currency), appliesToEachItem: true } } : undefined;
+}
+
+/**
+ * The Discount Function API result for one cart: one product discount candidate per rule,
+ * targeting its verified gift lines with the quantity each may have discounted.
+ *
+ * @example runGiftDiscount(input) // { operations: [{ productDiscountsAdd: { candidates, selectionStrategy: 'ALL' } }] }
+ */
+export function runGiftDiscount(input: GiftFunctionInput): GiftFunctionResult {
+  const classes = input.discount?.discountClasses;
+  if (Array.isArray(classes) && !classes.includes('PRODUCT')) return NO_DISCOUNT;
+  const config = readConfig(input);
+  const lines = input.cart?.lines;
+  if (config === undefined || !Array.isArray(lines) || lines.length === 0) return NO_DISCOUNT;
+
+  const rules = new Map<string, Rule>();
+  for (const compact of config.r) {
+    const rule = readRule(compact, config);
+    if (rule !== undefined) rules.set(String(compact[0]), rule);
+  }
+  const claims = lines.map((line) => claimedRule(line, rules));
+  if (claims.every((claim) => claim === undefined)) return NO_DISCOUNT;
+
+  const currency = String(lines[0]?.cost.amountPerQuantity.currencyCode ?? '').toUpperCase();
+  const collections: Record<string, string[]> = {};
+  const cartLines: EvaluationContext['cart']['lines'] = [];
+  let nonGiftSubtotal = 0;
+  lines.forEach((line, index) => {
+    // A line is a gift line only when its claim holds (rule, campaign, variant): a forged
+    // attribute on any other line leaves it in the cart the conditions see.
+    if (claims[index] !== undefined) return;
+    const productId = line.merchandise.product?.id ?? '0';
+    const price = toMinorUnits(line.cost.amountPerQuantity.amount, currency);
+    const quantity = Number.isSafeInteger(line.quantity) && line.quantity > 0 ? line.quantity : 0;
+    cartLines.push({
+      id: line.id,
+      productId,
+      variantId: line.merchandise.id ?? '0',
+      quantity,
+      price: Number.isFinite(price) && price > 0 ? price : 0,
+      sellingPlanId: line.sellingPlanAllocation?.sellingPlan.id ?? null,
+      attributes: {},
+    });
+    nonGiftSubtotal += (Number.isFinite(price) ? price : 0) * quantity;
+    for (const membership of line.merchandise.product?.inCollections ?? []) {
+      if (!membership.isMember) continue;
+      (collections[membership.collectionId] ??= []).push(productId);
+    }
+  });
+  const buyer = input.cart.buyerIdentity;
+  const market = input.localization?.market?.handle;
+  const country = input.localization?.country?.isoCode;
+  const context: EvaluationContext = {
+    cart: { currency, lines: cartLines },
+    customer:
+      buyer?.customer != null
+        ? { loggedIn: buyer.isAuthenticated === true, tags: (buyer.customer.hasTags ?? []).filter((t) => t.hasTag).map((t) => t.tag) }
+        : null,
+    market: market !== undefined || country !== undefined ? { handle: market ?? '', country: country ?? '' } : null,
+    collections,
+  };
+  const prepared = prepareContext(context, { baseCurrency: config.c });
+  const minimum = config.k?.n;
+  // As the validation guard: compared only when the cart is in the base currency.
+  if (minimum !== undefined && currency === config.c && nonGiftSubtotal < minimum) return NO_DISCOUNT;
+  const rate = Number(input.presentmentCurrencyRate ?? 1);
+
+  const allowance = new Map<Rule, { variant: string; remaining: number }>();
+  const experimentWinner = new Map<number, Rule>();
+  const candidates = new Map<Rule, GiftDiscountCandidate>();
+  lines.forEach((line, index) => {
+    const rule = claims[index];
+    if (rule === undefined) return;
+    if (config.k?.s === 1 && toMinorUnits(line.cost.amountPerQuantity.amount, currency) === 0) return;
+    rule.matched ??= compileConditionProgram(decodeTree(rule.tree)).run(prepared).matched;
+    if (!rule.matched) return;
+    if (rule.experiment !== undefined) {
+      const winner = experimentWinner.get(rule.experiment) ?? rule;
+      experimentWinner.set(rule.experiment, winner);
+      if (winner !== rule) return;
+    }
+    const variant = String(idKeyOf(line.merchandise.id));
+    const state = allowance.get(rule) ?? { variant, remaining: rule.gifts.get(variant) ?? 0 };
+    allowance.set(rule, state);
+    if (state.variant !== variant) return;
+    const quantity = Math.min(Number.isSafeInteger(line.quantity) ? line.quantity : 0, state.remaining);
+    if (quantity <= 0) return;
+    const value = discountValue(rule, currency, config, rate);
+    if (value === undefined) return;
+    state.remaining -= quantity;
+    const target = { cartLine: { id: line.id, quantity } };
+    const existing = candidates.get(rule);
+    if (existing === undefined) candidates.set(rule, { targets: [target], value, message: rule.title });
+    else existing.targets.push(target);
+  });
+  if (candidates.size === 0) return NO_DISCOUNT;
+  return { operations: [{ productDiscountsAdd: { candidates: [...candidates.values()], selectionStrategy: 'ALL' } }] };
+}

@@ -1,0 +1,207 @@
+// The checkout discount function (CONTRACT "Checkout"), through its own entry: the built
+// bundle run inside QuickJS, as the platform runs it. Table tests of the honest and abusive
+// carts, fast-check properties, the 100-rule configuration's size and the 200-line cart.
+import fc from 'fast-check';
+import { LEAF_SCHEMAS } from '@gcrs/engine';
+import { CHECKOUT_CONFIG_LIMIT_BYTES, LEAF_CODEC, buildCheckoutConfig, decodeTree, encodeTree, runGiftDiscount } from '@gcrs/engine/checkout';
+import type { CheckoutFunctionConfig, GiftFunctionInput } from '@gcrs/engine/checkout';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildFunction } from '../scripts/build-function.ts';
+import {
+  campaignIdOf,
+  functionInput,
+  giftLine,
+  giftVariant,
+  hundredRuleConfig,
+  plainLine,
+  ruleIdOf,
+  shopPayload,
+  twoHundredLineCart,
+  variantGid,
+} from './support/checkout-shop.ts';
+import { loadFunctionInQuickJs } from './support/quickjs-function.ts';
+import type { QuickJsFunction } from './support/quickjs-function.ts';
+
+type Result = { operations: Array<{ productDiscountsAdd: { candidates: Array<{ targets: Array<{ cartLine: { id: string; quantity: number } }>; value: unknown; message: string }>; selectionStrategy: string } }> };
+
+let fn: QuickJsFunction;
+let bundle: string;
+const config = hundredRuleConfig().config;
+
+beforeAll(async () => {
+  bundle = (await buildFunction({ write: false })).code;
+  fn = await loadFunctionInQuickJs(bundle);
+});
+afterAll(() => fn.dispose());
+
+const run = (input: GiftFunctionInput) => fn.run(input) as Result;
+/** Line id → discounted quantity. */
+const discounted = (result: Result) =>
+  Object.fromEntries(result.operations.flatMap((op) => op.productDiscountsAdd.candidates.flatMap((c) => c.targets.map((t) => [t.cartLine.id, t.cartLine.quantity]))));
+
+describe('the bundle', () => {
+  it('uses nothing QuickJS lacks and carries no Zod', () => {
+    expect(bundle).not.toMatch(/\b(setTimeout|setInterval|fetch|TextEncoder|TextDecoder|require|process\.)\b/);
+    expect(bundle).not.toMatch(/zod/i);
+  });
+});
+
+describe('configuration', () => {
+  it('fits a 100-rule shop in the platform limit', () => {
+    const built = hundredRuleConfig();
+    console.log(`100-rule shop: checkout configuration ${built.bytes} bytes (limit ${CHECKOUT_CONFIG_LIMIT_BYTES})`);
+    expect(built.config.r).toHaveLength(100);
+    expect(built.fits).toBe(true);
+    expect(built.bytes).toBeLessThanOrEqual(CHECKOUT_CONFIG_LIMIT_BYTES);
+  });
+
+  it('reports, never truncates, a shop that does not fit', () => {
+    const built = buildCheckoutConfig(shopPayload(200));
+    expect(built.fits).toBe(false);
+    expect(built.config.r).toHaveLength(200);
+  });
+
+  it('leaves out rules the function cannot re-check, and says why', () => {
+    const payload = shopPayload(2);
+    const [first, second] = payload.rules;
+    if (first === undefined || second === undefined) throw new Error('fixture');
+    first.conditionTree = { type: 'AND', children: [first.conditionTree, { type: 'discount.code_not_present' }] } as never;
+    second.giftConfig = { type: 'fixed', gifts: [] } as never;
+    expect(buildCheckoutConfig(payload).excluded).toEqual([
+      { ruleId: ruleIdOf(0), reason: 'discount_code_condition' },
+      { ruleId: ruleIdOf(1), reason: 'invalid_rule' },
+    ]);
+  });
+
+  it('has one codec entry per leaf type, with exactly its schema fields', () => {
+    const fromSchemas = Object.entries(LEAF_SCHEMAS).map(([type, schema]) => [type, Object.keys(schema.shape).filter((key) => key !== 'type')]);
+    expect(LEAF_CODEC.map(([type, fields]) => [type, [...fields]])).toEqual(fromSchemas);
+  });
+
+  it('round-trips trees through the compact form', () => {
+    const tree = {
+      type: 'OR',
+      children: [
+        { type: 'NOT', child: { type: 'country.in', value: ['US'] } },
+        { type: 'AND', children: [{ type: 'cart.item_count_gte', value: 2 }, { type: 'line.has_product_id', value: 12, propertyKey: 'k' }] },
+        { type: 'customer.tag_in', value: ['a', 'b'] },
+      ],
+    };
+    expect(decodeTree(encodeTree(tree))).toEqual(tree);
+    // Ids keep only their numeric part, which is all the engine compares.
+    expect(encodeTree({ type: 'line.has_variant_id', value: 'gid://shopify/ProductVariant/7' })).toEqual([5, 7]);
+  });
+});
+
+describe('honest carts get exactly the configured discount', () => {
+  it('a free gift (percentage 100) targets the gift line', () => {
+    const result = run(functionInput(config, [plainLine(3, '60.00'), giftLine(1, 3)]));
+    expect(result).toEqual({
+      operations: [
+        {
+          productDiscountsAdd: {
+            candidates: [{ targets: [{ cartLine: { id: 'gid://shopify/CartLine/g1', quantity: 1 } }], value: { percentage: { value: '100' } }, message: 'Free gift' }],
+            selectionStrategy: 'ALL',
+          },
+        },
+      ],
+    });
+  });
+
+  it('a fixed amount per item, converted at the platform rate in another currency', () => {
+    expect(run(functionInput(config, [plainLine(2, '60.00'), giftLine(1, 2)])).operations[0]?.productDiscountsAdd.candidates[0]?.value).toEqual({
+      fixedAmount: { amount: '5.00', appliesToEachItem: true },
+    });
+    const eur = run(functionInput(config, [plainLine(2, '60.00', 1, 'EUR'), giftLine(1, 2, { currencyCode: 'EUR' })], { rate: '0.9' }));
+    expect(eur.operations[0]?.productDiscountsAdd.candidates[0]?.value).toEqual({ fixedAmount: { amount: '4.50', appliesToEachItem: true } });
+  });
+
+  it('a customer tag from the platform satisfies the OR branch', () => {
+    expect(discounted(run(functionInput(config, [plainLine(150, '60.00'), giftLine(1, 3)], { tags: ['vip'] })))).toEqual({ 'gid://shopify/CartLine/g1': 1 });
+  });
+
+  it('matches the engine in Node', () => {
+    const input = functionInput(config, twoHundredLineCart());
+    expect(run(input)).toEqual(runGiftDiscount(input));
+  });
+
+  it('discounts the four gift lines of a 200-line cart against 100 rules', () => {
+    expect(discounted(run(functionInput(config, twoHundredLineCart())))).toEqual({
+      'gid://shopify/CartLine/g3': 1,
+      'gid://shopify/CartLine/g40': 1,
+      'gid://shopify/CartLine/g77': 1,
+      'gid://shopify/CartLine/g95': 1,
+    });
+  });
+});
+
+describe('a shopper gets nothing by forging', () => {
+  const withoutRule3 = buildCheckoutConfig({ ...shopPayload(100), rules: shopPayload(100).rules.filter((rule) => rule.id !== ruleIdOf(3)) }).config;
+  const table: Array<[string, GiftFunctionInput]> = [
+    ['the attribute copied onto a non-gift line', functionInput(config, [plainLine(3, '60.00'), giftLine(1, 3, { variant: variantGid(7) })])],
+    ['a gift variant of another rule', functionInput(config, [plainLine(3, '60.00'), giftLine(1, 3, { variant: giftVariant(4) })])],
+    ['a rule that no longer matches once the gift is excluded', functionInput(config, [plainLine(3, '10.00'), giftLine(1, 3, { price: '100.00' })])],
+    ['a disabled or deleted campaign (not in the configuration)', functionInput(withoutRule3, [plainLine(3, '60.00'), giftLine(1, 3)])],
+    ['a foreign currency without an override', functionInput(config, [plainLine(3, '600.00', 1, 'GBP'), giftLine(1, 3, { currencyCode: 'GBP' })])],
+    ['another campaign named on the line', functionInput(config, [plainLine(3, '60.00'), giftLine(1, 3, { campaign: campaignIdOf(5) })])],
+    ['an unknown rule id', functionInput(config, [plainLine(3, '60.00'), giftLine(1, 3, { ruleId: 'rul_forged' })])],
+    ['a malformed configuration', functionInput({ v: 2 } as unknown as CheckoutFunctionConfig, [plainLine(3, '60.00'), giftLine(1, 3)])],
+  ];
+  it.each(table)('%s: no discount', (_name, input) => {
+    expect(run(input)).toEqual({ operations: [] });
+  });
+
+  it('a quantity above the gift quantity: the excess pays full price', () => {
+    // Rule 4 gives one unit; rule 3 two.
+    expect(discounted(run(functionInput(config, [plainLine(4, '60.00'), giftLine(1, 4, { quantity: 3 })])))).toEqual({ 'gid://shopify/CartLine/g1': 1 });
+    expect(
+      discounted(run(functionInput(config, [plainLine(3, '60.00'), giftLine(1, 3, { quantity: 1 }), giftLine(2, 3, { quantity: 5 }), giftLine(3, 3)]))),
+    ).toEqual({ 'gid://shopify/CartLine/g1': 1, 'gid://shopify/CartLine/g2': 1 });
+  });
+});
+
+describe('properties, through QuickJS', () => {
+  const plain = fc.record({ n: fc.integer({ min: 0, max: 120 }), cents: fc.integer({ min: 0, max: 9000 }), quantity: fc.integer({ min: 1, max: 4 }) });
+  const toLine = (p: { n: number; cents: number; quantity: number }) => plainLine(p.n, (p.cents / 100).toFixed(2), p.quantity);
+  const claim = fc.record({ rule: fc.integer({ min: 0, max: 99 }), quantity: fc.integer({ min: 1, max: 5 }) });
+
+  it('a forged attribute on a non-gift variant is never discounted', () => {
+    fc.assert(
+      fc.property(fc.array(plain, { maxLength: 12 }), claim, fc.integer({ min: 0, max: 120 }), (lines, forged, n) => {
+        const line = giftLine(999, forged.rule, { variant: variantGid(n), quantity: forged.quantity });
+        expect(discounted(run(functionInput(config, [...lines.map(toLine), line])))[line.id]).toBeUndefined();
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('never more units than the gift quantity per rule, and only when the rule matches without gifts', () => {
+    fc.assert(
+      fc.property(fc.array(plain, { maxLength: 12 }), fc.array(claim, { maxLength: 6 }), (lines, claims) => {
+        const gifts = claims.map((c, i) => giftLine(i, c.rule, { quantity: c.quantity }));
+        const input = functionInput(config, [...lines.map(toLine), ...gifts]);
+        const result = discounted(run(input));
+        const subtotal = lines.reduce((sum, p) => sum + p.cents * p.quantity, 0);
+        for (const rule of new Set(claims.map((c) => c.rule))) {
+          const units = gifts.filter((_, i) => claims[i]?.rule === rule).reduce((sum, g) => sum + (result[g.id] ?? 0), 0);
+          expect(units).toBeLessThanOrEqual(1 + (rule % 2));
+          const matches = subtotal >= 5000 + rule * 100 && lines.some((p) => p.n === rule);
+          if (!matches) expect(units).toBe(0);
+          else expect(units).toBe(Math.min(1 + (rule % 2), claims.filter((c) => c.rule === rule).reduce((s, c) => s + c.quantity, 0)));
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('QuickJS and Node agree', () => {
+    fc.assert(
+      fc.property(fc.array(plain, { maxLength: 12 }), fc.array(claim, { maxLength: 4 }), (lines, claims) => {
+        const input = functionInput(config, [...lines.map(toLine), ...claims.map((c, i) => giftLine(i, c.rule, { quantity: c.quantity }))]);
+        expect(run(input)).toEqual(runGiftDiscount(input));
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
