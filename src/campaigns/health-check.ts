@@ -53,7 +53,14 @@ export type TriggerStatusWarning = {
   inCatalog: boolean;
 };
 
-export type HealthWarning = GiftInventoryWarning | GiftStatusWarning | TriggerStatusWarning;
+/**
+ * The shop's live rules with this campaign would not fit the checkout function's
+ * configuration (CONTRACT "Checkout": at most 10,000 bytes); enabled anyway (`force=1`),
+ * the sync keeps the last configuration that fitted, so the new gifts are charged.
+ */
+export type CheckoutConfigSizeWarning = { kind: 'checkout_config_size'; bytes: number; limit: number };
+
+export type HealthWarning = GiftInventoryWarning | GiftStatusWarning | TriggerStatusWarning | CheckoutConfigSizeWarning;
 
 /** The platform's display name of a variant: the product title, plus the variant's unless it is the default. */
 export const displayNameOf = (productTitle: string, variantTitle: string): string =>

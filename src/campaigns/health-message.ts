@@ -11,6 +11,8 @@ function describe(warning: HealthWarning): string {
       return warning.inCatalog
         ? `gift ${warning.displayName ?? warning.variantGid} is ${warning.status}`
         : `gift ${warning.variantGid} is not in the catalog (post it to the admin catalog route first)`;
+    case 'checkout_config_size':
+      return `the shop's live rules with this campaign need ${warning.bytes} bytes of checkout configuration, over the platform's limit of ${warning.limit} (disable another campaign or simplify rules)`;
     case 'trigger_status': {
       const name = warning.productTitle ?? warning.productGid ?? warning.variantGid ?? warning.productId ?? warning.variantId;
       return warning.inCatalog

@@ -11,7 +11,10 @@ import { lowStockThresholdOf } from '../shops/settings.ts';
 import { effectiveCaps } from '../shops/plans.ts';
 import { writeShop } from '../shops/unit-of-work.ts';
 import { assertWithinCaps, isLive } from './caps.ts';
+import { CHECKOUT_CONFIG_LIMIT_BYTES } from '@gcrs/engine/checkout';
+import { configWithCampaign } from '../checkout/shop-checkout-config.ts';
 import { checkCampaignHealth } from './health-check.ts';
+import type { HealthWarning } from './health-check.ts';
 import { healthMessage } from './health-message.ts';
 import {
   disableResponseSchema,
@@ -58,7 +61,10 @@ export function lifecycleRoutes(ctx: AppContext): ShopRoute[] {
           const caps = effectiveCaps(ctx.config.planCaps, uow.shop.plan, uow.shop.limits);
           assertWithinCaps(await countForCaps(uow.tx, uow.shop.id, before.id), { campaigns: 0, rules: 0, activeCampaigns: 1 }, caps);
           if (!query.force) {
-            const warnings = await checkCampaignHealth(uow.tx, uow.shop.id, before.rules, lowStockThresholdOf(uow.shop.settings));
+            const warnings: HealthWarning[] = await checkCampaignHealth(uow.tx, uow.shop.id, before.rules, lowStockThresholdOf(uow.shop.settings));
+            // CONTRACT "Checkout": what does not fit the discount's metafield is reported here.
+            const checkout = await configWithCampaign(uow.tx, uow.shop, before.id, before.rules);
+            if (!checkout.fits) warnings.unshift({ kind: 'checkout_config_size', bytes: checkout.bytes, limit: CHECKOUT_CONFIG_LIMIT_BYTES });
             if (warnings.length > 0) {
               throw new ApiError('health_warnings', { error: 'health_warnings', warnings, message: healthMessage(warnings) });
             }

@@ -64,6 +64,11 @@ export const healthWarningSchema = z.discriminatedUnion('kind', [
     status: z.enum(['draft', 'archived', 'deleted']),
     inCatalog: z.boolean().meta({ description: 'False when the catalog has no such product or variant (`status` is then `deleted`)' }),
   }),
+  z.object({
+    kind: z.literal('checkout_config_size'),
+    bytes: z.int().meta({ description: "Bytes of the shop's checkout function configuration with this campaign live" }),
+    limit: z.int().meta({ description: 'The platform limit (10,000)' }),
+  }),
 ]);
 
 export const healthWarningsErrorSchema = z.object({

@@ -2,10 +2,15 @@
  * Runs one discount_sync job through the platform port. The job does not trust the `active`
  * it was queued with: it syncs the campaign's state as it is now and re-reads it afterwards,
  * so jobs that run late, twice or out of order (retries, several dispatchers) still leave the
- * platform matching the latest committed state.
+ * platform matching the latest committed state. Then it writes the shop's checkout function
+ * configuration (CONTRACT "Checkout"), rebuilt from the live rules: a configuration over the
+ * platform's 10,000 bytes is never truncated — the job fails with the size and the platform
+ * keeps the last configuration that fitted (the new gifts are charged, nothing given away).
  */
 import { and, eq } from 'drizzle-orm';
-import type { Queryable } from '../db/database.ts';
+import { CHECKOUT_CONFIG_LIMIT_BYTES } from '@gcrs/engine/checkout';
+import { shopCheckoutConfig } from '../checkout/shop-checkout-config.ts';
+import type { Database, Queryable } from '../db/database.ts';
 import { campaigns } from '../db/schema.ts';
 import type { DiscountPort } from '../platform/discount-port.ts';
 import type { AttemptOutcome } from './attempt-outcome.ts';
@@ -30,7 +35,7 @@ async function isLiveNow(db: Queryable, shopId: string, campaignId: string): Pro
  *   const outcome = await runDiscountSync(db, port, row.shopId, row.payload);
  */
 export async function runDiscountSync(
-  db: Queryable,
+  db: Database,
   port: DiscountPort,
   shopId: string,
   payload: Record<string, unknown>,
@@ -46,11 +51,22 @@ export async function runDiscountSync(
     for (let round = 0; round < MAX_ROUNDS; round += 1) {
       await port.syncAutomaticDiscount(shopId, campaignId, active);
       const after = await isLiveNow(db, shopId, campaignId);
-      if (after === active) return { ok: true, statusCode: null, durationMs: elapsed() };
+      if (after === active) return await writeConfig(db, port, shopId, elapsed);
       active = after;
     }
     return { ok: false, statusCode: null, error: 'Campaign state kept changing during the sync', durationMs: elapsed() };
   } catch (error) {
     return { ok: false, statusCode: null, error: error instanceof Error ? error.message : String(error), durationMs: elapsed() };
   }
+}
+
+async function writeConfig(db: Database, port: DiscountPort, shopId: string, elapsed: () => number): Promise<AttemptOutcome> {
+  const built = await shopCheckoutConfig(db, shopId);
+  if (built === undefined) return { ok: true, statusCode: null, durationMs: elapsed() };
+  if (!built.fits) {
+    const error = `Checkout configuration is ${built.bytes} bytes, over the platform's ${CHECKOUT_CONFIG_LIMIT_BYTES}: not written`;
+    return { ok: false, statusCode: null, error, durationMs: elapsed(), final: true };
+  }
+  await port.writeCheckoutConfig(shopId, { config: built.config, variables: built.variables, bytes: built.bytes });
+  return { ok: true, statusCode: null, durationMs: elapsed() };
 }

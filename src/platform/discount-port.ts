@@ -1,11 +1,17 @@
 /**
- * The platform port for a campaign's automatic discount (SPEC "States": "automatic discount
- * synced"). The outbox dispatcher calls it for every discount_sync job; a real platform
- * adapter would create, activate or deactivate the discount through the platform's API.
+ * The platform port for the automatic discount (SPEC "States": "automatic discount synced";
+ * CONTRACT "Checkout"). The outbox dispatcher calls it for every discount_sync job: the
+ * campaign's active state, then the shop's checkout function configuration, which the
+ * platform keeps as the discount's metafields. admin-discount-port.ts talks to the platform;
+ * without platform credentials the recording port below keeps the desired state.
  */
 import { sql } from 'drizzle-orm';
+import type { CheckoutFunctionConfig, CheckoutFunctionVariables } from '@gcrs/engine/checkout';
 import type { Database } from '../db/database.ts';
 import { discountSyncs } from '../db/schema.ts';
+
+/** The shop's checkout function configuration and input variables, as the metafields hold them. */
+export type CheckoutConfigWrite = { config: CheckoutFunctionConfig; variables: CheckoutFunctionVariables; bytes: number };
 
 export type DiscountPort = {
   /**
@@ -13,17 +19,27 @@ export type DiscountPort = {
    * idempotent (a job may run more than once); throw to have the job retried.
    */
   syncAutomaticDiscount(shopId: string, campaignId: string, active: boolean): Promise<void>;
+  /** Writes the shop's whole checkout configuration (idempotent; throw to retry). */
+  writeCheckoutConfig(shopId: string, write: CheckoutConfigWrite): Promise<void>;
+};
+
+export type RecordingDiscountPort = DiscountPort & {
+  /** The configuration last written for the shop by this process. */
+  recordedConfig(shopId: string): CheckoutConfigWrite | undefined;
 };
 
 /**
  * The default port: with no platform connection configured, it records the desired state in
- * `discount_syncs`, where an operator or a platform adapter can read it.
+ * `discount_syncs`, where an operator or a platform adapter can read it. The checkout
+ * configuration is kept in memory only (storing it needs a column this round does not add);
+ * it is rebuilt from the rules by every sync anyway.
  *
  * @example
  *   const port = createRecordingDiscountPort(ctx.db);
  *   await port.syncAutomaticDiscount(shop.id, campaignId, true);
  */
-export function createRecordingDiscountPort(db: Database, now: () => Date = () => new Date()): DiscountPort {
+export function createRecordingDiscountPort(db: Database, now: () => Date = () => new Date()): RecordingDiscountPort {
+  const configs = new Map<string, CheckoutConfigWrite>();
   return {
     async syncAutomaticDiscount(shopId, campaignId, active) {
       const syncedAt = now();
@@ -32,5 +48,10 @@ export function createRecordingDiscountPort(db: Database, now: () => Date = () =
         .values({ shopId, campaignId, active, syncedAt })
         .onConflictDoUpdate({ target: [discountSyncs.shopId, discountSyncs.campaignId], set: { active, syncedAt: sql`excluded.synced_at` } });
     },
+    writeCheckoutConfig(shopId, write) {
+      configs.set(shopId, write);
+      return Promise.resolve();
+    },
+    recordedConfig: (shopId) => configs.get(shopId),
   };
 }

@@ -245,6 +245,7 @@ describe('discount sync jobs', () => {
         calls += 1;
         throw new Error('platform unavailable');
       },
+      writeCheckoutConfig: () => Promise.resolve(),
     };
     expect(await s.dispatcher({ discountPort: flaky, random: () => 0.5 }).runOnce()).toMatchObject({ claimed: 1, retrying: 1 });
     const [row] = await s.rows(shop);
@@ -274,6 +275,7 @@ describe('discount sync jobs', () => {
         seen.push(active);
         if (seen.length === 1) await s.t.ctx.db.update(campaigns).set({ enabled: false }).where(and(eq(campaigns.shopId, shop.id), eq(campaigns.id, id)));
       },
+      writeCheckoutConfig: () => Promise.resolve(),
     };
     expect(await s.dispatcher({ discountPort: racing }).runOnce()).toMatchObject({ delivered: 1 });
     expect(seen).toEqual([true, false]);

@@ -125,6 +125,7 @@ describe('a discount-sync backlog', () => {
         await new Promise((resolve) => setTimeout(resolve, 200));
         open -= 1;
       },
+      writeCheckoutConfig: () => Promise.resolve(),
     };
     await s.t.ctx.db.transaction(async (tx) => {
       for (let i = 0; i < 200; i += 1) await enqueueJob(tx, shop.id, 'discount_sync', { campaignId: `cmp_backlog${i}`, active: false });

@@ -1,0 +1,78 @@
+// The checkout configuration through the app: enable answers 409 with the size when the
+// shop's live rules would not fit the discount's metafield, and the discount_sync job writes
+// the configuration of the live rules through the port (never a truncated one).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOutboxDispatcher } from '../src/outbox/dispatcher.ts';
+import { createRecordingDiscountPort } from '../src/platform/discount-port.ts';
+import { shopPayload } from './support/checkout-shop.ts';
+import { createTestApp } from './support/test-app.ts';
+import type { TestApp, TestShop } from './support/test-app.ts';
+
+let t: TestApp;
+let shop: TestShop;
+let other: TestShop;
+beforeAll(async () => {
+  t = await createTestApp();
+  shop = await t.createShop('scale');
+  other = await t.createShop('scale');
+});
+afterAll(() => t.close());
+
+const rulesOf = (count: number, offset = 0) =>
+  shopPayload(count + offset).rules.slice(offset).map((rule) => ({ name: rule.id, enabled: true, conditionTree: rule.conditionTree, giftConfig: rule.giftConfig, options: rule.options }));
+
+async function importDraft(target: TestShop, count: number, offset = 0): Promise<string> {
+  const res = await t.api(target, {
+    method: 'POST',
+    url: '/api/v1/campaigns/import',
+    payload: { campaigns: [{ name: `c${offset}`, enabled: false, isDraft: true, rules: rulesOf(count, offset) }] },
+  });
+  expect(res.statusCode).toBeLessThan(300);
+  const list = await t.api(target, { method: 'GET', url: '/api/v1/campaigns?perPage=100' });
+  const campaigns = (list.json() as { campaigns: Array<{ id: string; name: string }> }).campaigns;
+  return campaigns.find((c) => c.name === `c${offset}`)?.id ?? '';
+}
+
+describe('checkout configuration size on enable', () => {
+  it('answers 409 with the size when the live rules would not fit', async () => {
+    const id = await importDraft(shop, 110, 0);
+    const res = await t.api(shop, { method: 'POST', url: `/api/v1/campaigns/${id}/enable` });
+    expect(res.statusCode).toBe(409);
+    const body = res.json() as { error: string; warnings: Array<Record<string, unknown>>; message: string };
+    const size = body.warnings.find((w) => w.kind === 'checkout_config_size');
+    expect(size).toMatchObject({ kind: 'checkout_config_size', limit: 10000 });
+    expect(size?.bytes).toBeGreaterThan(10000);
+    expect(body.message).toMatch(/checkout configuration/);
+  });
+
+  it('counts only this shop: another shop enables a small campaign past the catalog warnings', async () => {
+    const id = await importDraft(other, 3, 200);
+    const res = await t.api(other, { method: 'POST', url: `/api/v1/campaigns/${id}/enable` });
+    expect(res.statusCode).toBe(409);
+    expect((res.json() as { warnings: Array<{ kind: string }> }).warnings.some((w) => w.kind === 'checkout_config_size')).toBe(false);
+  });
+
+  it('unknown campaign: 404', async () => {
+    const res = await t.api(shop, { method: 'POST', url: '/api/v1/campaigns/cmp_doesnotexist0000/enable' });
+    expect(res.statusCode).toBe(404);
+  });
+});
+
+describe('the discount_sync job', () => {
+  it('writes the live rules, and fails without truncating when forced past the limit', async () => {
+    const port = createRecordingDiscountPort(t.ctx.db);
+    const dispatcher = createOutboxDispatcher({ db: t.ctx.db, logger: t.ctx.logger, discountPort: port, pollMs: 20 });
+    const small = await importDraft(shop, 4, 300);
+    expect((await t.api(shop, { method: 'POST', url: `/api/v1/campaigns/${small}/enable?force=1` })).statusCode).toBe(200);
+    await dispatcher.runOnce();
+    expect(port.recordedConfig(shop.id)?.config.r).toHaveLength(4);
+    expect(port.recordedConfig(other.id)).toBeUndefined();
+
+    const big = (await t.api(shop, { method: 'GET', url: '/api/v1/campaigns?perPage=100' })).json() as { campaigns: Array<{ id: string; name: string }> };
+    const bigId = big.campaigns.find((c) => c.name === 'c0')?.id ?? '';
+    expect((await t.api(shop, { method: 'POST', url: `/api/v1/campaigns/${bigId}/enable?force=1` })).statusCode).toBe(200);
+    expect(await dispatcher.runOnce()).toMatchObject({ failed: 1 });
+    // The platform keeps the last configuration that fitted.
+    expect(port.recordedConfig(shop.id)?.config.r).toHaveLength(4);
+  });
+});
