@@ -1,7 +1,9 @@
 // The checkout configuration through the app: enable answers 409 with the size when the
 // shop's live rules would not fit the discount's metafield, and the discount_sync job writes
 // the configuration of the live rules through the port (never a truncated one).
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { outbox } from '../src/db/schema.ts';
 import { createOutboxDispatcher } from '../src/outbox/dispatcher.ts';
 import { createRecordingDiscountPort } from '../src/platform/discount-port.ts';
 import { shopPayload } from './support/checkout-shop.ts';
@@ -68,11 +70,33 @@ describe('the discount_sync job', () => {
     expect(port.recordedConfig(shop.id)?.config.r).toHaveLength(4);
     expect(port.recordedConfig(other.id)).toBeUndefined();
 
+    // Editing a live campaign's rules rewrites the configuration.
+    const current = (await t.api(shop, { method: 'GET', url: `/api/v1/campaigns/${small}` })).json() as { campaign: { rules: unknown[] } };
+    const put = await t.api(shop, {
+      method: 'PUT',
+      url: `/api/v1/campaigns/${small}`,
+      payload: { ...current.campaign, rules: current.campaign.rules.slice(0, 2) },
+    });
+    expect(put.statusCode).toBe(200);
+    await dispatcher.runOnce();
+    expect(port.recordedConfig(shop.id)?.config.r).toHaveLength(2);
+
+    // A schedule boundary gets its own sync, queued once, due at the boundary.
+    const endAt = new Date(Date.now() + 3_600_000);
+    expect((await t.api(shop, { method: 'POST', url: `/api/v1/campaigns/${small}/schedule`, payload: { endAt: endAt.toISOString() } })).statusCode).toBe(200);
+    await dispatcher.runOnce();
+    const followUps = await t.ctx.db.select().from(outbox).where(and(eq(outbox.shopId, shop.id), eq(outbox.id, `obx_cfg_${endAt.getTime().toString(36)}`)));
+    expect(followUps).toHaveLength(1);
+    expect(followUps[0]?.nextAttemptAt.getTime()).toBe(endAt.getTime());
+    expect(followUps[0]?.status).toBe('pending');
+
     const big = (await t.api(shop, { method: 'GET', url: '/api/v1/campaigns?perPage=100' })).json() as { campaigns: Array<{ id: string; name: string }> };
     const bigId = big.campaigns.find((c) => c.name === 'c0')?.id ?? '';
     expect((await t.api(shop, { method: 'POST', url: `/api/v1/campaigns/${bigId}/enable?force=1` })).statusCode).toBe(200);
     expect(await dispatcher.runOnce()).toMatchObject({ failed: 1 });
     // The platform keeps the last configuration that fitted.
-    expect(port.recordedConfig(shop.id)?.config.r).toHaveLength(4);
+    expect(port.recordedConfig(shop.id)?.config.r).toHaveLength(2);
+    const [failed] = await t.ctx.db.select().from(outbox).where(and(eq(outbox.shopId, shop.id), eq(outbox.status, 'failed')));
+    expect(failed?.lastError).toMatch(/^Checkout configuration is \d+ bytes, over the platform's 10000: not written$/);
   });
 });

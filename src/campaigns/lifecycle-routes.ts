@@ -28,7 +28,7 @@ import { updateCampaignFields } from './lifecycle-store.ts';
 import { campaignNotFound, notFoundResponse } from './responses.ts';
 import { campaignIdParamsSchema } from './schemas.ts';
 import { countForCaps, getCampaign, getCampaignRow } from './store.ts';
-import { liveTransitionEvents } from './transitions.ts';
+import { liveConfigSyncEvents, liveTransitionEvents } from './transitions.ts';
 
 
 export function lifecycleRoutes(ctx: AppContext): ShopRoute[] {
@@ -139,6 +139,7 @@ export function lifecycleRoutes(ctx: AppContext): ShopRoute[] {
           }
           const updated = await updateCampaignFields(uow.tx, uow.shop.id, before.id, { startAt, endAt });
           if (!updated) throw campaignNotFound();
+          uow.enqueue(...liveConfigSyncEvents(before, updated));
           uow.touchRules();
           return updated;
         });

@@ -32,7 +32,7 @@ import {
   ruleIdsOf,
 } from './store.ts';
 import type { NewRule } from './store.ts';
-import { discountSyncEvents, liveTransitionEvents } from './transitions.ts';
+import { discountSyncEvents, liveConfigSyncEvents, liveTransitionEvents } from './transitions.ts';
 
 
 /** SPEC rule 4: plan-gated condition types are stripped silently, at any depth. */
@@ -147,6 +147,7 @@ export function campaignRoutes(ctx: AppContext): ShopRoute[] {
           assertWithinCaps(others, adding, capsOf(uow.shop));
           await replaceCampaign(uow.tx, uow.shop.id, params.id, { ...body, rules });
           uow.enqueue(...liveTransitionEvents(before, { ...body, id: before.id }, trigger));
+          uow.enqueue(...liveConfigSyncEvents(before, { ...body, id: before.id }));
           uow.touchRules();
           // Read back under the lock: the response shows this PUT, not a later writer's.
           const after = await getCampaign(uow.tx, uow.shop.id, params.id);

@@ -51,3 +51,17 @@ export function liveTransitionEvents(before: CampaignState, after: CampaignState
 export function discountSyncEvents(liveCampaignIds: readonly string[]): OutboxEvent[] {
   return liveCampaignIds.map((campaignId) => ({ kind: 'discount_sync', payload: { campaignId, active: true } }));
 }
+
+/**
+ * The discount sync of a change to a campaign that is live before and after (its rules or
+ * schedule replaced): the checkout configuration holds the live rules, so it is rewritten.
+ * Nothing when the liveness changes (liveTransitionEvents queues the sync then) or the
+ * campaign is not live.
+ *
+ * @example
+ *   uow.enqueue(...liveConfigSyncEvents(before, after));
+ */
+export function liveConfigSyncEvents(before: CampaignState, after: CampaignState | null): OutboxEvent[] {
+  if (after === null || !isLive(before) || !isLive(after)) return [];
+  return [{ kind: 'discount_sync', payload: { campaignId: before.id, active: true } }];
+}

@@ -16,15 +16,20 @@ import { resolveShopSettings } from '../shops/settings.ts';
 import type { StoredShopSettings } from '../shops/settings.ts';
 
 /**
- * The configuration of the shop's live rules now, or undefined when the shop is gone.
+ * The configuration of the shop's live rules at `at` (epoch ms) and the instant it stops
+ * being exact (the next schedule boundary, Infinity when none); undefined when the shop is gone.
  *
- * @example const built = await shopCheckoutConfig(db, shop.id); // built.bytes, built.fits
+ * @example const current = await shopCheckoutConfig(db, shop.id); // current?.built.bytes, current?.until
  */
-export async function shopCheckoutConfig(db: Database, shopId: string, at: number = Date.now()): Promise<CheckoutConfigBuild | undefined> {
+export async function shopCheckoutConfig(
+  db: Database,
+  shopId: string,
+  at: number = Date.now(),
+): Promise<{ built: CheckoutConfigBuild; until: number } | undefined> {
   const source = await loadRulesSource(db, shopId);
   if (source === undefined) return undefined;
-  const { payload } = buildRulesPayload(source, at);
-  return buildCheckoutConfig(payload, source.collections);
+  const { payload, segment } = buildRulesPayload(source, at);
+  return { built: buildCheckoutConfig(payload, source.collections), until: segment.until };
 }
 
 /**

@@ -14,6 +14,7 @@ import type { Database, Queryable } from '../db/database.ts';
 import { campaigns } from '../db/schema.ts';
 import type { DiscountPort } from '../platform/discount-port.ts';
 import type { AttemptOutcome } from './attempt-outcome.ts';
+import { enqueueJobOnce } from './enqueue.ts';
 
 // A campaign toggled this often during one job is left to the next job (each change queues one).
 const MAX_ROUNDS = 3;
@@ -51,7 +52,7 @@ export async function runDiscountSync(
     for (let round = 0; round < MAX_ROUNDS; round += 1) {
       await port.syncAutomaticDiscount(shopId, campaignId, active);
       const after = await isLiveNow(db, shopId, campaignId);
-      if (after === active) return await writeConfig(db, port, shopId, elapsed);
+      if (after === active) return await writeConfig(db, port, shopId, campaignId, elapsed);
       active = after;
     }
     return { ok: false, statusCode: null, error: 'Campaign state kept changing during the sync', durationMs: elapsed() };
@@ -60,9 +61,15 @@ export async function runDiscountSync(
   }
 }
 
-async function writeConfig(db: Database, port: DiscountPort, shopId: string, elapsed: () => number): Promise<AttemptOutcome> {
-  const built = await shopCheckoutConfig(db, shopId);
-  if (built === undefined) return { ok: true, statusCode: null, durationMs: elapsed() };
+async function writeConfig(db: Database, port: DiscountPort, shopId: string, campaignId: string, elapsed: () => number): Promise<AttemptOutcome> {
+  const current = await shopCheckoutConfig(db, shopId);
+  if (current === undefined) return { ok: true, statusCode: null, durationMs: elapsed() };
+  const { built, until } = current;
+  // The function cannot read the time precisely, so the configuration holds the rules in their
+  // window now, and the next schedule boundary gets its own sync (one job per boundary).
+  if (Number.isFinite(until)) {
+    await enqueueJobOnce(db, shopId, 'discount_sync', { campaignId, active: true }, { id: `obx_cfg_${until.toString(36)}`, at: new Date(until) });
+  }
   if (!built.fits) {
     const error = `Checkout configuration is ${built.bytes} bytes, over the platform's ${CHECKOUT_CONFIG_LIMIT_BYTES}: not written`;
     return { ok: false, statusCode: null, error, durationMs: elapsed(), final: true };

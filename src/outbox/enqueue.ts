@@ -95,3 +95,23 @@ export async function enqueueJob(
 ): Promise<void> {
   await tx.insert(outbox).values({ shopId, id: newId('obx'), kind, eventType: kind, payload, nextAttemptAt: now });
 }
+
+/**
+ * Queues a job due at `at` under a fixed id, once: a second call with the same id is a no-op
+ * (the discount sync's follow-up at a schedule boundary, which every sync before it asks for).
+ *
+ * @example
+ *   await enqueueJobOnce(db, shop.id, 'discount_sync', { campaignId }, { id: 'obx_cfg_lx3k', at: boundary });
+ */
+export async function enqueueJobOnce(
+  tx: Queryable,
+  shopId: string,
+  kind: 'discount_sync',
+  payload: Record<string, unknown>,
+  options: { id: string; at: Date },
+): Promise<void> {
+  await tx
+    .insert(outbox)
+    .values({ shopId, id: options.id, kind, eventType: kind, payload, nextAttemptAt: options.at })
+    .onConflictDoNothing({ target: [outbox.shopId, outbox.id] });
+}

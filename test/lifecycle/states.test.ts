@@ -170,14 +170,25 @@ describe('PUT /campaigns/:id', () => {
     expect((await h.discountState(shop))[id]).toBe(false);
   });
 
-  it('sends nothing and queues nothing when enabled stays as it was', async () => {
+  it('sends no webhook when enabled stays as it was; a live campaign only resyncs the checkout configuration', async () => {
     const id = await h.createCampaign(shop, { enabled: true, isDraft: false });
     await h.drain(shop);
     const outboxRows = await h.outboxCount(shop);
     const res = await api('PUT', `/campaigns/${id}`, body(await read(id), { name: 'Other name', rules: [rule('New rule')] }));
     expect(res.statusCode).toBe(200);
-    expect(await h.outboxCount(shop)).toBe(outboxRows);
+    // CONTRACT "Checkout": the discount's configuration holds the live rules, so it is rewritten.
+    expect(await h.outboxCount(shop)).toBe(outboxRows + 1);
     expect(await h.drain(shop)).toEqual([]);
+    expect((await h.discountState(shop))[id]).toBe(true);
+  });
+
+  it('queues nothing at all when a campaign that is not live is edited', async () => {
+    const id = await h.createCampaign(shop, { enabled: false, isDraft: false });
+    await h.drain(shop);
+    const outboxRows = await h.outboxCount(shop);
+    const res = await api('PUT', `/campaigns/${id}`, body(await read(id), { name: 'Other name', rules: [rule('New rule')] }));
+    expect(res.statusCode).toBe(200);
+    expect(await h.outboxCount(shop)).toBe(outboxRows);
   });
 });
 
