@@ -1,0 +1,67 @@
+// The platform adapter of the discount port, against a fake of the platform's Admin GraphQL
+// endpoint (the official client's own fetch hook): what it sends, and how it fails.
+import { describe, expect, it } from 'vitest';
+import { createAdminDiscountPort } from '../../src/platform/admin-discount-port.ts';
+import { hundredRuleConfig } from '../support/checkout-shop.ts';
+
+type Sent = { url: string; query: string; variables: Record<string, unknown> };
+
+function fakePlatform(answers: Array<Record<string, unknown>>) {
+  const sent: Sent[] = [];
+  const fetch = (async (url: string | URL | Request, init?: RequestInit) => {
+    const body = JSON.parse(String(init?.body)) as { query: string; variables: Record<string, unknown> };
+    sent.push({ url: String(url), query: body.query, variables: body.variables });
+    return new Response(JSON.stringify({ data: answers.shift() ?? {} }), { status: 200, headers: { 'content-type': 'application/json' } });
+  }) as typeof globalThis.fetch;
+  return { sent, fetch };
+}
+
+const built = hundredRuleConfig();
+const write = { config: built.config, variables: built.variables, bytes: built.bytes };
+const credentials = () => Promise.resolve({ storeDomain: 'gifts-test.myshopify.com', accessToken: 'shpat_test' });
+
+describe('createAdminDiscountPort', () => {
+  it('creates the automatic app discount with both metafields when the shop has none', async () => {
+    const platform = fakePlatform([
+      { automaticDiscountNodes: { nodes: [] } },
+      { discountAutomaticAppCreate: { automaticAppDiscount: { discountId: 'gid://shopify/DiscountAutomaticNode/1' }, userErrors: [] } },
+    ]);
+    await createAdminDiscountPort({ credentials, functionId: 'fn-1', fetch: platform.fetch }).writeCheckoutConfig('shp_1', write);
+    expect(platform.sent).toHaveLength(2);
+    expect(platform.sent[0]?.url).toBe('https://gifts-test.myshopify.com/admin/api/2025-10/graphql.json');
+    expect(platform.sent[1]?.query).toContain('discountAutomaticAppCreate');
+    const discount = platform.sent[1]?.variables.discount as { functionId: string; discountClasses: string[]; metafields: Array<{ namespace: string; key: string; type: string; value: string }> };
+    expect(discount.functionId).toBe('fn-1');
+    expect(discount.discountClasses).toEqual(['PRODUCT']);
+    expect(discount.metafields.map((m) => [m.namespace, m.key, m.type])).toEqual([
+      ['$app:gifts', 'config', 'json'],
+      ['$app:gifts', 'vars', 'json'],
+    ]);
+    expect(JSON.parse(discount.metafields[0]?.value ?? '')).toEqual(built.config);
+  });
+
+  it('sets the metafields on the existing discount', async () => {
+    const platform = fakePlatform([
+      { automaticDiscountNodes: { nodes: [{ id: 'gid://shopify/DiscountAutomaticNode/7' }] } },
+      { metafieldsSet: { metafields: [{ id: '1' }, { id: '2' }], userErrors: [] } },
+    ]);
+    await createAdminDiscountPort({ credentials, functionId: 'fn-1', fetch: platform.fetch }).writeCheckoutConfig('shp_1', write);
+    expect(platform.sent[1]?.query).toContain('metafieldsSet');
+    const metafields = platform.sent[1]?.variables.metafields as Array<{ ownerId: string; key: string }>;
+    expect(metafields.map((m) => [m.ownerId, m.key])).toEqual([
+      ['gid://shopify/DiscountAutomaticNode/7', 'config'],
+      ['gid://shopify/DiscountAutomaticNode/7', 'vars'],
+    ]);
+  });
+
+  it('throws on user errors (the job is retried) and for a shop that is not connected', async () => {
+    const platform = fakePlatform([
+      { automaticDiscountNodes: { nodes: [{ id: 'gid://shopify/DiscountAutomaticNode/7' }] } },
+      { metafieldsSet: { metafields: [], userErrors: [{ field: ['metafields', '0', 'value'], message: 'Value is too big' }] } },
+    ]);
+    const port = createAdminDiscountPort({ credentials, functionId: 'fn-1', fetch: platform.fetch });
+    await expect(port.writeCheckoutConfig('shp_1', write)).rejects.toThrow('Writing the configuration failed: Value is too big');
+    const unconnected = createAdminDiscountPort({ credentials: () => Promise.resolve(undefined), functionId: 'fn-1' });
+    await expect(unconnected.writeCheckoutConfig('shp_1', write)).rejects.toThrow('Shop is not connected to the platform');
+  });
+});
