@@ -19,9 +19,12 @@ export const CHECKOUT_MESSAGES = {
 } as const;
 
 /**
- * The checkout side of SPEC: discounts every line carrying `_svc_campaign_id`, however
- * it was added, per its rule's options (`_svc_rule_id` names the rule; an unknown rule
- * gets no discount), and applies `shopSettings.checkout` as blocking errors:
+ * The checkout side of SPEC as first written: discounts every line carrying
+ * `_svc_campaign_id`, however it was added — it trusts the attribute, so the platform's
+ * discount function uses `runGiftDiscount` (gift-discount.ts) instead, which re-checks every
+ * claim. What stays useful here are the blocking errors, for a cart validation function
+ * (`_svc_rule_id` names the rule; an unknown rule gets no discount). It applies
+ * `shopSettings.checkout` as blocking errors:
  * - blockZeroValueCart: the total after these discounts is 0;
  * - blockGiftOnlyCarts: every line is a gift line;
  * - minOrderTotalCents: a cart with a gift line whose non-gift subtotal is below it
