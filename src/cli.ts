@@ -27,6 +27,48 @@ const openConfiguredDatabase = async (config: Config): Promise<DatabaseHandle> =
   (await import('./db/database.ts')).openDatabase(config);
 const loadCommands = () => import('./cli/commands.ts');
 
+/**
+ * The shop-version bump of commands that change what servers authenticate (plan, revocation):
+ * with REDIS_URL, a connection opened at the first bump, waited for up to the connect timeout;
+ * without it there is nothing to tell (PostgreSQL alone: servers do not cache keys; PGlite:
+ * no server runs while the CLI holds the data directory).
+ */
+function versionBumper(config: Config): { bump: (shopId: string) => Promise<boolean>; close(): Promise<void> } {
+  const redisUrl = config.redisUrl;
+  if (redisUrl === undefined) return { bump: async () => true, close: async () => {} };
+  let opened: Promise<{ bump: (shopId: string) => Promise<boolean>; close(): Promise<void> }> | undefined;
+  const open = async () => {
+    const [{ createRedisConnection }, { createRedisShopVersions }, { default: pino }] = await Promise.all([
+      import('./redis/connection.ts'),
+      import('./cache/shop-versions.ts'),
+      import('pino'),
+    ]);
+    const logger = pino({ level: 'silent' });
+    const redis = createRedisConnection(redisUrl, { timeoutMs: config.redisTimeoutMs, logger });
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, Math.max(1000, config.redisTimeoutMs * 4));
+      redis.once('ready', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    const versions = createRedisShopVersions(redis, logger);
+    return {
+      bump: (shopId: string) => versions.bump(shopId),
+      async close() {
+        versions.close();
+        await redis.quit().catch(() => redis.disconnect());
+      },
+    };
+  };
+  return {
+    bump: async (shopId) => (await (opened ??= open())).bump(shopId),
+    close: async () => {
+      if (opened) await (await opened).close();
+    },
+  };
+}
+
 function describeOpenError(error: unknown, config: Config): string {
   if (error instanceof Error && error.name === 'DataDirLockedError') return error.message;
   const where = config.databaseUrl === undefined ? `the data directory ${resolve(config.dataDir)} (DATA_DIR)` : 'DATABASE_URL';
@@ -49,10 +91,12 @@ async function execute(line: Extract<CommandLine, { kind: 'command' }>, io: CliI
   } catch (error) {
     throw new CliError(describeOpenError(error, config));
   }
+  const versions = versionBumper(config);
   try {
     const { runCommand } = await loadCommands();
-    return await runCommand(handle.db, config, line);
+    return await runCommand(handle.db, config, line, versions.bump);
   } finally {
+    await versions.close();
     await handle.close();
   }
 }

@@ -9,6 +9,8 @@ import { createInvalidationBus } from './cache/create-bus.ts';
 import { createApiKeyVerifier } from './api-keys/key-cache.ts';
 import type { ApiKeyVerifier } from './api-keys/key-cache.ts';
 import type { InvalidationBus } from './cache/invalidation-bus.ts';
+import { createLocalShopVersions, createNoShopVersions, createRedisShopVersions } from './cache/shop-versions.ts';
+import type { ShopVersions } from './cache/shop-versions.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import type { Database, DatabaseHandle } from './db/database.ts';
@@ -33,7 +35,9 @@ export type AppContext = {
   limiter: RateLimiter;
   /** Tells every instance to drop a cached entry (Redis pub/sub, LISTEN/NOTIFY or in process). */
   invalidation: InvalidationBus;
-  /** Verifies API keys; from memory on the in-process bus (api-keys/key-cache.ts). */
+  /** Each shop's shared version; bump it after a write commits, before answering. */
+  shopVersions: ShopVersions;
+  /** Verifies API keys; from memory while the shop's version says so (api-keys/key-cache.ts). */
   apiKeys: ApiKeyVerifier;
   /** Storefront tokens and app-proxy shop domains, cached like API keys (storefront/auth-cache.ts). */
   storefrontAuth: StorefrontAuth;
@@ -114,7 +118,13 @@ export async function createAppContext(config: Config, overrides: ContextOverrid
   const invalidation = await createInvalidationBus({ redis, pool: database.pool, logger });
   const now = overrides.now ?? (() => new Date());
   const rulesCache = createRulesCache({ db: database.db, bus: invalidation, now });
-  const apiKeys = createApiKeyVerifier({ db: database.db, bus: invalidation });
+  // Redis first, as the bus; PostgreSQL alone has no synchronously read shared place.
+  const shopVersions = redis
+    ? createRedisShopVersions(redis, logger)
+    : database.pool
+      ? createNoShopVersions()
+      : createLocalShopVersions();
+  const apiKeys = createApiKeyVerifier({ db: database.db, versions: shopVersions });
   const storefrontAuth = createStorefrontAuth({ db: database.db, bus: invalidation });
   return {
     config,
@@ -125,6 +135,7 @@ export async function createAppContext(config: Config, overrides: ContextOverrid
     limiter,
     invalidation,
     rulesCache,
+    shopVersions,
     apiKeys,
     storefrontAuth,
     now,
@@ -132,6 +143,7 @@ export async function createAppContext(config: Config, overrides: ContextOverrid
       rulesCache.close();
       apiKeys.close();
       storefrontAuth.close();
+      shopVersions.close();
       await invalidation.close();
       await limiter.close();
       // quit() fails at once while disconnected; disconnect() then stops the reconnect loop.

@@ -5,7 +5,6 @@ import type { AppContext } from '../context.ts';
 import { notFound } from '../http/errors.ts';
 import { defineAdminRoute } from '../http/shop-routes.ts';
 import type { MountableRoute } from '../http/shop-routes.ts';
-import { API_KEYS_TOPIC } from './key-cache.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from './store.ts';
 import type { ApiKeyRecord } from './store.ts';
 
@@ -69,8 +68,8 @@ export function apiKeyAdminRoutes(ctx: AppContext): MountableRoute[] {
       },
       handler: async ({ shop, params }) => {
         if (!(await revokeApiKey(ctx.db, shop.id, params.keyId))) throw notFound('API key');
-        // After the commit: the key's cached verification goes before this answer is sent.
-        ctx.invalidation.publish(API_KEYS_TOPIC, shop.id);
+        // After the commit, before this answer: no instance serves the key from memory again.
+        await ctx.shopVersions.bump(shop.id);
         return { ok: true };
       },
     }),

@@ -1,42 +1,115 @@
 /**
  * An in-process cache of API key → verified key and shop, so authentication of GET /rules
- * (and every API route) costs no database read while nothing changed. Exact by the rules of
- * src/cache/shop-entry-cache.ts: kept only on the in-process bus, evicted per shop after every
- * shop write and key revocation.
+ * (and every API route) costs no database read while nothing changed.
+ *
+ * Exactness (a write answered before a request started is seen by it, on every instance):
+ * each entry is stamped with its shop's version (cache/shop-versions.ts) as read *before* the
+ * database read that filled it, and is served only while the shop's current version is still
+ * that token. Every write that can change what authentication returns — writeShop (plan,
+ * limits, settings, rules version), key revocation, the CLI's plan change and revocation —
+ * sets a new version after its commit and before its answer. So a request that starts after
+ * the answer reads the new version and goes to the database; a stamp can only be older than
+ * the data under it, never newer.
+ *
+ * Where the version is read:
+ * - Redis (REDIS_URL): in the rate-limit script the request runs anyway, one round trip for
+ *   both. A cached key is therefore counted in the same step that confirms it; only a holder
+ *   of the full key text finds an entry, so a request that is not the shop's own is never
+ *   counted. When Redis does not answer (fallback limiter), the version is unknown and the
+ *   key is read from the database: the cache is off, never stale. A lost connection raises
+ *   the versions' epoch, and entries of an older epoch are never served.
+ * - Embedded PGlite: in process, bumped synchronously (one process owns the data directory).
+ * - PostgreSQL without Redis: nowhere shared and synchronous, so nothing is cached and every
+ *   request reads its key (one prepared statement, see store.ts).
  */
-import type { InvalidationBus } from '../cache/invalidation-bus.ts';
-import { createShopEntryCache, SHOP_AUTH_TOPIC } from '../cache/shop-entry-cache.ts';
+import type { ShopVersions } from '../cache/shop-versions.ts';
 import type { Queryable } from '../db/database.ts';
-import { verifyApiKey } from './store.ts';
+import type { CountedDecision, VersionRead } from '../rate-limit/limiter.ts';
+import { shopIdOfKey, verifyApiKey } from './store.ts';
 import type { VerifiedKey } from './store.ts';
 
-/** The topic whose key is a shop id: "its keys or its shop row changed". */
-export const API_KEYS_TOPIC = SHOP_AUTH_TOPIC;
+const DEFAULT_MAX_ENTRIES = 10_000;
+
+/** Counts the request against the key's window; with `version`, also reads the shop's version. */
+export type CountRequest = (keyId: string, version: VersionRead | undefined) => Promise<CountedDecision>;
+
+/** A verified key, and the limiter's decision when verification already counted the request. */
+export type Authentication = { verified: VerifiedKey; decision: CountedDecision | undefined };
 
 export type ApiKeyVerifier = {
-  /** The live key `key` names with its shop, as verifyApiKey, from memory when exact. */
-  verify(key: string): Promise<VerifiedKey | undefined>;
-  /** Whether entries are kept at all (only on the in-process bus). */
+  /** The live key `key` names with its shop (verifyApiKey), from memory while that is exact. */
+  authenticate(key: string, count: CountRequest): Promise<Authentication | undefined>;
+  /** Whether entries are kept at all (not on PostgreSQL without Redis). */
   readonly caching: boolean;
   close(): void;
 };
 
+type Entry = { verified: VerifiedKey; version: string; epoch: number };
+
 /**
- * Builds the verifier for `db`; it caches only on the in-process bus.
+ * Builds the verifier for `db` (module comment for when it caches).
  *
  * @example
- *   const verifier = createApiKeyVerifier({ db, bus });
- *   const verified = await verifier.verify(token);
+ *   const verifier = createApiKeyVerifier({ db, versions });
+ *   const auth = await verifier.authenticate(token, (keyId, version) => limiter.hit(`${keyId}:default`, 120, 60_000, version));
  */
-export function createApiKeyVerifier(options: { db: Queryable; bus: InvalidationBus; maxEntries?: number }): ApiKeyVerifier {
-  const cache = createShopEntryCache<VerifiedKey>({
-    bus: options.bus,
-    shopIdOf: (verified) => verified.shop.id,
-    ...(options.maxEntries === undefined ? {} : { maxEntries: options.maxEntries }),
-  });
+export function createApiKeyVerifier(options: { db: Queryable; versions: ShopVersions; maxEntries?: number }): ApiKeyVerifier {
+  const { db, versions } = options;
+  const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+  // Keyed by the full key text: only a caller holding the secret finds an entry.
+  const entries = new Map<string, Entry>();
+
+  const remember = (key: string, verified: VerifiedKey | undefined, version: string | undefined, epoch: number) => {
+    if (!verified || version === undefined) {
+      entries.delete(key);
+      return;
+    }
+    entries.set(key, { verified, version, epoch });
+    if (entries.size > maxEntries) {
+      const oldest = entries.keys().next();
+      if (oldest.done !== true) entries.delete(oldest.value);
+    }
+  };
+
+  const withoutCount = (verified: VerifiedKey | undefined): Authentication | undefined =>
+    verified ? { verified, decision: undefined } : undefined;
+
+  const authenticate = async (key: string, count: CountRequest): Promise<Authentication | undefined> => {
+    if (versions.mode === 'off') return withoutCount(await verifyApiKey(db, key));
+    const shopId = shopIdOfKey(key);
+    if (shopId === undefined) return undefined;
+    const entry = entries.get(key);
+
+    if (versions.mode === 'local') {
+      const version = versions.read(shopId);
+      if (entry?.version === version) return withoutCount(entry.verified);
+      const verified = await verifyApiKey(db, key);
+      remember(key, verified, version, 0);
+      return withoutCount(verified);
+    }
+
+    const epoch = versions.epoch;
+    if (entry?.epoch === epoch) {
+      // The version comes back with the limiter's decision, read before any database read below.
+      const decision = await count(entry.verified.keyId, versions.versionRead(shopId));
+      if (decision.version !== undefined && decision.version === entry.version && versions.epoch === epoch) {
+        return { verified: entry.verified, decision };
+      }
+      const verified = await verifyApiKey(db, key);
+      remember(key, verified, versions.epoch === epoch ? decision.version : undefined, epoch);
+      return verified ? { verified, decision } : undefined;
+    }
+    const version = await versions.read(shopId);
+    const verified = await verifyApiKey(db, key);
+    remember(key, verified, versions.epoch === epoch ? version : undefined, epoch);
+    return withoutCount(verified);
+  };
+
   return {
-    caching: cache.caching,
-    verify: (key) => cache.get(key, () => verifyApiKey(options.db, key)),
-    close: () => cache.close(),
+    caching: versions.mode !== 'off',
+    authenticate,
+    close() {
+      entries.clear();
+    },
   };
 }

@@ -25,6 +25,17 @@ export function keyPrefixOf(key: string): string | undefined {
 }
 
 /**
+ * The shop a key names, without looking it up; undefined for text that is not a key.
+ *
+ * @example
+ *   shopIdOfKey('gcr_0123456789abcdef_' + 'x'.repeat(32)); // 'shp_0123456789abcdef'
+ */
+export function shopIdOfKey(key: string): string | undefined {
+  const match = KEY_PATTERN.exec(key);
+  return match ? `shp_${match[1] ?? ''}` : undefined;
+}
+
+/**
  * Creates a key for the shop and returns it with the only copy of the secret.
  *
  * @example

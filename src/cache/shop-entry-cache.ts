@@ -1,7 +1,8 @@
 /**
- * An in-process cache of "credential → what it opens" (an API key's shop, a storefront
- * token's shop, a shop found by domain), so authentication on the hot paths costs no database
- * read while nothing changed.
+ * An in-process cache of "credential → what it opens" (a storefront token's shop, a shop found
+ * by domain), so authentication on the hot paths costs no database read while nothing changed.
+ * API keys use the shared shop version instead (src/api-keys/key-cache.ts), which also caches
+ * on every instance with Redis.
  *
  * Exactness (a write committed before a request started is seen by it): entries are only
  * kept when the invalidation bus is the in-process one (`memory`, the embedded database,

@@ -77,15 +77,26 @@ async function createShopCommand(db: Database, config: Config, options: Extract<
 }
 
 /**
- * Runs one parsed command against `db`.
+ * Sets the shop's shared version after a committed change (cache/shop-versions.ts), so
+ * running servers stop authenticating from memory; false when that could not be done.
+ */
+export type BumpShopVersion = (shopId: string) => Promise<boolean>;
+
+/** What a command says when the running servers could not be told at once. */
+const staleWarning = (shopId: string) =>
+  `Redis did not take the change of shop ${shopId}: running servers may still answer as before for up to 30 seconds.`;
+
+/**
+ * Runs one parsed command against `db`; `bump` tells running servers (REDIS_URL) what changed.
  *
  * @example
- *   const out = await runCommand(db, config, parseCommandLine(['shop:list']));
+ *   const out = await runCommand(db, config, parseCommandLine(['shop:list']), async () => true);
  */
 export async function runCommand(
   db: Database,
   config: Config,
   line: Extract<CommandLine, { kind: 'command' }>,
+  bump: BumpShopVersion,
 ): Promise<CommandOutput> {
   const { args, options } = line;
   const shopId = args.shopId ?? '';
@@ -113,7 +124,8 @@ export async function runCommand(
       const shop = await shopOrFail(db, shopId);
       const updated = await updateShop(db, shop.id, { plan: plan.data });
       if (!updated) throw new CliError(`Shop ${shop.id} not found.`);
-      return { json: { shop: presentShop(updated, config.planCaps) }, text: `Shop ${shop.id} is now on the ${updated.plan} plan.`, warnings: [] };
+      const warnings = (await bump(shop.id)) ? [] : [staleWarning(shop.id)];
+      return { json: { shop: presentShop(updated, config.planCaps) }, text: `Shop ${shop.id} is now on the ${updated.plan} plan.`, warnings };
     }
     case 'key:create': {
       const shop = await shopOrFail(db, shopId);
@@ -139,7 +151,8 @@ export async function runCommand(
       if (!(await revokeApiKey(db, shop.id, keyId))) {
         throw new CliError(`Shop ${shop.id} has no live key ${keyId}. \`npm run cli -- key:list ${shop.id}\` lists them.`);
       }
-      return { json: { ok: true }, text: `Revoked key ${keyId}: it now answers 401.`, warnings: [] };
+      const warnings = (await bump(shop.id)) ? [] : [staleWarning(shop.id)];
+      return { json: { ok: true }, text: `Revoked key ${keyId}: it now answers 401.`, warnings };
     }
     case 'storefront-token:create': {
       const shop = await shopOrFail(db, shopId);

@@ -1,32 +1,45 @@
 /**
  * How `/api/v1` finds its shop (SPEC "Authentication", "Limits"): a Bearer API key, the
  * Scale plan, then the key's sliding window for the route's rate-limit row. The order
- * matters: a request that is not the shop's own is never counted against its limits.
+ * matters: a request that is not the shop's own is never counted against its limits (a key
+ * served from memory is counted in the round trip that confirms it; key-cache.ts says why
+ * that is still only the shop's own).
  */
-import type { ApiKeyVerifier } from '../api-keys/key-cache.ts';
+import type { ApiKeyVerifier, CountRequest } from '../api-keys/key-cache.ts';
 import type { RateLimiter } from '../rate-limit/limiter.ts';
-import { rateLimitHeaders } from '../rate-limit/headers.ts';
+import { rateLimitHeaderWriter } from '../rate-limit/headers.ts';
 import { RATE_LIMIT_POLICIES, rateLimitKey } from '../rate-limit/policies.ts';
+import type { RateLimitPolicyName } from '../rate-limit/policies.ts';
 import { hasApiAccess } from '../shops/plans.ts';
 import { bearerToken } from './bearer.ts';
 import { planRequired, rateLimited, unauthorized } from './errors.ts';
 import type { ShopResolver } from './shop-routes.ts';
 
-export function createApiKeyResolver(deps: { verifier: Pick<ApiKeyVerifier, 'verify'>; limiter: RateLimiter; rateLimitScale: number }): ShopResolver {
+export function createApiKeyResolver(deps: { verifier: Pick<ApiKeyVerifier, 'authenticate'>; limiter: RateLimiter; rateLimitScale: number }): ShopResolver {
+  // Per policy, once: the scaled limit, the limiter call and the header writer.
+  const counters = new Map<RateLimitPolicyName, { count: CountRequest; headers: ReturnType<typeof rateLimitHeaderWriter> }>();
+  for (const [name, policy] of Object.entries(RATE_LIMIT_POLICIES) as Array<[RateLimitPolicyName, (typeof RATE_LIMIT_POLICIES)[RateLimitPolicyName]]>) {
+    const limit = Math.max(1, Math.round(policy.limit * deps.rateLimitScale));
+    counters.set(name, {
+      count: (keyId, version) => deps.limiter.hit(rateLimitKey(keyId, policy), limit, policy.windowMs, version),
+      headers: rateLimitHeaderWriter(policy.name, limit, policy.windowMs / 1000),
+    });
+  }
+
   return async (request, reply, route) => {
+    const counter = counters.get(route.rateLimit);
+    if (!counter) throw new Error(`no rate limit policy ${route.rateLimit}`);
     const token = bearerToken(request.headers.authorization);
-    const verified = token === undefined ? undefined : await deps.verifier.verify(token);
-    if (!verified) throw unauthorized();
-    const { shop } = verified;
+    const auth = token === undefined ? undefined : await deps.verifier.authenticate(token, counter.count);
+    if (!auth) throw unauthorized();
+    const { shop, keyId, prefix } = auth.verified;
     // The prefix identifies the key in logs; the key itself is never logged.
-    request.log = request.log.child({ shopId: shop.id, keyPrefix: verified.prefix });
+    request.log = request.log.child({ shopId: shop.id, keyPrefix: prefix });
     if (!hasApiAccess(shop.plan)) throw planRequired();
 
-    const policy = RATE_LIMIT_POLICIES[route.rateLimit];
-    const limit = Math.max(1, Math.round(policy.limit * deps.rateLimitScale));
-    const decision = await deps.limiter.hit(rateLimitKey(verified.keyId, policy), limit, policy.windowMs);
-    const headers = rateLimitHeaders(policy.name, decision, policy.windowMs / 1000);
-    if (!decision.allowed) throw rateLimited({ ...headers, 'Retry-After': String(decision.retryAfterSeconds) });
+    const decision = auth.decision ?? (await counter.count(keyId, undefined));
+    const headers = counter.headers(decision);
+    if (!decision.allowed) throw rateLimited(headers);
     reply.headers(headers);
     return shop;
   };

@@ -48,11 +48,12 @@ export function createFailoverRateLimiter(options: FailoverRateLimiterOptions): 
   };
 
   return {
-    hit: async (key, limit, windowMs) => {
+    // The fallback's decisions carry no version: whoever asked for one reads the database.
+    hit: async (key, limit, windowMs, version) => {
       assertHitArguments(limit, windowMs);
       if (!isAvailable()) return fallBack(key, limit, windowMs, new Error('redis is not connected'));
       try {
-        return await primary.hit(key, limit, windowMs);
+        return await primary.hit(key, limit, windowMs, version);
       } catch (error) {
         return fallBack(key, limit, windowMs, error);
       }

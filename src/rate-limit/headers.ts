@@ -43,16 +43,37 @@ export function rateLimitHeaders(
   decision: RateLimitDecision,
   windowSeconds: number,
 ): RateLimitHeaders {
+  return rateLimitHeaderWriter(policyName, decision.limit, windowSeconds)(decision);
+}
+
+/**
+ * rateLimitHeaders for one policy and limit, with everything that does not change between
+ * requests (names, escaping, RateLimit-Policy) done once: the API's hot path only formats
+ * two numbers.
+ *
+ * @example
+ * const write = rateLimitHeaderWriter('default', 120, 60);
+ * write({ allowed: true, limit: 120, remaining: 119, resetSeconds: 60 }).RateLimit; // '"default";r=119;t=60'
+ */
+export function rateLimitHeaderWriter(
+  policyName: string,
+  limit: number,
+  windowSeconds: number,
+): (decision: RateLimitDecision) => RateLimitHeaders {
   if (!Number.isSafeInteger(windowSeconds) || windowSeconds < 1) {
     throw new RangeError(`w must be a positive integer of seconds, got ${windowSeconds}`);
   }
   const name = structuredFieldString(policyName);
-  const headers: RateLimitHeaders = {
-    'RateLimit-Policy': `${name};q=${decision.limit};w=${windowSeconds}`,
-    RateLimit: `${name};r=${decision.remaining};t=${decision.resetSeconds}`,
+  const policy = `${name};q=${limit};w=${windowSeconds}`;
+  const prefix = `${name};r=`;
+  return (decision) => {
+    const headers: RateLimitHeaders = {
+      'RateLimit-Policy': decision.limit === limit ? policy : `${name};q=${decision.limit};w=${windowSeconds}`,
+      RateLimit: `${prefix}${decision.remaining};t=${decision.resetSeconds}`,
+    };
+    if (!decision.allowed) headers['Retry-After'] = String(decision.retryAfterSeconds);
+    return headers;
   };
-  if (!decision.allowed) headers['Retry-After'] = String(decision.retryAfterSeconds);
-  return headers;
 }
 
 /**

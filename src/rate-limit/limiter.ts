@@ -17,9 +17,19 @@ export type RateLimitDecision =
   | { allowed: true; limit: number; remaining: number; resetSeconds: number }
   | { allowed: false; limit: number; remaining: 0; retryAfterSeconds: number; resetSeconds: number };
 
+/** A shop version key to read in the same round trip (only a Redis limiter can; see cache/shop-versions.ts). */
+export type VersionRead = { key: string; ttlMs: number };
+
+/** A decision, with the shop's version token when one was asked for and could be read. */
+export type CountedDecision = RateLimitDecision & { version?: string };
+
 export interface RateLimiter {
-  /** Counts one request for `key` in a true sliding window of `windowMs`, if a slot is free. */
-  hit(key: string, limit: number, windowMs: number): Promise<RateLimitDecision>;
+  /**
+   * Counts one request for `key` in a true sliding window of `windowMs`, if a slot is free.
+   * With `version`, also returns that version token from the same store in the same step;
+   * a limiter that cannot (memory, or Redis failing over) leaves `version` out.
+   */
+  hit(key: string, limit: number, windowMs: number, version?: VersionRead): Promise<CountedDecision>;
   close(): Promise<void>;
 }
 

@@ -20,13 +20,24 @@ import { createHash } from 'node:crypto';
  * ARGV[1]  limit
  * ARGV[2]  window in ms
  * ARGV[3]  nonce unique to this call, so two hits in the same microsecond are two members
- * Returns  { allowed (1|0), entries after the call, µs until a slot frees, µs until the set is empty }
+ * KEYS[2]  optional: a shop's version key (cache/shop-versions.ts), read in this same round trip
+ *          and seeded with ARGV[3] for ARGV[4] ms when missing
+ * Returns  { allowed (1|0), entries after the call, µs until a slot frees, µs until the set is
+ *          empty[, the shop's version] }
  */
 export const SLIDING_WINDOW_LUA = `
 if redis.replicate_commands then redis.replicate_commands() end
 local key = KEYS[1]
 local limit = tonumber(ARGV[1])
 local window_us = tonumber(ARGV[2]) * 1000
+local version = nil
+if KEYS[2] then
+  version = redis.call('GET', KEYS[2])
+  if not version then
+    version = ARGV[3]
+    redis.call('SET', KEYS[2], version, 'PX', ARGV[4])
+  end
+end
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
 
@@ -38,14 +49,14 @@ if count < limit then
   local score = string.format('%.0f', now)
   redis.call('ZADD', key, score, score .. ':' .. ARGV[3])
   redis.call('PEXPIRE', key, ARGV[2])
-  return { 1, count + 1, 0, window_us }
+  return { 1, count + 1, 0, window_us, version }
 end
 
 -- the next slot frees when the entry at index count - limit leaves (the oldest one, unless the
 -- limit of this key was lowered since those entries were added)
 local blocking = redis.call('ZRANGE', key, count - limit, count - limit, 'WITHSCORES')
 local newest = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
-return { 0, count, tonumber(blocking[2]) + window_us - now, tonumber(newest[2]) + window_us - now }
+return { 0, count, tonumber(blocking[2]) + window_us - now, tonumber(newest[2]) + window_us - now, version }
 `;
 
 export const SLIDING_WINDOW_SHA = createHash('sha1').update(SLIDING_WINDOW_LUA).digest('hex');
@@ -55,6 +66,8 @@ export interface SlidingWindowReply {
   count: number;
   slotFreesInUs: number;
   emptyInUs: number;
+  /** The shop's version token, when the call asked for it. */
+  version?: string;
 }
 
 /**
@@ -62,10 +75,15 @@ export interface SlidingWindowReply {
  *
  * @example
  * parseSlidingWindowReply([1, 3, 0, 60_000_000]); // { allowed: true, count: 3, slotFreesInUs: 0, emptyInUs: 60000000 }
+ * parseSlidingWindowReply([1, 3, 0, 60_000_000, 'c0ffee']).version; // 'c0ffee'
  */
 export function parseSlidingWindowReply(reply: unknown): SlidingWindowReply {
   const values: readonly unknown[] = Array.isArray(reply) ? reply : [];
-  const [allowed, count, slotFreesInUs, emptyInUs] = values;
+  const [allowed, count, slotFreesInUs, emptyInUs, version] = values;
+  // Lua's nil ends an array reply, so a call without KEYS[2] has four elements.
+  if (values.length === 5 && typeof version === 'string') {
+    return { ...parseSlidingWindowReply(values.slice(0, 4)), version };
+  }
   if (
     values.length === 4 &&
     typeof allowed === 'number' &&

@@ -7,13 +7,15 @@
  * instances never exceed the limit and skewed app clocks do not matter.
  *
  * The script is sent by EVALSHA and falls back to EVAL (which also caches it) on NOSCRIPT, after
- * a Redis restart or failover: one round trip in the common case. Every call touches one key,
- * so this also works on Redis Cluster.
+ * a Redis restart or failover: one round trip in the common case. A call touches its window's
+ * key and, when asked, the shop's version key (cache/shop-versions.ts), which is how
+ * authentication learns that version without a second round trip. On Redis Cluster both keys
+ * would have to share a hash slot; the service runs on one Redis (or a primary with replicas).
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { allowedDecision, assertHitArguments, deniedDecision } from './limiter.ts';
-import type { RateLimitDecision, RateLimiter } from './limiter.ts';
+import type { CountedDecision, RateLimiter, VersionRead } from './limiter.ts';
 import { SLIDING_WINDOW_LUA, SLIDING_WINDOW_SHA, parseSlidingWindowReply } from './redis-script.ts';
 
 export interface RedisRateLimiterOptions {
@@ -33,27 +35,32 @@ export function createRedisRateLimiter(redis: Redis, options: RedisRateLimiterOp
   const prefix = options.prefix ?? 'ratelimit:';
   let closed = false;
 
-  const runScript = async (key: string, args: readonly string[]): Promise<unknown> => {
+  const runScript = async (keys: readonly string[], args: readonly string[]): Promise<unknown> => {
     try {
-      return await redis.evalsha(SLIDING_WINDOW_SHA, 1, key, ...args);
+      return await redis.evalsha(SLIDING_WINDOW_SHA, keys.length, ...keys, ...args);
     } catch (error) {
       if (error instanceof Error && error.message.startsWith('NOSCRIPT')) {
-        return redis.eval(SLIDING_WINDOW_LUA, 1, key, ...args);
+        return redis.eval(SLIDING_WINDOW_LUA, keys.length, ...keys, ...args);
       }
       throw error;
     }
   };
 
   return {
-    hit: async (key: string, limit: number, windowMs: number): Promise<RateLimitDecision> => {
+    hit: async (key: string, limit: number, windowMs: number, version?: VersionRead): Promise<CountedDecision> => {
       if (closed) throw new Error('redis rate limiter is closed');
       assertHitArguments(limit, windowMs);
+      // The nonce also seeds a missing version key: it is unique, so a seeded token is never reused.
+      const args = [String(limit), String(windowMs), randomUUID()];
       const reply = parseSlidingWindowReply(
-        await runScript(prefix + key, [String(limit), String(windowMs), randomUUID()]),
+        version === undefined
+          ? await runScript([prefix + key], args)
+          : await runScript([prefix + key, version.key], [...args, String(version.ttlMs)]),
       );
-      return reply.allowed
+      const decision = reply.allowed
         ? allowedDecision(limit, reply.count, windowMs)
         : deniedDecision(limit, reply.slotFreesInUs / 1000, reply.emptyInUs / 1000);
+      return reply.version === undefined ? decision : { ...decision, version: reply.version };
     },
     close: async () => {
       closed = true;

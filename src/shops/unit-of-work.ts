@@ -9,7 +9,9 @@
  *    same transaction, after the work, so they commit exactly when the change does;
  * 3. `uow.touchRules()` bumps the version behind GET /rules' ETag in that transaction, and
  *    after the commit the rules cache is invalidated on every instance — only if touched,
- *    so a no-op (enabling a live campaign) changes no ETag.
+ *    so a no-op (enabling a live campaign) changes no ETag;
+ * 4. after every commit, before it returns, the shop's shared version is bumped
+ *    (cache/shop-versions.ts), so no instance authenticates from a shop row older than it.
  *
  * Anything thrown inside rolls the whole transaction back (change, outbox rows, version) and
  * propagates unchanged; nothing is invalidated then.
@@ -20,8 +22,9 @@ import { shops } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 import { enqueueJob, enqueueWebhookEvents } from '../outbox/enqueue.ts';
 import type { WebhookEventType } from '../outbox/enqueue.ts';
-import { API_KEYS_TOPIC } from '../api-keys/key-cache.ts';
 import type { InvalidationBus } from '../cache/invalidation-bus.ts';
+import { SHOP_AUTH_TOPIC } from '../cache/shop-entry-cache.ts';
+import type { ShopVersions } from '../cache/shop-versions.ts';
 import type { RulesCache } from '../rules/rules-cache.ts';
 import { bumpRulesVersion, toShopRecord } from './store.ts';
 import type { ShopRecord } from './store.ts';
@@ -44,7 +47,9 @@ export type ShopUnitOfWork = {
 export type WriteShopDeps = {
   db: Database;
   rulesCache: Pick<RulesCache, 'invalidate'>;
-  /** Carries API_KEYS_TOPIC: authentication's cached shop rows are evicted after every commit. */
+  /** Bumped after every commit: API-key authentication's cached shop rows are then stale everywhere. */
+  shopVersions: Pick<ShopVersions, 'bump'>;
+  /** Carries SHOP_AUTH_TOPIC: the storefront's cached credentials are evicted after every commit. */
   invalidation: Pick<InvalidationBus, 'publish'>;
 };
 
@@ -108,7 +113,9 @@ export async function writeShop<T>(deps: WriteShopDeps, shopId: string, work: (u
   // After the commit only: an instance that reloads now sees the new data, never the old.
   if (touched) deps.rulesCache.invalidate(shopId);
   // Every commit may have changed the shop row authentication hands out (plan, limits,
-  // settings, rules version), touched or not; the in-process bus evicts it synchronously.
-  deps.invalidation.publish(API_KEYS_TOPIC, shopId);
+  // settings, rules version), touched or not. Awaited: the caller answers only after it.
+  await deps.shopVersions.bump(shopId);
+  // The storefront's credential caches (in-process bus only) are evicted synchronously.
+  deps.invalidation.publish(SHOP_AUTH_TOPIC, shopId);
   return result;
 }

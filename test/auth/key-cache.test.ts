@@ -1,13 +1,20 @@
 /**
  * Authentication's key → shop cache (src/api-keys/key-cache.ts) never outlives a change:
- * revocation answers 401 and a plan downgrade 403 at the key's next request, on this
- * instance and (PostgreSQL) on a second instance sharing the database.
+ * revocation answers 401, a plan downgrade 403 (admin API or CLI) and a rules write the new
+ * body at the key's next request, on this instance and (PostgreSQL) on a second instance
+ * sharing the database — over a live Redis, a dead one, one restarted with its old data, and
+ * without Redis.
  */
+import { sql } from 'drizzle-orm';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli.ts';
 import { openPostgres } from '../../src/db/database.ts';
 import { campaign, rule } from '../campaigns/fixtures.ts';
 import { importCampaigns } from '../rules/helpers.ts';
 import { createTestDatabase, testDbKind, testRedisUrl } from '../support/database.ts';
+import { createPrivateRedis, hasRedisServer, sparePort } from '../support/private-redis.ts';
+import type { PrivateRedis } from '../support/private-redis.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 
@@ -20,8 +27,49 @@ async function keyIdOf(t: TestApp, shop: TestShop): Promise<string> {
   return key.id;
 }
 
+/** The CLI run on the writer's database and Redis, as an operator would beside running servers. */
+async function cliOn(t: TestApp, argv: string[]): Promise<{ code: number; stderr: string }> {
+  let stderr = '';
+  const code = await runCli(argv, {
+    stdout: () => {},
+    stderr: (text) => (stderr += text),
+    env: t.config.redisUrl === undefined ? {} : { REDIS_URL: t.config.redisUrl },
+    openDatabase: async () => ({ ...t.ctx.database, close: async () => {} }),
+  });
+  return { code, stderr };
+}
+
+/** Two instances (or one twice) started on one database with the same settings. */
+async function startInstances(env: Record<string, string>): Promise<{ writer: TestApp; reader: TestApp; close(): Promise<void> }> {
+  const settings = { RATE_LIMIT_SCALE: '100', ...env };
+  const database = await createTestDatabase();
+  const writer = await createTestApp(settings, { database });
+  if (testDbKind() !== 'postgres') return { writer, reader: writer, close: () => writer.close() };
+  const reader = await createTestApp(settings, { database: await openPostgres(database.url as string, { migrate: false, poolSize: 5 }) });
+  return {
+    writer,
+    reader,
+    async close() {
+      await reader.close();
+      await writer.close();
+    },
+  };
+}
+
 /** The checks, with `writer` making the changes and `reader` serving the key. */
 function exactnessCases(instances: () => { writer: TestApp; reader: TestApp }) {
+  it('serves a verified key from memory exactly while the shop\'s version is unchanged', async () => {
+    const { writer, reader } = instances();
+    const shop = await writer.createShop('scale');
+    expect((await rules(reader, shop)).statusCode).toBe(200);
+    // Revoked behind the service's back (no version bump): only a cached key still passes.
+    await writer.ctx.db.execute(sql`UPDATE api_keys SET revoked_at = now() WHERE shop_id = ${shop.id}`);
+    expect((await rules(reader, shop)).statusCode).toBe(reader.ctx.apiKeys.caching && redisAnswers(reader) ? 200 : 401);
+    await writer.ctx.shopVersions.bump(shop.id);
+    expect((await rules(reader, shop)).statusCode).toBe(401);
+  });
+
+
   it('answers 401 at the next request after the key is revoked', async () => {
     const { writer, reader } = instances();
     const shop = await writer.createShop('scale');
@@ -46,6 +94,21 @@ function exactnessCases(instances: () => { writer: TestApp; reader: TestApp }) {
     expect(denied.statusCode).toBe(403);
     expect((await patch('scale')).statusCode).toBe(200);
     expect((await rules(reader, shop)).statusCode).toBe(200);
+  });
+
+  it('answers 403 at the next request after a CLI plan change, and 401 after a CLI revocation', async () => {
+    const { writer, reader } = instances();
+    // On PGlite the CLI cannot open the data directory while a server runs: nothing to test.
+    if (reader.ctx.shopVersions.mode === 'local') return;
+    const shop = await writer.createShop('scale');
+    expect((await rules(reader, shop)).statusCode).toBe(200);
+    expect((await rules(reader, shop)).statusCode).toBe(200);
+    expect((await cliOn(writer, ['shop:plan', shop.id, 'growth'])).code).toBe(0);
+    expect((await rules(reader, shop)).statusCode).toBe(403);
+    expect((await cliOn(writer, ['shop:plan', shop.id, 'scale'])).code).toBe(0);
+    expect((await rules(reader, shop)).statusCode).toBe(200);
+    expect((await cliOn(writer, ['key:revoke', shop.id, await keyIdOf(writer, shop)])).code).toBe(0);
+    expect((await rules(reader, shop)).statusCode).toBe(401);
   });
 
   it('serves a rules write at the next request though the key was cached before it', async () => {
@@ -73,6 +136,11 @@ function exactnessCases(instances: () => { writer: TestApp; reader: TestApp }) {
   });
 }
 
+/** Whether the instance's Redis is up, so the version can be read (else the cache is bypassed). */
+const redisAnswers = (t: TestApp): boolean => t.ctx.redis === undefined || t.ctx.redis.status === 'ready';
+
+const expectedMode = () => (testRedisUrl() !== undefined ? 'redis' : testDbKind() === 'postgres' ? 'off' : 'local');
+
 describe('API key cache, one instance', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -80,29 +148,74 @@ describe('API key cache, one instance', () => {
   });
   afterAll(() => t.close());
 
-  it('caches only on the in-process bus, where invalidation is synchronous', () => {
-    expect(t.ctx.apiKeys.caching).toBe(t.ctx.invalidation.kind === 'memory');
+  it('caches wherever a shared version is read synchronously: in process (PGlite) or from Redis', () => {
+    expect(t.ctx.shopVersions.mode).toBe(expectedMode());
+    expect(t.ctx.apiKeys.caching).toBe(expectedMode() !== 'off');
   });
   exactnessCases(() => ({ writer: t, reader: t }));
 });
 
 const transports = [
-  ...(testRedisUrl() === undefined ? [] : [{ name: 'Redis pub/sub', env: {} as Record<string, string> }]),
-  { name: 'LISTEN/NOTIFY', env: { REDIS_URL: '' } as Record<string, string> },
+  ...(testRedisUrl() === undefined ? [] : [{ name: 'Redis', env: {} as Record<string, string> }]),
+  { name: 'PostgreSQL alone (LISTEN/NOTIFY, no cache)', env: { REDIS_URL: '' } as Record<string, string> },
 ];
 
 describe.skipIf(testDbKind() !== 'postgres').each(transports)('API key cache, two instances over $name', ({ env }) => {
-  let first: TestApp;
-  let second: TestApp;
+  let instances: Awaited<ReturnType<typeof startInstances>>;
   beforeAll(async () => {
-    const database = await createTestDatabase();
-    const settings = { RATE_LIMIT_SCALE: '100', ...env };
-    first = await createTestApp(settings, { database });
-    second = await createTestApp(settings, { database: await openPostgres(database.url as string, { migrate: false, poolSize: 5 }) });
+    instances = await startInstances(env);
+  });
+  afterAll(() => instances.close());
+  exactnessCases(() => instances);
+});
+
+describe('API key cache with an unreachable Redis: never served from memory', () => {
+  let instances: Awaited<ReturnType<typeof startInstances>>;
+  beforeAll(async () => {
+    instances = await startInstances({ REDIS_URL: `redis://127.0.0.1:${await sparePort()}` });
+  });
+  afterAll(() => instances.close());
+
+  it('uses the Redis versions, which never answer', () => {
+    expect(instances.reader.ctx.shopVersions.mode).toBe('redis');
+    expect(redisAnswers(instances.reader)).toBe(false);
+  });
+  exactnessCases(() => instances);
+});
+
+describe.skipIf(!hasRedisServer)('API key cache across a Redis restart that kept its old data', () => {
+  let redis: PrivateRedis;
+  let instances: Awaited<ReturnType<typeof startInstances>>;
+  beforeAll(async () => {
+    redis = await createPrivateRedis();
+    await redis.start();
+    instances = await startInstances({ REDIS_URL: redis.url });
   });
   afterAll(async () => {
-    await second.close();
-    await first.close();
+    await instances.close();
+    redis.remove();
   });
-  exactnessCases(() => ({ writer: first, reader: second }));
+
+  const waitReady = async (t: TestApp) => {
+    for (let i = 0; i < 100 && t.ctx.redis?.status !== 'ready'; i += 1) await sleep(50);
+    expect(t.ctx.redis?.status).toBe('ready');
+  };
+
+  it('answers 401 after a revocation made while Redis was down, though Redis came back with the old version', async () => {
+    const { writer, reader } = instances;
+    await waitReady(reader);
+    const shop = await writer.createShop('scale');
+    expect((await rules(reader, shop)).statusCode).toBe(200);
+    expect((await rules(reader, shop)).statusCode).toBe(200);
+    // The saved data set still holds the version the reader's entry is stamped with.
+    redis.stop('save');
+    for (let i = 0; i < 100 && writer.ctx.redis?.status === 'ready'; i += 1) await sleep(20);
+    const revoked = await writer.admin({ method: 'DELETE', url: `/admin/v1/shops/${shop.id}/api-keys/${await keyIdOf(writer, shop)}` });
+    expect(revoked.statusCode).toBe(200);
+    await redis.start();
+    await waitReady(reader);
+    await waitReady(writer);
+    expect(redis.cli('--scan', '--pattern', 'gcrs:shop-version:*')).toContain(shop.id);
+    expect((await rules(reader, shop)).statusCode).toBe(401);
+  }, 30_000);
 });

@@ -4,61 +4,33 @@
  * API calls keep answering within the command timeout from this instance's window
  * (docs/operations.md "Redis down"), /healthz says `redis: "down"`, and both recover.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPrivateRedis, hasRedisServer } from '../support/private-redis.ts';
+import type { PrivateRedis } from '../support/private-redis.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 
-const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
 /** The bound the test holds the service to; the documented one is REDIS_TIMEOUT_MS (250 ms). */
 const BOUND_MS = 1000;
 
-async function sparePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-let port = 0;
-const dir = mkdtempSync(join(tmpdir(), 'gcrs-redis-'));
-const cli = (...args: string[]): string =>
-  execFileSync('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args], { encoding: 'utf8' }).trim();
-
-async function startRedis(): Promise<void> {
-  execFileSync('redis-server', [
-    '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
-    '--daemonize', 'yes', '--dir', dir, '--pidfile', join(dir, 'redis.pid'), '--logfile', join(dir, 'redis.log'),
-  ]);
-  for (let i = 0; i < 50; i += 1) {
-    if (spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' }).stdout.trim() === 'PONG') return;
-    await sleep(100);
-  }
-  throw new Error('redis-server did not start');
-}
-
-const stopRedis = () => spawnSync('redis-cli', ['-p', String(port), 'shutdown', 'nosave']);
+let redis: PrivateRedis;
+const cli = (...args: string[]): string => redis.cli(...args);
+const startRedis = () => redis.start();
+const stopRedis = () => redis.stop();
 
 let t: TestApp;
 beforeAll(async () => {
   if (!hasRedisServer) return;
-  port = await sparePort();
+  redis = await createPrivateRedis();
   await startRedis();
   // 120 per minute × 0.025 = 3 per minute: the fallback's own limit shows within a few calls.
-  t = await createTestApp({ REDIS_URL: `redis://127.0.0.1:${port}`, RATE_LIMIT_SCALE: '0.025' });
+  t = await createTestApp({ REDIS_URL: redis.url, RATE_LIMIT_SCALE: '0.025' });
 });
 afterAll(async () => {
   if (!hasRedisServer) return;
   await t.close();
-  stopRedis();
-  rmSync(dir, { recursive: true, force: true });
+  redis.remove();
 });
 
 async function timed<T>(call: () => Promise<T>): Promise<{ value: T; ms: number }> {
