@@ -4,17 +4,19 @@
  * by the same autocannon load in alternating rounds, for 200 (no If-None-Match) and 304
  * (the current ETag sent back). Prints requests/s of both sides and the ratio app / bare.
  *
- * Database: DATABASE_URL (and REDIS_URL for the limiter and the invalidation bus) when set,
- * else a fresh embedded PGlite in a temporary directory. The limiter still runs; its limits
- * are scaled up by RATE_LIMIT_SCALE (default here 1e6) so it does not refuse the load.
+ * Stores, in one run: a fresh embedded PGlite in a temporary directory, then, when
+ * DATABASE_URL is set, PostgreSQL (with REDIS_URL for the limiter, the shop versions and the
+ * invalidation bus when that is set too). The limiter still runs; its limits are scaled up
+ * by RATE_LIMIT_SCALE (default here 1e6) so it does not refuse the load.
  *
  * BENCH_ROUND_SECONDS (default 3), BENCH_ROUNDS (default 3 per side and status),
- * BENCH_CONNECTIONS (default 10), BENCH_ACCEPT_ENCODING (sent as Accept-Encoding when set).
+ * BENCH_CONNECTIONS (default 10), BENCH_ACCEPT_ENCODING (comma-separated codings to ask for,
+ * each measured; default "identity,br").
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { get } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
@@ -33,7 +35,7 @@ const envSchema = z.object({
   BENCH_ROUND_SECONDS: z.coerce.number().positive().default(3),
   BENCH_ROUNDS: z.coerce.number().int().min(1).default(3),
   BENCH_CONNECTIONS: z.coerce.number().int().min(1).default(10),
-  BENCH_ACCEPT_ENCODING: z.string().optional(),
+  BENCH_ACCEPT_ENCODING: z.string().default('identity,br'),
 });
 
 const print = (text = '') => process.stdout.write(`${text}\n`);
@@ -135,57 +137,67 @@ async function drive(url: string, headers: Record<string, string>, seconds: numb
   return result.requests.average;
 }
 
-async function main() {
-  const e = envSchema.parse(process.env);
-  const dataDir = process.env.DATABASE_URL ? undefined : await mkdtemp(join(tmpdir(), 'gcrs-bench-rules-'));
+type BenchEnv = z.infer<typeof envSchema>;
+
+/** Measures one store: every coding, 200 then 304, app and bare in alternating rounds. */
+async function benchStore(e: BenchEnv, env: Record<string, string | undefined>) {
+  const dataDir = env.DATABASE_URL ? undefined : await mkdtemp(join(tmpdir(), 'gcrs-bench-rules-'));
   const config = loadConfig({
-    ...process.env,
+    ...env,
     ADMIN_TOKEN,
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
-    RATE_LIMIT_SCALE: process.env.RATE_LIMIT_SCALE ?? '1000000',
+    LOG_LEVEL: env.LOG_LEVEL ?? 'silent',
+    RATE_LIMIT_SCALE: env.RATE_LIMIT_SCALE ?? '1000000',
     ...(dataDir ? { DATA_DIR: dataDir } : {}),
   });
   const ctx = await createAppContext(config, { logger: createLogger(config) });
   const app = await buildApp(ctx);
   await app.listen({ host: '127.0.0.1', port: 0 });
-  let bare: FastifyInstance | undefined;
   try {
     const { key } = await seedShop(app);
-    const auth = { authorization: `Bearer ${key}`, ...(e.BENCH_ACCEPT_ENCODING ? { 'accept-encoding': e.BENCH_ACCEPT_ENCODING } : {}) };
-    const first = await getRaw(urlOf(app), auth);
-    const bytes = first.body;
-    const etag = first.headers.etag ?? '';
-    if (first.status !== 200 || etag === '') throw new Error(`GET /rules answered ${first.status}`);
-    bare = await startBare(bytes, first.headers);
-    const encoding = first.headers['content-encoding'] ?? 'identity';
-
-    print(`GET /api/v1/rules: ${ctx.database.kind}${config.redisUrl ? ' + Redis' : ''}, ${RULES} rules, ` +
-      `${bytes.length} bytes on the wire (${encoding}), ${e.BENCH_CONNECTIONS} connections, ` +
-      `${e.BENCH_ROUNDS} alternating rounds of ${e.BENCH_ROUND_SECONDS} s per side`);
-    print(`load average before: ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-    for (const [status, headers] of [[200, auth], [304, { ...auth, 'if-none-match': etag }]] as const) {
-      const sums = { app: 0, bare: 0 };
-      await drive(urlOf(app), headers, 1, e.BENCH_CONNECTIONS, status); // warm-up
-      await drive(urlOf(bare), headers, 1, e.BENCH_CONNECTIONS, status);
-      for (let round = 0; round < e.BENCH_ROUNDS; round += 1) {
-        // Alternate which side goes first, so neither always runs on a warmer machine.
-        const order = round % 2 === 0 ? (['app', 'bare'] as const) : (['bare', 'app'] as const);
-        for (const side of order) {
-          const server = side === 'app' ? app : bare;
-          sums[side] += await drive(urlOf(server), headers, e.BENCH_ROUND_SECONDS, e.BENCH_CONNECTIONS, status);
+    for (const coding of e.BENCH_ACCEPT_ENCODING.split(',').map((c) => c.trim())) {
+      const auth = { authorization: `Bearer ${key}`, 'accept-encoding': coding };
+      const first = await getRaw(urlOf(app), auth);
+      const bytes = first.body;
+      const etag = first.headers.etag ?? '';
+      if (first.status !== 200 || etag === '') throw new Error(`GET /rules answered ${first.status}`);
+      const bare = await startBare(bytes, first.headers);
+      try {
+        const encoding = first.headers['content-encoding'] ?? 'identity';
+        print(`GET /api/v1/rules: ${ctx.database.kind}${config.redisUrl ? ' + Redis' : ''} (key cache ${ctx.shopVersions.mode}), ` +
+          `${RULES} rules, ${bytes.length} bytes on the wire (${encoding}), ${e.BENCH_CONNECTIONS} connections, ` +
+          `${e.BENCH_ROUNDS} alternating rounds of ${e.BENCH_ROUND_SECONDS} s per side, load ${loadavg()[0]?.toFixed(1) ?? '?'}`);
+        for (const [status, headers] of [[200, auth], [304, { ...auth, 'if-none-match': etag }]] as const) {
+          const sums = { app: 0, bare: 0 };
+          await drive(urlOf(app), headers, 1, e.BENCH_CONNECTIONS, status); // warm-up
+          await drive(urlOf(bare), headers, 1, e.BENCH_CONNECTIONS, status);
+          for (let round = 0; round < e.BENCH_ROUNDS; round += 1) {
+            // Alternate which side goes first, so neither always runs on a warmer machine.
+            const order = round % 2 === 0 ? (['app', 'bare'] as const) : (['bare', 'app'] as const);
+            for (const side of order) {
+              const server = side === 'app' ? app : bare;
+              sums[side] += await drive(urlOf(server), headers, e.BENCH_ROUND_SECONDS, e.BENCH_CONNECTIONS, status);
+            }
+          }
+          const appRate = sums.app / e.BENCH_ROUNDS;
+          const bareRate = sums.bare / e.BENCH_ROUNDS;
+          print(`  ${status}: app ${appRate.toFixed(0).padStart(7)} req/s   bare ${bareRate.toFixed(0).padStart(7)} req/s   ratio ${(appRate / bareRate).toFixed(2)}`);
         }
+      } finally {
+        await bare.close();
       }
-      const appRate = sums.app / e.BENCH_ROUNDS;
-      const bareRate = sums.bare / e.BENCH_ROUNDS;
-      print(`${status}: app ${appRate.toFixed(0).padStart(7)} req/s   bare ${bareRate.toFixed(0).padStart(7)} req/s   ratio ${(appRate / bareRate).toFixed(2)}`);
     }
-    print(`load average after: ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   } finally {
-    await bare?.close();
     await app.close();
     await ctx.close();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   }
+}
+
+async function main() {
+  const e = envSchema.parse(process.env);
+  await benchStore(e, { ...process.env, DATABASE_URL: undefined, REDIS_URL: '' });
+  if (process.env.DATABASE_URL) await benchStore(e, process.env);
+  else print('(set DATABASE_URL, and REDIS_URL, to measure PostgreSQL too)');
 }
 
 await main();

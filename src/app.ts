@@ -16,6 +16,7 @@ import { registerAdminOpenApiRoute, registerOpenApiRoutes } from './http/openapi
 import { serverTimeouts } from './http/server-timeouts.ts';
 import { mountRoutes } from './http/shop-routes.ts';
 import { newId } from './ids.ts';
+import { childLogger } from './logging/child.ts';
 import { platformOrderWebhook } from './orders/platform-webhook.ts';
 import { redisHealth } from './redis/connection.ts';
 import { publicShopRoutes } from './routes.ts';
@@ -27,6 +28,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     ...serverTimeouts(ctx.config),
     loggerInstance: ctx.logger as FastifyBaseLogger,
     genReqId: () => newId('req'),
+    childLoggerFactory: (logger, bindings, options) => childLogger(logger, bindings, options),
     // Never trust a caller's X-Request-Id: SPEC wants one unique per request.
     requestIdHeader: false,
     bodyLimit: ctx.config.bodyLimitBytes,
@@ -51,9 +53,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback style: an async hook costs a promise on every request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
-    if (closing) throw unavailable('Service is shutting down');
+    done(closing ? unavailable('Service is shutting down') : undefined);
   });
 
   const routes = trackRoutes(app);

@@ -31,19 +31,16 @@ function base62(value: number, width: number): string {
 
 /** Adds one to a base62 string; undefined when it would overflow. */
 function increment(text: string): string | undefined {
-  const chars = text.split('');
-  for (let i = chars.length - 1; i >= 0; i -= 1) {
-    const digit = ALPHABET.indexOf(chars[i] ?? '0');
-    if (digit < 61) {
-      chars[i] = ALPHABET[digit + 1] ?? '0';
-      return chars.join('');
-    }
-    chars[i] = '0';
+  // Every request gets an id: touch only the digits that change.
+  for (let i = text.length - 1; i >= 0; i -= 1) {
+    const digit = ALPHABET.indexOf(text.charAt(i));
+    if (digit < 61) return `${text.slice(0, i)}${ALPHABET.charAt(digit + 1)}${'0'.repeat(text.length - 1 - i)}`;
   }
   return undefined;
 }
 
 let lastTime = -1;
+let lastTimeText = '';
 let lastRandom = '';
 
 /**
@@ -58,9 +55,10 @@ export function newId(prefix: IdPrefix): string {
   if (next === undefined) {
     // A new millisecond, or 62^8 ids in this one: move on with fresh randomness.
     lastTime = next === undefined && now === lastTime ? now + 1 : now;
+    lastTimeText = base62(lastTime, 8);
     lastRandom = randomBase62(8);
   } else {
     lastRandom = next;
   }
-  return `${prefix}_${base62(lastTime, 8)}${lastRandom}`;
+  return `${prefix}_${lastTimeText}${lastRandom}`;
 }

@@ -6,6 +6,7 @@
  * that is still only the shop's own).
  */
 import type { ApiKeyVerifier, CountRequest } from '../api-keys/key-cache.ts';
+import { childLogger } from '../logging/child.ts';
 import type { RateLimiter } from '../rate-limit/limiter.ts';
 import { rateLimitHeaderWriter } from '../rate-limit/headers.ts';
 import { RATE_LIMIT_POLICIES, rateLimitKey } from '../rate-limit/policies.ts';
@@ -34,7 +35,7 @@ export function createApiKeyResolver(deps: { verifier: Pick<ApiKeyVerifier, 'aut
     if (!auth) throw unauthorized();
     const { shop, keyId, prefix } = auth.verified;
     // The prefix identifies the key in logs; the key itself is never logged.
-    request.log = request.log.child({ shopId: shop.id, keyPrefix: prefix });
+    request.log = childLogger(request.log, { shopId: shop.id, keyPrefix: prefix });
     if (!hasApiAccess(shop.plan)) throw planRequired();
 
     const decision = auth.decision ?? (await counter.count(keyId, undefined));
