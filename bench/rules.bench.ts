@@ -11,7 +11,7 @@
  *
  * BENCH_ROUND_SECONDS (default 3), BENCH_ROUNDS (default 3 per side and status),
  * BENCH_CONNECTIONS (default 10), BENCH_ACCEPT_ENCODING (comma-separated codings to ask for,
- * each measured; default "identity,br").
+ * each measured; default "identity,br"), BENCH_STORES (default "pglite,postgres").
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { get } from 'node:http';
@@ -36,6 +36,7 @@ const envSchema = z.object({
   BENCH_ROUNDS: z.coerce.number().int().min(1).default(3),
   BENCH_CONNECTIONS: z.coerce.number().int().min(1).default(10),
   BENCH_ACCEPT_ENCODING: z.string().default('identity,br'),
+  BENCH_STORES: z.string().default('pglite,postgres'),
 });
 
 const print = (text = '') => process.stdout.write(`${text}\n`);
@@ -195,7 +196,9 @@ async function benchStore(e: BenchEnv, env: Record<string, string | undefined>) 
 
 async function main() {
   const e = envSchema.parse(process.env);
-  await benchStore(e, { ...process.env, DATABASE_URL: undefined, REDIS_URL: '' });
+  const stores = e.BENCH_STORES.split(',').map((s) => s.trim());
+  if (stores.includes('pglite')) await benchStore(e, { ...process.env, DATABASE_URL: undefined, REDIS_URL: '' });
+  if (!stores.includes('postgres')) return;
   if (process.env.DATABASE_URL) await benchStore(e, process.env);
   else print('(set DATABASE_URL, and REDIS_URL, to measure PostgreSQL too)');
 }
