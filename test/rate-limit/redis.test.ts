@@ -116,6 +116,32 @@ describe.skipIf(!redisUrl)('redis rate limiter', { retry: 2 }, () => {
     }
   });
 
+  it('reads the shop version in the same call, seeds it once when missing, and sees a bump at the next call', async () => {
+    const fixture = await redisFixture(url);
+    try {
+      const [first, second] = fixture.connections;
+      const versionKey = `${fixture.prefix}version`;
+      const version = { key: versionKey, ttlMs: 30_000 };
+      const a = createRedisRateLimiter(first, { prefix: fixture.prefix });
+      const b = createRedisRateLimiter(second ?? first, { prefix: fixture.prefix });
+      expect(await a.hit('k', 5, 10_000)).not.toHaveProperty('version');
+      expect(await first.exists(versionKey)).toBe(0);
+
+      const seeded = (await a.hit('k', 5, 10_000, version)).version;
+      expect(seeded).toMatch(/^[0-9a-f-]{36}$/);
+      expect(await first.pttl(versionKey)).toBeGreaterThan(29_000);
+      // Another instance reads the same token; seeding happens once.
+      expect((await b.hit('k', 5, 10_000, version)).version).toBe(seeded);
+      await first.set(versionKey, 'bumped');
+      expect((await b.hit('k', 5, 10_000, version)).version).toBe('bumped');
+      // A refused hit still carries the version.
+      expect(await b.hit('k', 5, 10_000, version)).toMatchObject({ allowed: true, version: 'bumped' });
+      expect(await b.hit('k', 5, 10_000, version)).toMatchObject({ allowed: false, version: 'bumped' });
+    } finally {
+      await fixture.dispose();
+    }
+  });
+
   it('falls back to EVAL when Redis does not have the script cached', async () => {
     const fixture = await redisFixture(url);
     try {
