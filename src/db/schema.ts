@@ -203,6 +203,54 @@ export const collections = pgTable(
   (t) => [primaryKey({ columns: [t.shopId, t.id] }), uniqueIndex('collections_shop_handle_key').on(t.shopId, t.handle)],
 );
 
+/**
+ * The platform's inventory items (CONTRACT part two "Platform webhooks"): `inventory_levels/update`
+ * names an inventory item, not a variant; products webhooks say which variant each item is.
+ */
+export const inventoryItems = pgTable(
+  'inventory_items',
+  {
+    shopId: text('shop_id').notNull().references(() => shops.id, { onDelete: 'cascade' }),
+    /** The platform's numeric inventory item id, as digits (it may exceed 2^53). */
+    id: text('id').notNull(),
+    /** The variant gid (variants.id) the item belongs to. */
+    variantId: text('variant_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.id] })],
+);
+
+/** The last `available` the platform reported for an inventory item at one location. */
+export const inventoryLevels = pgTable(
+  'inventory_levels',
+  {
+    shopId: text('shop_id').notNull().references(() => shops.id, { onDelete: 'cascade' }),
+    inventoryItemId: text('inventory_item_id').notNull(),
+    locationId: text('location_id').notNull(),
+    available: integer('available').notNull(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.inventoryItemId, t.locationId] })],
+);
+
+/**
+ * Platform webhook deliveries already processed, by `X-Shopify-Webhook-Id`: written in the
+ * transaction of the delivery's effect, so a redelivery (or two at once) has its effect once.
+ * Pruned after PLATFORM_WEBHOOK_RETENTION_DAYS (the platform retries for 48 hours).
+ */
+export const platformWebhookDeliveries = pgTable(
+  'platform_webhook_deliveries',
+  {
+    shopId: text('shop_id').notNull().references(() => shops.id, { onDelete: 'cascade' }),
+    webhookId: text('webhook_id').notNull(),
+    topic: text('topic').notNull(),
+    receivedAt: ts('received_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.shopId, t.webhookId] }),
+    index('platform_webhook_deliveries_received_idx').on(t.receivedAt),
+  ],
+);
+
 export const webhookEndpoints = pgTable(
   'webhook_endpoints',
   {
