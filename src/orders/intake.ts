@@ -7,7 +7,7 @@
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { localDateOf } from '../analytics/calendar.ts';
-import type { Database, Queryable } from '../db/database.ts';
+import type { Database, Queryable, Tx } from '../db/database.ts';
 import { campaigns, dailyCampaignStats, dailyTotals, orders, redemptions, rules } from '../db/schema.ts';
 import { enqueueWebhookEvent } from '../outbox/enqueue.ts';
 import type { ShopRecord } from '../shops/store.ts';
@@ -58,116 +58,130 @@ export async function recordOrder(
   shop: Pick<ShopRecord, 'id' | 'currency' | 'timezone'>,
   order: Order,
 ): Promise<IntakeResult> {
+  // Checked before a transaction is opened: a refused order costs no round trip.
+  if (order.currency !== shop.currency) return { ok: false, reason: 'currency_mismatch', expected: shop.currency };
+  return db.transaction(async (tx) => recordOrderIn(tx, shop, order));
+}
+
+/**
+ * {@link recordOrder} inside a transaction the caller holds, so that something else (the
+ * platform webhook's delivery record) commits exactly with the order.
+ *
+ * @example
+ *   await db.transaction(async (tx) => recordOrderIn(tx, shop, order));
+ */
+export async function recordOrderIn(
+  tx: Tx,
+  shop: Pick<ShopRecord, 'id' | 'currency' | 'timezone'>,
+  order: Order,
+): Promise<IntakeResult> {
   // CONTRACT: amounts are in minor units of the shop's base currency; another currency's
   // amounts would corrupt every rollup they were added to.
   if (order.currency !== shop.currency) return { ok: false, reason: 'currency_mismatch', expected: shop.currency };
   const day = localDateOf(order.completedAt, shop.timezone);
+  const known = await knownIds(tx, shop.id, order);
+  const gifts = summarizeGiftLines(order.lines, (campaignId) => known.campaignIds.has(campaignId));
+  const hasGifts = gifts.giftLines > 0;
 
-  return db.transaction(async (tx) => {
-    const known = await knownIds(tx, shop.id, order);
-    const gifts = summarizeGiftLines(order.lines, (campaignId) => known.campaignIds.has(campaignId));
-    const hasGifts = gifts.giftLines > 0;
-
-    const inserted = await tx
-      .insert(orders)
-      .values({
-        shopId: shop.id,
-        id: order.id,
-        customerId: order.customerId ?? null,
-        completedAt: order.completedAt,
-        day,
-        currency: order.currency,
-        total: order.total,
-        giftLines: gifts.giftLines,
-        payload: { ...order, completedAt: order.completedAt.toISOString() },
-      })
-      .onConflictDoNothing()
-      .returning({ id: orders.id });
-    if (inserted.length === 0) return { ok: true as const, duplicate: true };
-
-    // One redemption per (customer, rule) per order, however many gift lines of the rule it
-    // has; only for rules of this shop that belong to the campaign the line names.
-    const redeemed = byKey(gifts.rules).filter(([ruleId, campaignId]) => known.ruleCampaign.get(ruleId) === campaignId);
-    if (order.customerId && redeemed.length > 0) {
-      const customerId = order.customerId;
-      await tx
-        .insert(redemptions)
-        .values(
-          redeemed.map(([ruleId, campaignId]) => ({
-            shopId: shop.id,
-            customerId,
-            ruleId,
-            campaignId,
-            count: 1,
-            lastRedeemedAt: order.completedAt,
-          })),
-        )
-        .onConflictDoUpdate({
-          target: [redemptions.shopId, redemptions.customerId, redemptions.ruleId],
-          set: {
-            count: sql`${redemptions.count} + 1`,
-            campaignId: sql`excluded.campaign_id`,
-            // Orders can arrive out of order; the latest completion wins.
-            lastRedeemedAt: sql`greatest(${redemptions.lastRedeemedAt}, excluded.last_redeemed_at)`,
-          },
-        });
-    }
-
-    await tx
-      .insert(dailyTotals)
-      .values({
-        shopId: shop.id,
-        day,
-        totalOrders: 1,
-        totalRevenue: order.total,
-        ordersWithGifts: hasGifts ? 1 : 0,
-        revenueWithGifts: hasGifts ? order.total : 0,
-      })
-      .onConflictDoUpdate({
-        target: [dailyTotals.shopId, dailyTotals.day],
-        set: {
-          totalOrders: sql`${dailyTotals.totalOrders} + excluded.total_orders`,
-          totalRevenue: sql`${dailyTotals.totalRevenue} + excluded.total_revenue`,
-          ordersWithGifts: sql`${dailyTotals.ordersWithGifts} + excluded.orders_with_gifts`,
-          revenueWithGifts: sql`${dailyTotals.revenueWithGifts} + excluded.revenue_with_gifts`,
-        },
-      });
-
-    if (hasGifts) {
-      await tx
-        .insert(dailyCampaignStats)
-        .values(
-          byKey(gifts.giftsByCampaign).map(([campaignId, quantity]) => ({
-            shopId: shop.id,
-            day,
-            campaignId,
-            ordersWithGifts: 1,
-            giftsGiven: quantity,
-            // The whole order's revenue counts for each campaign that gave it a gift.
-            revenueWithGifts: order.total,
-          })),
-        )
-        .onConflictDoUpdate({
-          target: [dailyCampaignStats.shopId, dailyCampaignStats.day, dailyCampaignStats.campaignId],
-          set: {
-            ordersWithGifts: sql`${dailyCampaignStats.ordersWithGifts} + excluded.orders_with_gifts`,
-            // Saturates at the column's 2^31 - 1 rather than failing the order (docs/operations.md).
-            giftsGiven: sql`least(${dailyCampaignStats.giftsGiven}::bigint + excluded.gifts_given, 2147483647)`,
-            revenueWithGifts: sql`${dailyCampaignStats.revenueWithGifts} + excluded.revenue_with_gifts`,
-          },
-        });
-    }
-
-    await enqueueWebhookEvent(tx, shop.id, 'order.converted', {
-      orderId: order.id,
+  const inserted = await tx
+    .insert(orders)
+    .values({
+      shopId: shop.id,
+      id: order.id,
       customerId: order.customerId ?? null,
-      completedAt: order.completedAt.toISOString(),
+      completedAt: order.completedAt,
       day,
       currency: order.currency,
       total: order.total,
-      campaignIds: byKey(gifts.giftsByCampaign).map(([campaignId]) => campaignId),
-      ruleIds: redeemed.map(([ruleId]) => ruleId),
+      giftLines: gifts.giftLines,
+      payload: { ...order, completedAt: order.completedAt.toISOString() },
+    })
+    .onConflictDoNothing()
+    .returning({ id: orders.id });
+  if (inserted.length === 0) return { ok: true as const, duplicate: true };
+
+  // One redemption per (customer, rule) per order, however many gift lines of the rule it
+  // has; only for rules of this shop that belong to the campaign the line names.
+  const redeemed = byKey(gifts.rules).filter(([ruleId, campaignId]) => known.ruleCampaign.get(ruleId) === campaignId);
+  if (order.customerId && redeemed.length > 0) {
+    const customerId = order.customerId;
+    await tx
+      .insert(redemptions)
+      .values(
+        redeemed.map(([ruleId, campaignId]) => ({
+          shopId: shop.id,
+          customerId,
+          ruleId,
+          campaignId,
+          count: 1,
+          lastRedeemedAt: order.completedAt,
+        })),
+      )
+      .onConflictDoUpdate({
+        target: [redemptions.shopId, redemptions.customerId, redemptions.ruleId],
+        set: {
+          count: sql`${redemptions.count} + 1`,
+          campaignId: sql`excluded.campaign_id`,
+          // Orders can arrive out of order; the latest completion wins.
+          lastRedeemedAt: sql`greatest(${redemptions.lastRedeemedAt}, excluded.last_redeemed_at)`,
+        },
+      });
+  }
+
+  await tx
+    .insert(dailyTotals)
+    .values({
+      shopId: shop.id,
+      day,
+      totalOrders: 1,
+      totalRevenue: order.total,
+      ordersWithGifts: hasGifts ? 1 : 0,
+      revenueWithGifts: hasGifts ? order.total : 0,
+    })
+    .onConflictDoUpdate({
+      target: [dailyTotals.shopId, dailyTotals.day],
+      set: {
+        totalOrders: sql`${dailyTotals.totalOrders} + excluded.total_orders`,
+        totalRevenue: sql`${dailyTotals.totalRevenue} + excluded.total_revenue`,
+        ordersWithGifts: sql`${dailyTotals.ordersWithGifts} + excluded.orders_with_gifts`,
+        revenueWithGifts: sql`${dailyTotals.revenueWithGifts} + excluded.revenue_with_gifts`,
+      },
     });
-    return { ok: true as const, duplicate: false };
+
+  if (hasGifts) {
+    await tx
+      .insert(dailyCampaignStats)
+      .values(
+        byKey(gifts.giftsByCampaign).map(([campaignId, quantity]) => ({
+          shopId: shop.id,
+          day,
+          campaignId,
+          ordersWithGifts: 1,
+          giftsGiven: quantity,
+          // The whole order's revenue counts for each campaign that gave it a gift.
+          revenueWithGifts: order.total,
+        })),
+      )
+      .onConflictDoUpdate({
+        target: [dailyCampaignStats.shopId, dailyCampaignStats.day, dailyCampaignStats.campaignId],
+        set: {
+          ordersWithGifts: sql`${dailyCampaignStats.ordersWithGifts} + excluded.orders_with_gifts`,
+          // Saturates at the column's 2^31 - 1 rather than failing the order (docs/operations.md).
+          giftsGiven: sql`least(${dailyCampaignStats.giftsGiven}::bigint + excluded.gifts_given, 2147483647)`,
+          revenueWithGifts: sql`${dailyCampaignStats.revenueWithGifts} + excluded.revenue_with_gifts`,
+        },
+      });
+  }
+
+  await enqueueWebhookEvent(tx, shop.id, 'order.converted', {
+    orderId: order.id,
+    customerId: order.customerId ?? null,
+    completedAt: order.completedAt.toISOString(),
+    day,
+    currency: order.currency,
+    total: order.total,
+    campaignIds: byKey(gifts.giftsByCampaign).map(([campaignId]) => campaignId),
+    ruleIds: redeemed.map(([ruleId]) => ruleId),
   });
+  return { ok: true as const, duplicate: false };
 }

@@ -9,7 +9,7 @@ import { isStorableText } from '@gcrs/engine';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { ApiError, notFound, unauthorized } from '../http/errors.ts';
-import { contentEncodingError } from '../http/json-body.ts';
+import { keepRawJsonBody, rawBodyOf } from '../http/json-body.ts';
 import { getShopByDomain } from '../shops/store.ts';
 import { verifyPlatformSignature } from './platform-signature.ts';
 import { receiveOrder } from './receive.ts';
@@ -37,15 +37,10 @@ export function platformOrderWebhook(ctx: AppContext) {
   return async (scope: FastifyInstance): Promise<void> => {
     const secret = ctx.config.platformAppSecret;
     if (secret === undefined) return;
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-      const refused = body.length > 0 ? contentEncodingError(request.headers['content-encoding']) : undefined;
-      if (refused) done(refused, undefined);
-      else done(null, body);
-    });
+    keepRawJsonBody(scope);
 
     scope.post(PLATFORM_ORDERS_PATH, async (request) => {
-      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const raw = rawBodyOf(request);
       // Signature first: nothing of an unsigned request is read, not even which shop it names.
       if (!verifyPlatformSignature(raw, request.headers[SIGNATURE_HEADER], secret)) throw unauthorized();
       const domain = request.headers[SHOP_DOMAIN_HEADER];

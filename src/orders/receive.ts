@@ -3,6 +3,7 @@ import type { Database } from '../db/database.ts';
 import { ApiError, parseOr400 } from '../http/errors.ts';
 import type { ShopRecord } from '../shops/store.ts';
 import { recordOrder } from './intake.ts';
+import type { IntakeResult } from './intake.ts';
 import { orderSchema } from './schema.ts';
 import type { Order } from './schema.ts';
 
@@ -25,7 +26,17 @@ export async function receiveOrder(db: Database, shop: ShopRecord, body: unknown
  *   return recordReceivedOrder(ctx.db, shop, body); // { ok: true, duplicate: true } on a repeat
  */
 export async function recordReceivedOrder(db: Database, shop: ShopRecord, order: Order): Promise<{ ok: true; duplicate: boolean }> {
-  const result = await recordOrder(db, shop, order);
+  return acceptedOrder(await recordOrder(db, shop, order));
+}
+
+/**
+ * An intake result as every order route answers it: `{ ok: true, duplicate }`, or the 400 of
+ * an order in another currency than the shop's (thrown, so a transaction around it rolls back).
+ *
+ * @example
+ *   return acceptedOrder(await recordOrderIn(tx, shop, order)); // { ok: true, duplicate: false }
+ */
+export function acceptedOrder(result: IntakeResult): { ok: true; duplicate: boolean } {
   if (!result.ok) {
     throw new ApiError('validation', {
       error: 'Invalid order body',
