@@ -18,6 +18,7 @@ import { mountRoutes } from './http/shop-routes.ts';
 import { newId } from './ids.ts';
 import { childLogger } from './logging/child.ts';
 import { platformOrderWebhook } from './orders/platform-webhook.ts';
+import { platformWebhooks } from './platform-webhooks/route.ts';
 import { redisHealth } from './redis/connection.ts';
 import { publicShopRoutes } from './routes.ts';
 import { registerStorefrontRoutes } from './storefront/mount.ts';
@@ -80,6 +81,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
 
   await app.register(platformOrderWebhook(ctx));
+  await app.register(platformWebhooks(ctx));
   // CONTRACT "Storefront": the same rules and events handlers for the app proxy and publishable tokens.
   await registerStorefrontRoutes(app, ctx);
 

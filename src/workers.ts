@@ -1,5 +1,5 @@
 /**
- * Background work of one instance (outbox dispatch, event and outbox retention). `npm start` starts every
+ * Background work of one instance (outbox dispatch, event, outbox and platform webhook id retention). `npm start` starts every
  * worker listed here; SIGTERM stops them after the HTTP server has drained, and each
  * worker's stop() finishes the work it has in hand before resolving.
  */
@@ -8,6 +8,7 @@ import { createEventRetentionWorker } from './events/retention.ts';
 import { createOutboxDispatcher } from './outbox/dispatcher.ts';
 import { createOutboxRetentionWorker } from './outbox/retention.ts';
 import { createRecordingDiscountPort } from './platform/discount-port.ts';
+import { createDeliveryRetentionWorker } from './platform-webhooks/deliveries.ts';
 
 export type Worker = { name: string; start(): void; stop(): Promise<void> };
 
@@ -16,6 +17,7 @@ export function createWorkers(ctx: AppContext): Worker[] {
   return [
     createEventRetentionWorker(ctx),
     createOutboxRetentionWorker(ctx),
+    createDeliveryRetentionWorker(ctx),
     createOutboxDispatcher({
       db: ctx.db,
       logger: ctx.logger,

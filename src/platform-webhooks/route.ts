@@ -1,0 +1,90 @@
+/**
+ * `POST /webhooks/platform` (CONTRACT part two "Platform webhooks"): the platform's webhooks as
+ * it sends them. In order, each refusal before any effect:
+ * 1. `X-Shopify-Hmac-Sha256` must be the base64 HMAC-SHA256 of the raw body bytes with
+ *    PLATFORM_APP_SECRET (constant-time compare) → else 401; nothing unsigned is read further;
+ * 2. `X-Shopify-Shop-Domain`, `X-Shopify-Topic`, `X-Shopify-Webhook-Id` must be present → else 400;
+ * 3. a domain no shop has → 200 `{ ok: true, ignored: "unknown_shop" }` and a warning in the log
+ *    (the platform retries anything else for 48 hours, for a shop that will not appear);
+ * 4. a topic the service does not handle → 200 `{ ok: true, ignored: "unknown_topic" }`, logged;
+ * 5. the body must be JSON (large ids kept exact) and a valid payload of its topic → else 400;
+ * 6. the topic's effect, at most once per webhook id → 200 `{ ok: true, duplicate }`.
+ * Without PLATFORM_APP_SECRET the route does not exist (404).
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import { ApiError, parseOr400, unauthorized } from '../http/errors.ts';
+import { keepRawJsonBody, rawBodyOf } from '../http/json-body.ts';
+import { hmacMatches, hmacSha256 } from '../platform/signatures.ts';
+import { getShopByDomain } from '../shops/store.ts';
+import { textSchema } from '@gcrs/engine';
+import { parseLosslessJson } from './lossless-json.ts';
+import { PLATFORM_TOPICS } from './topics.ts';
+
+export const PLATFORM_WEBHOOKS_PATH = '/webhooks/platform';
+
+/** The platform's header names (Node gives them lower case). */
+export const WEBHOOK_HEADERS = {
+  hmac: 'x-shopify-hmac-sha256',
+  shopDomain: 'x-shopify-shop-domain',
+  topic: 'x-shopify-topic',
+  webhookId: 'x-shopify-webhook-id',
+  apiVersion: 'x-shopify-api-version',
+  triggeredAt: 'x-shopify-triggered-at',
+  eventId: 'x-shopify-event-id',
+} as const;
+
+const headerText = textSchema.trim().min(1).max(255);
+const headersSchema = z.object({
+  [WEBHOOK_HEADERS.shopDomain]: headerText.toLowerCase(),
+  [WEBHOOK_HEADERS.topic]: headerText.toLowerCase(),
+  [WEBHOOK_HEADERS.webhookId]: headerText,
+  [WEBHOOK_HEADERS.apiVersion]: headerText.optional(),
+});
+
+function parseBody(raw: Buffer): unknown {
+  try {
+    return parseLosslessJson(raw.toString('utf8'));
+  } catch (error) {
+    throw new ApiError('bad_request', { error: 'Malformed JSON body', issue: (error as Error).message });
+  }
+}
+
+/**
+ * Registers the route; without PLATFORM_APP_SECRET it is not registered at all.
+ *
+ * @example
+ *   await app.register(platformWebhooks(ctx));
+ */
+export function platformWebhooks(ctx: AppContext) {
+  return async (scope: FastifyInstance): Promise<void> => {
+    const secret = ctx.config.platformAppSecret;
+    if (secret === undefined) return;
+    keepRawJsonBody(scope);
+
+    scope.post(PLATFORM_WEBHOOKS_PATH, async (request) => {
+      const raw = rawBodyOf(request);
+      if (!hmacMatches(request.headers[WEBHOOK_HEADERS.hmac], hmacSha256(secret, raw), 'base64')) throw unauthorized();
+      const headers = parseOr400(headersSchema, request.headers, 'Invalid webhook headers');
+      const topic = headers[WEBHOOK_HEADERS.topic];
+      const webhookId = headers[WEBHOOK_HEADERS.webhookId];
+      const domain = headers[WEBHOOK_HEADERS.shopDomain];
+      const log = request.log.child({ platformWebhook: { topic, webhookId, apiVersion: headers[WEBHOOK_HEADERS.apiVersion] } });
+
+      const shop = await getShopByDomain(ctx.db, domain);
+      if (!shop) {
+        log.warn({ shopDomain: domain }, 'platform webhook for a shop domain no shop has; ignored');
+        return { ok: true as const, ignored: 'unknown_shop' as const };
+      }
+      request.log = log.child({ shopId: shop.id });
+      const handler = PLATFORM_TOPICS.get(topic);
+      if (!handler) {
+        request.log.info('platform webhook topic not handled; ignored');
+        return { ok: true as const, ignored: 'unknown_topic' as const };
+      }
+      const duplicate = await handler(ctx, { shop, topic, webhookId, payload: parseBody(raw) });
+      return { ok: true as const, duplicate };
+    });
+  };
+}

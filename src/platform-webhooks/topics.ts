@@ -1,0 +1,73 @@
+/**
+ * What each platform webhook topic does (CONTRACT part two "Platform webhooks"; the table in
+ * docs/platform-webhooks.md). Every handler validates its payload first (a 400 names the
+ * payload's own path), then claims the delivery id in the transaction of its effect
+ * (deliveries.ts). The answer is `true` when the delivery changed nothing because it, or the
+ * order it carries, was already processed.
+ */
+import type { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import { parseOr400 } from '../http/errors.ts';
+import { recordOrderIn } from '../orders/intake.ts';
+import { acceptedOrder } from '../orders/receive.ts';
+import type { ShopRecord } from '../shops/store.ts';
+import { writeShop } from '../shops/unit-of-work.ts';
+import type { ShopUnitOfWork } from '../shops/unit-of-work.ts';
+import { applyInventoryLevel, applyProduct, applyProductDelete } from './catalog-topics.ts';
+import { claimDelivery } from './deliveries.ts';
+import {
+  platformInventoryLevelSchema,
+  platformOrderSchema,
+  platformProductDeleteSchema,
+  platformProductSchema,
+  platformShopSchema,
+} from './payloads.ts';
+import { disableLiveCampaigns } from './uninstall.ts';
+
+export type Delivery = { shop: ShopRecord; topic: string; webhookId: string; payload: unknown };
+
+/** Runs a handler; resolves to `duplicate`. */
+type TopicHandler = (ctx: AppContext, delivery: Delivery) => Promise<boolean>;
+
+const invalid = (topic: string) => `Invalid ${topic} payload`;
+
+/** A topic whose effect is a write of the shop: one unit of work, the delivery claimed first. */
+function shopWrite<S extends z.ZodType>(schema: S, apply: (uow: ShopUnitOfWork, input: z.output<S>) => Promise<unknown>): TopicHandler {
+  return async (ctx, delivery) => {
+    const input = parseOr400(schema, delivery.payload, invalid(delivery.topic));
+    return writeShop(ctx, delivery.shop.id, async (uow) => {
+      if (!(await claimDelivery(uow.tx, uow.shop.id, delivery.webhookId, delivery.topic))) return true;
+      await apply(uow, input);
+      return false;
+    });
+  };
+}
+
+/**
+ * `orders/paid` feeds the order intake of CONTRACT "Platform orders" in one transaction with
+ * the delivery's claim. Not a unit of work of the shop: orders of one shop need not queue on
+ * its row (the orders primary key already makes intake idempotent under concurrency).
+ */
+const ordersPaid: TopicHandler = async (ctx, delivery) => {
+  const order = parseOr400(platformOrderSchema, delivery.payload, invalid(delivery.topic));
+  if (order.currency !== delivery.shop.currency) acceptedOrder({ ok: false, reason: 'currency_mismatch', expected: delivery.shop.currency });
+  return ctx.db.transaction(async (tx) => {
+    if (!(await claimDelivery(tx, delivery.shop.id, delivery.webhookId, delivery.topic))) return true;
+    return acceptedOrder(await recordOrderIn(tx, delivery.shop, order)).duplicate;
+  });
+};
+
+/** The topics the service subscribes to, by the `X-Shopify-Topic` value. */
+export const PLATFORM_TOPICS: ReadonlyMap<string, TopicHandler> = new Map<string, TopicHandler>([
+  ['orders/paid', ordersPaid],
+  ['products/create', shopWrite(platformProductSchema, applyProduct)],
+  ['products/update', shopWrite(platformProductSchema, applyProduct)],
+  ['products/delete', shopWrite(platformProductDeleteSchema, (uow, input) => applyProductDelete(uow, input.id))],
+  [
+    'inventory_levels/update',
+    shopWrite(platformInventoryLevelSchema, (uow, input) =>
+      applyInventoryLevel(uow, { inventoryItemId: input.inventory_item_id, locationId: input.location_id, available: input.available }),
+    ),
+  ],
+  ['app/uninstalled', shopWrite(platformShopSchema, (uow) => disableLiveCampaigns(uow))],
+]);

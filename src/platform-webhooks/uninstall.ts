@@ -1,0 +1,32 @@
+/**
+ * `app/uninstalled` (CONTRACT part two "Platform webhooks"): the shop removed the app, so
+ * nothing of it may be offered any more. Every live campaign is disabled through the same
+ * transition as POST /campaigns/:id/disable — the discount sync and `campaign.deactivated`
+ * queued in the unit of work — with `trigger: "platform"`. Nothing is deleted: a shop that
+ * installs the app again finds its campaigns disabled and enables what it wants.
+ */
+import { and, eq } from 'drizzle-orm';
+import { updateCampaignFields } from '../campaigns/lifecycle-store.ts';
+import { liveTransitionEvents } from '../campaigns/transitions.ts';
+import { campaigns } from '../db/schema.ts';
+import type { ShopUnitOfWork } from '../shops/unit-of-work.ts';
+
+/**
+ * Disables the shop's live campaigns; returns their ids.
+ *
+ * @example
+ *   await writeShop(ctx, shop.id, (uow) => disableLiveCampaigns(uow)); // ['cmp_…']
+ */
+export async function disableLiveCampaigns(uow: ShopUnitOfWork): Promise<string[]> {
+  const { tx, shop } = uow;
+  const live = await tx
+    .select({ id: campaigns.id, name: campaigns.name, enabled: campaigns.enabled, isDraft: campaigns.isDraft })
+    .from(campaigns)
+    .where(and(eq(campaigns.shopId, shop.id), eq(campaigns.enabled, true), eq(campaigns.isDraft, false)));
+  for (const campaign of live) {
+    const after = await updateCampaignFields(tx, shop.id, campaign.id, { enabled: false });
+    if (after) uow.enqueue(...liveTransitionEvents(campaign, after, 'platform'));
+  }
+  if (live.length > 0) uow.touchRules();
+  return live.map((campaign) => campaign.id);
+}
