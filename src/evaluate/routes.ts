@@ -21,7 +21,7 @@ export function evaluateRoutes(ctx: AppContext): ShopRoute[] {
         'Evaluates exactly the rules GET /rules serves now (live campaigns inside their schedule window, running ' +
         'experiments with the variant assigned by `visitorId`, `shopSettings.engine.useDiscountedPrices`, thresholds ' +
         "in the shop's currency) with a full trace per rule, and lists the add / remove / choose operations that bring " +
-        'the cart to the state the rules call for. Every gift is taken as available. `?trace=false` answers without ' +
+        'the cart to the state the rules call for. Sold-out gifts are skipped as GET /rules does (fallbackOnOOS). `?trace=false` answers without ' +
         'traces (cheaper to build, send and parse). Limits: a body of at most ' + `${EVALUATE_BODY_LIMIT_BYTES} bytes ` +
         `(413), at most ${MAX_CART_LINES} cart lines (400, path \`["cart", "lines"]\`), and at most ${MAX_TRACE_NODES} ` +
         'trace nodes per response: past that, a rule\'s trace is its root only, with `truncated: true`.',

@@ -6,6 +6,7 @@
 import type { EngineExperiment } from '@gcrs/engine';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { toRuleRecord } from '../campaigns/store.ts';
+import { soldOutVariantIds } from '../catalog/stock.ts';
 import type { Database } from '../db/database.ts';
 import { campaigns, collections, experiments, rules, shops } from '../db/schema.ts';
 import type { Plan } from '../shops/plans.ts';
@@ -16,8 +17,8 @@ import { collectionReferences, namesCollection } from './storefront-variant.ts';
 import { bytewise } from '../db/collation.ts';
 
 /**
- * The shop's live campaigns, their enabled rules, running experiments and the catalog
- * collections those rules name, or undefined when
+ * The shop's live campaigns, their enabled rules, running experiments, the catalog
+ * collections those rules name and which of their gifts are sold out, or undefined when
  * the shop does not exist.
  *
  * @example
@@ -88,7 +89,12 @@ export async function loadRulesSource(db: Database, shopId: string): Promise<Rul
                 .orderBy(asc(bytewise(collections.id)))
             ).filter((collection) => references.some((reference) => namesCollection(reference, collection)));
 
+      // Gift stock: one read of the gift variants, in the same snapshot as the rules.
+      const giftIds = ruleRecords.flatMap((rule) => rule.giftConfig.gifts.map((gift) => gift.variantId));
+      const soldOutGifts = giftIds.length === 0 ? new Set<string>() : await soldOutVariantIds(tx, shopId, giftIds);
+
       return {
+        soldOutGifts,
         shop: {
           id: shop.id,
           plan: shop.plan as Plan,

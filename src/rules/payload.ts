@@ -9,6 +9,7 @@ import type { Plan } from '../shops/plans.ts';
 import { resolveShopSettings } from '../shops/settings.ts';
 import type { ResolvedShopSettings, StoredShopSettings } from '../shops/settings.ts';
 import type { WidgetSettings } from '../widgets/schema.ts';
+import { offeredRule } from './gift-stock.ts';
 import { isWithinWindow, segmentAround } from './schedule-window.ts';
 import type { PayloadCollection } from './storefront-variant.ts';
 import type { ScheduleWindow, Segment } from './schedule-window.ts';
@@ -31,6 +32,8 @@ export type RulesSource = {
   experiments: EngineExperiment[];
   /** The catalog collections those rules name (`line.in_collection`), for the storefront variant. */
   collections: PayloadCollection[];
+  /** Numeric ids of those rules' gift variants that the catalog has sold out (catalog/stock.ts). */
+  soldOutGifts: ReadonlySet<string>;
 };
 
 type PresentedRule = ReturnType<typeof presentRule>;
@@ -64,7 +67,9 @@ export function deliveredWidgets(widgets: WidgetSettings, plan: Plan): Delivered
 /**
  * The payload as of `at` (epoch ms) and the segment of time over which it stays exact.
  * A live campaign whose window does not contain `at` contributes no rules and no
- * experiment; `experiments` is left out when none runs (SPEC: "omitted (not empty)").
+ * experiment; `experiments` is left out when none runs (SPEC: "omitted (not empty)"). Rules
+ * are offered as the catalog's stock allows (gift-stock.ts); a campaign whose every gift is
+ * sold out contributes no rules and no experiment either.
  *
  * @example
  *   const { payload, segment } = buildRulesPayload(source, Date.now());
@@ -74,9 +79,18 @@ export function buildRulesPayload(source: RulesSource, at: number): { payload: R
   for (const campaign of source.campaigns) if (isWithinWindow(campaign, at)) current.set(campaign.id, campaign);
 
   const rules: PayloadRule[] = [];
-  for (const rule of source.rules) {
-    const window = current.get(rule.campaignId);
+  // Campaigns whose every current rule is left out for stock: their experiments go too.
+  const soldOutCampaigns = new Set<string>();
+  const offeringCampaigns = new Set<string>();
+  for (const stored of source.rules) {
+    const window = current.get(stored.campaignId);
     if (!window) continue;
+    const rule = offeredRule(stored, source.soldOutGifts);
+    if (rule === undefined) {
+      soldOutCampaigns.add(stored.campaignId);
+      continue;
+    }
+    offeringCampaigns.add(rule.campaignId);
     const { id, ...rest } = presentRule(rule);
     rules.push({
       id,
@@ -88,7 +102,10 @@ export function buildRulesPayload(source: RulesSource, at: number): { payload: R
       endAt: window.endAt?.toISOString() ?? null,
     });
   }
-  const experiments = source.experiments.filter((experiment) => current.has(experiment.campaignId));
+  const experiments = source.experiments.filter(
+    (experiment) =>
+      current.has(experiment.campaignId) && (offeringCampaigns.has(experiment.campaignId) || !soldOutCampaigns.has(experiment.campaignId)),
+  );
 
   const payload: RulesPayloadBody = {
     rules,
