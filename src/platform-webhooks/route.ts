@@ -11,6 +11,7 @@
  * 6. the topic's effect, at most once per webhook id → 200 `{ ok: true, duplicate }`.
  * Without PLATFORM_APP_SECRET the route does not exist (404).
  */
+import { textSchema } from '@gcrs/engine';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
@@ -18,11 +19,17 @@ import { ApiError, parseOr400, unauthorized } from '../http/errors.ts';
 import { keepRawJsonBody, rawBodyOf } from '../http/json-body.ts';
 import { hmacMatches, hmacSha256 } from '../platform/signatures.ts';
 import { getShopByDomain } from '../shops/store.ts';
-import { textSchema } from '@gcrs/engine';
 import { parseLosslessJson } from './lossless-json.ts';
 import { PLATFORM_TOPICS } from './topics.ts';
 
 export const PLATFORM_WEBHOOKS_PATH = '/webhooks/platform';
+
+/**
+ * The platform sends a product with all its variants (up to 2048, ~0.8 KB each in the REST
+ * shape): well past the 1 MiB other routes take. A 413 here would be retried for 48 hours and
+ * then lost, so this route takes up to 8 MiB (or BODY_LIMIT_BYTES if larger).
+ */
+export const PLATFORM_WEBHOOK_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
 /** The platform's header names (Node gives them lower case). */
 export const WEBHOOK_HEADERS = {
@@ -63,7 +70,8 @@ export function platformWebhooks(ctx: AppContext) {
     if (secret === undefined) return;
     keepRawJsonBody(scope);
 
-    scope.post(PLATFORM_WEBHOOKS_PATH, async (request) => {
+    const bodyLimit = Math.max(ctx.config.bodyLimitBytes, PLATFORM_WEBHOOK_BODY_LIMIT_BYTES);
+    scope.post(PLATFORM_WEBHOOKS_PATH, { bodyLimit }, async (request) => {
       const raw = rawBodyOf(request);
       if (!hmacMatches(request.headers[WEBHOOK_HEADERS.hmac], hmacSha256(secret, raw), 'base64')) throw unauthorized();
       const headers = parseOr400(headersSchema, request.headers, 'Invalid webhook headers');

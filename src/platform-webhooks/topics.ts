@@ -50,9 +50,9 @@ function shopWrite<S extends z.ZodType>(schema: S, apply: (uow: ShopUnitOfWork, 
  */
 const ordersPaid: TopicHandler = async (ctx, delivery) => {
   const order = parseOr400(platformOrderSchema, delivery.payload, invalid(delivery.topic));
-  if (order.currency !== delivery.shop.currency) acceptedOrder({ ok: false, reason: 'currency_mismatch', expected: delivery.shop.currency });
   return ctx.db.transaction(async (tx) => {
     if (!(await claimDelivery(tx, delivery.shop.id, delivery.webhookId, delivery.topic))) return true;
+    // A refused order (another currency) throws here: its claim rolls back with it.
     return acceptedOrder(await recordOrderIn(tx, delivery.shop, order)).duplicate;
   });
 };

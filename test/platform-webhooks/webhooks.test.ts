@@ -240,6 +240,15 @@ describe('POST /webhooks/platform', () => {
       expect(await variantOf(other.id, 30011)).toBeUndefined();
     });
 
+    it('takes a product with the platform\'s 2048 variants, a body past the 1 MiB other routes take', async () => {
+      const variants = Array.from({ length: 2048 }, (_, index) => ({ id: 500_000 + index, quantity: index, title: `Size ${index} ${'x'.repeat(240)}` }));
+      const body = JSON.stringify({ ...productPayload({ id: 3005, variants }), body_html: `<p>${'A long description. '.repeat(10_000)}</p>` });
+      expect(body.length).toBeGreaterThan(1_048_576);
+      const res = await deliver(t, body, { topic: 'products/update', domain });
+      expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+      expect(await variantOf(shop.id, 502_047)).toMatchObject({ inventoryQuantity: 2047 });
+    });
+
     it('answers 400 for a product that names a variant twice', async () => {
       const res = await deliver(t, productPayload({ id: 3002, variants: [{ id: 30021 }, { id: 30021 }] }), { topic: 'products/update', domain });
       expect(res.statusCode).toBe(400);
