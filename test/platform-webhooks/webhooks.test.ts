@@ -4,6 +4,7 @@
  * twice is processed once". Happy, error and cross-shop cases; PGlite and PostgreSQL.
  */
 import { and, eq } from 'drizzle-orm';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signPlatformBody } from '../../src/orders/platform-signature.ts';
 import { findVariants } from '../../src/catalog/store.ts';
@@ -279,6 +280,38 @@ describe('POST /webhooks/platform', () => {
       expect((await deliver(t, { id: 3004 }, { topic: 'products/delete', domain })).json()).toEqual({ ok: true, duplicate: false });
       expect(await variantOf(shop.id, 30040)).toMatchObject({ productDeleted: true });
       expect((await deliver(t, { id: 999_999 }, { topic: 'products/delete', domain })).statusCode).toBe(200);
+    });
+  });
+
+  describe('never a 5xx', () => {
+    const TOPICS = ['orders/paid', 'products/create', 'products/update', 'products/delete', 'inventory_levels/update', 'app/uninstalled'];
+    const valid: Record<string, () => unknown> = {
+      'orders/paid': () => JSON.parse(ordersPaidText({ id: '42' })),
+      'products/create': () => productPayload({ id: 77 }),
+      'products/update': () => productPayload({ id: 77 }),
+      'products/delete': () => ({ id: 77 }),
+      'inventory_levels/update': () => ({ inventory_item_id: 770_000, location_id: 1, available: 3 }),
+      'app/uninstalled': () => ({ id: 1 }),
+    };
+
+    it('answers 200 or 400 to any signed payload of a handled topic, and to valid payloads with one field replaced', async () => {
+      const replaced = fc
+        .tuple(fc.constantFrom(...TOPICS), fc.string({ maxLength: 20 }), fc.jsonValue())
+        .map(([topic, key, value]) => {
+          const base = valid[topic]?.() as Record<string, unknown>;
+          const keys = Object.keys(base);
+          const field = keys.includes(key) ? key : (keys[key.length % keys.length] ?? 'id');
+          return { topic, body: { ...base, [field]: value } as unknown };
+        });
+      const anything = fc.tuple(fc.constantFrom(...TOPICS), fc.jsonValue()).map(([topic, body]) => ({ topic, body }));
+      await fc.assert(
+        fc.asyncProperty(fc.oneof(replaced, anything), async ({ topic, body }) => {
+          const res = await deliver(t, body, { topic, domain: otherDomain });
+          expect([200, 400], `${topic} ${JSON.stringify(body).slice(0, 200)}: ${res.body}`).toContain(res.statusCode);
+          expect(res.headers['content-type']).toMatch(/application\/json/);
+        }),
+        { numRuns: 150, seed: 20261123 },
+      );
     });
   });
 
