@@ -1,17 +1,21 @@
 /**
  * The catalog topics (CONTRACT part two "Platform webhooks"): `products/create`,
  * `products/update`, `products/delete` and `inventory_levels/update` keep the shop's catalog
- * mirror current through the catalog store, inside the shop's unit of work. The rules are
- * touched (ETag, cache) only when a variant goes from sold out to in stock or back — the one
- * thing of the catalog these topics change that the rules payload shows — so the stream of
- * stock changes a busy shop sends does not re-download its storefronts' rules each time.
+ * mirror current through the catalog store, inside the shop's unit of work. When a variant
+ * goes from sold out to in stock or back and a live rule gives it — the one thing of the
+ * catalog these topics change that the rules payload shows (rules/gift-stock.ts) — the rules
+ * are touched (ETag, cache) and the checkout configuration, built from the same payload, is
+ * resynced for the campaigns concerned. Any other stock change touches neither, so the stream
+ * of changes a busy shop sends does not re-download its storefronts' rules each time.
  */
+import { numericIdOf } from '@gcrs/engine';
 import { and, eq, sql } from 'drizzle-orm';
+import { discountSyncEvents } from '../campaigns/transitions.ts';
 import { catalogUpsertBodySchema } from '../catalog/schemas.ts';
 import { isSoldOut } from '../catalog/stock.ts';
 import { markProductDeleted, upsertCatalog } from '../catalog/store.ts';
 import type { Queryable } from '../db/database.ts';
-import { inventoryItems, inventoryLevels, variants } from '../db/schema.ts';
+import { campaigns, inventoryItems, inventoryLevels, rules, variants } from '../db/schema.ts';
 import { parseOr400 } from '../http/errors.ts';
 import type { ShopUnitOfWork } from '../shops/unit-of-work.ts';
 import type { PlatformProduct } from './payloads.ts';
@@ -27,10 +31,32 @@ async function soldOutByVariant(tx: Queryable, shopId: string, productId: string
   return new Map(rows.map((row) => [row.id, isSoldOut(row)]));
 }
 
-/** Whether any variant is sold out in one map and not in the other (absent: in stock). */
-function stockChanged(before: ReadonlyMap<string, boolean>, after: ReadonlyMap<string, boolean>): boolean {
-  for (const id of new Set([...before.keys(), ...after.keys()])) if ((before.get(id) ?? false) !== (after.get(id) ?? false)) return true;
-  return false;
+/** The variants sold out in one map and not in the other (absent: in stock). */
+function crossed(before: ReadonlyMap<string, boolean>, after: ReadonlyMap<string, boolean>): string[] {
+  return [...new Set([...before.keys(), ...after.keys()])].filter((id) => (before.get(id) ?? false) !== (after.get(id) ?? false));
+}
+
+/**
+ * After `variantIds` crossed between sold out and in stock: the live campaigns with an enabled
+ * rule giving one of them get the rules touched and a discount sync (which rewrites the shop's
+ * checkout configuration). Nothing when no live rule gives them.
+ */
+async function giftStockChanged(uow: ShopUnitOfWork, variantIds: readonly string[]): Promise<void> {
+  if (variantIds.length === 0) return;
+  const keys = new Set(variantIds.map((id) => numericIdOf(id) ?? id));
+  const live = await uow.tx
+    .select({ campaignId: rules.campaignId, giftConfig: rules.giftConfig })
+    .from(rules)
+    .innerJoin(campaigns, and(eq(campaigns.shopId, rules.shopId), eq(campaigns.id, rules.campaignId)))
+    .where(and(eq(rules.shopId, uow.shop.id), eq(rules.enabled, true), eq(campaigns.enabled, true), eq(campaigns.isDraft, false)));
+  const concerned = new Set<string>();
+  for (const row of live) {
+    const gifts = (row.giftConfig as { gifts?: Array<{ variantId?: unknown }> }).gifts ?? [];
+    if (gifts.some((gift) => keys.has(numericIdOf(gift.variantId) ?? String(gift.variantId)))) concerned.add(row.campaignId);
+  }
+  if (concerned.size === 0) return;
+  uow.touchRules();
+  uow.enqueue(...discountSyncEvents([...concerned].sort()));
 }
 
 /**
@@ -53,7 +79,7 @@ export async function applyProduct(uow: ShopUnitOfWork, input: PlatformProduct):
       .onConflictDoUpdate({ target: [inventoryItems.shopId, inventoryItems.id], set: { variantId: sql`excluded.variant_id` } });
   }
   const after = new Map(input.product.variants.map((variant) => [variant.id, isSoldOut(variant)]));
-  if (stockChanged(before, after)) uow.touchRules();
+  await giftStockChanged(uow, crossed(before, after));
 }
 
 /**
@@ -128,5 +154,5 @@ export async function applyInventoryLevel(
     .update(variants)
     .set({ inventoryQuantity: next.inventoryQuantity })
     .where(and(eq(variants.shopId, shop.id), eq(variants.id, item.variantId)));
-  if (isSoldOut(variant) !== isSoldOut(next)) uow.touchRules();
+  if (isSoldOut(variant) !== isSoldOut(next)) await giftStockChanged(uow, [item.variantId]);
 }

@@ -4,7 +4,9 @@
  * (policy DENY, no stock) is skipped for the next in stock when `fallbackOnOOS`; a rule with
  * nothing to give is left out until stock returns, its campaign still enabled.
  */
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { outbox } from '../../src/db/schema.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 import { cartOf, evaluationOf, line, liveCampaign, variant } from '../evaluate/helpers.ts';
@@ -47,6 +49,11 @@ describe('gift stock in /rules and /evaluate', () => {
   };
   const setStock = (domain: string, product: number, gift: number, quantity: number, policy = 'deny') =>
     deliver(t, productPayload({ id: product, variants: [{ id: gift, quantity, policy, inventoryItemId: gift * 10 }] }), { topic: 'products/update', domain });
+  /** The discount syncs queued for the shop, by campaign: each rewrites the checkout configuration. */
+  const syncsOf = async (shop: TestShop) =>
+    (await t.ctx.db.select({ payload: outbox.payload }).from(outbox).where(and(eq(outbox.shopId, shop.id), eq(outbox.kind, 'discount_sync')))).map(
+      (row) => row.payload.campaignId,
+    );
   const addedVariants = async (shop: TestShop) =>
     (await evaluationOf(t, shop, cartOf([line()]))).operations.flatMap((op) => (op.type === 'add' ? [op.variantId] : op.type === 'choose' ? op.options.map((o) => o.variantId) : []));
 
@@ -56,7 +63,10 @@ describe('gift stock in /rules and /evaluate', () => {
     expect(offered.rules?.map((rule) => rule.campaignId)).toEqual([campaignId]);
     expect(await addedVariants(shop)).toEqual([variant(900)]);
 
+    const syncsBefore = await syncsOf(shop);
     expect((await setStock(domain, 90, 900, 0)).statusCode).toBe(200);
+    // The checkout configuration is built from the same payload: it is resynced too.
+    expect((await syncsOf(shop)).sort()).toEqual([...syncsBefore, campaignId].sort());
     const soldOut = await rulesOf(shop, offered.etag);
     expect(soldOut.status).toBe(200);
     expect(soldOut.etag).not.toBe(offered.etag);
@@ -73,9 +83,14 @@ describe('gift stock in /rules and /evaluate', () => {
     expect(back.rules?.map((rule) => rule.campaignId)).toEqual([campaignId]);
     expect(await addedVariants(shop)).toEqual([variant(900)]);
 
-    // A change of stock that sells out nothing leaves the rules (and storefront caches) alone.
+    expect((await syncsOf(shop)).sort()).toEqual([...syncsBefore, campaignId, campaignId].sort());
+
+    // A change of stock that sells out nothing leaves the rules (and storefront caches) alone,
+    // and so does selling out a variant no live rule gives.
     await deliver(t, { inventory_item_id: 9000, location_id: 1, available: 1 }, { topic: 'inventory_levels/update', domain });
+    await setStock(domain, 91, 901, 0);
     expect((await rulesOf(shop, back.etag)).status).toBe(304);
+    expect(await syncsOf(shop)).toHaveLength(syncsBefore.length + 2);
   });
 
   it('fallbackOnOOS: the next gift of the list in stock is given', async () => {
