@@ -17,15 +17,15 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { compileRules, evaluationContextSchema, planCart } from '@gcrs/engine';
-import type { CompiledRules, ConditionNode, EvaluationContext, EvaluationContextInput, RulesPayloadInput } from '@gcrs/engine';
+import type { CompiledRules, EvaluationContext, EvaluationContextInput, RulesPayloadInput } from '@gcrs/engine';
+import { ruleGenerator } from '../packages/engine/bench/random-rules.ts';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createAppContext, createLogger } from '../src/context.ts';
+import { BENCH_ADMIN_TOKEN, seedBenchShop } from './seed-shop.ts';
 
-const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 const RULES = 100;
 const RULES_PER_CAMPAIGN = 10;
 const PRODUCTS = 500;
@@ -41,41 +41,8 @@ const envSchema = z.object({
 
 const print = (text = '') => process.stdout.write(`${text}\n`);
 
-// Deterministic PRNG (mulberry32), as the engine bench: every run measures the same rules and carts.
-function prng(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = prng(20251123);
-const int = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
-const pick = <T>(items: readonly T[]): T => items[int(0, items.length - 1)] as T;
-const productGid = (n: number) => `gid://shopify/Product/${n}`;
-
-function randomLeaf(): ConditionNode {
-  switch (int(0, 6)) {
-    case 0: return { type: 'cart.subtotal_gte', value: int(0, 400_000) };
-    case 1: return { type: 'cart.subtotal_lte', value: int(100_000, 800_000) };
-    case 2: return { type: 'line.has_product_id', value: productGid(int(1, PRODUCTS)) };
-    case 3: return { type: 'line.in_collection', value: `collection-${int(0, COLLECTIONS - 1)}` };
-    case 4: return { type: 'customer.tag_in', value: [pick(TAGS), pick(TAGS)] };
-    case 5: return { type: 'line.quantity_min', value: int(1, 6), productId: productGid(int(1, PRODUCTS)) };
-    default: return { type: 'cart.item_count_gte', value: int(100, 500) };
-  }
-}
-
-function randomTree(depth: number): ConditionNode {
-  if (depth === 0 || random() < 0.3) return randomLeaf();
-  const roll = random();
-  if (roll < 0.15) return { type: 'NOT', child: randomTree(depth - 1) };
-  const children = Array.from({ length: int(2, 4) }, () => randomTree(depth - 1));
-  return roll < 0.6 ? { type: 'AND', children } : { type: 'OR', children };
-}
+// The engine bench's rule generator, with this bench's own seed.
+const { int, pick, productGid, randomTree } = ruleGenerator(20251123, { products: PRODUCTS, collections: COLLECTIONS, tags: TAGS });
 
 const benchRule = (c: number, r: number) => ({
   name: `Bench rule ${c}-${r}`,
@@ -113,27 +80,6 @@ function cartBody(lines: number): EvaluationContextInput {
   };
 }
 
-async function seedShop(app: FastifyInstance): Promise<{ key: string }> {
-  const admin = (url: string, payload: Record<string, unknown>) =>
-    app.inject({ method: 'POST', url, payload, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-  const created = await admin('/admin/v1/shops', { domain: `bench-evaluate-${process.pid}-${Date.now()}.example.com`, plan: 'scale' });
-  if (created.statusCode !== 201) throw new Error(`shop: ${created.body}`);
-  const shopId = (created.json() as { shop: { id: string } }).shop.id;
-  const keyRes = await admin(`/admin/v1/shops/${shopId}/api-keys`, { name: 'bench' });
-  if (keyRes.statusCode !== 201) throw new Error(`key: ${keyRes.body}`);
-  const campaigns = Array.from({ length: RULES / RULES_PER_CAMPAIGN }, (_, c) => ({
-    name: `Bench campaign ${c}`,
-    enabled: true,
-    isDraft: false,
-    startAt: null,
-    endAt: null,
-    rules: Array.from({ length: RULES_PER_CAMPAIGN }, (__, r) => benchRule(c, r)),
-  }));
-  const imported = await admin(`/admin/v1/shops/${shopId}/campaigns/import`, { campaigns });
-  if (imported.statusCode !== 200) throw new Error(`import: ${imported.body}`);
-  return { key: (keyRes.json() as { key: string }).key };
-}
-
 type Case = { name: string; url: string; body: string; context: EvaluationContext; trace: boolean };
 
 async function driveService(c: Case, auth: string, seconds: number, connections: number): Promise<number> {
@@ -168,7 +114,7 @@ async function main() {
   const dataDir = process.env.DATABASE_URL ? undefined : await mkdtemp(join(tmpdir(), 'gcrs-bench-evaluate-'));
   const config = loadConfig({
     ...process.env,
-    ADMIN_TOKEN,
+    ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     RATE_LIMIT_SCALE: process.env.RATE_LIMIT_SCALE ?? '1000000',
     ...(dataDir ? { DATA_DIR: dataDir } : {}),
@@ -177,7 +123,7 @@ async function main() {
   const app = await buildApp(ctx);
   await app.listen({ host: '127.0.0.1', port: 0 });
   try {
-    const { key } = await seedShop(app);
+    const { key } = await seedBenchShop(app, { name: 'evaluate', rules: RULES, rulesPerCampaign: RULES_PER_CAMPAIGN, rule: benchRule });
     const auth = `Bearer ${key}`;
     const address = app.server.address();
     if (address === null || typeof address === 'string') throw new Error('no port');

@@ -26,8 +26,8 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createAppContext, createLogger } from '../src/context.ts';
 import { ifNoneMatchHits } from '../src/http/etag.ts';
+import { BENCH_ADMIN_TOKEN, seedBenchShop } from './seed-shop.ts';
 
-const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 const RULES = 100;
 const RULES_PER_CAMPAIGN = 10;
 
@@ -69,27 +69,6 @@ const benchRule = (c: number, r: number) => ({
     discountTitle: `Free mug for bench rule ${c}-${r}`,
   },
 });
-
-async function seedShop(app: FastifyInstance): Promise<{ key: string }> {
-  const admin = (method: 'POST', url: string, payload: Record<string, unknown>) =>
-    app.inject({ method, url, payload, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-  const created = await admin('POST', '/admin/v1/shops', { domain: `bench-${process.pid}-${Date.now()}.example.com`, plan: 'scale' });
-  if (created.statusCode !== 201) throw new Error(`shop: ${created.body}`);
-  const shopId = (created.json() as { shop: { id: string } }).shop.id;
-  const keyRes = await admin('POST', `/admin/v1/shops/${shopId}/api-keys`, { name: 'bench' });
-  if (keyRes.statusCode !== 201) throw new Error(`key: ${keyRes.body}`);
-  const campaigns = Array.from({ length: RULES / RULES_PER_CAMPAIGN }, (_, c) => ({
-    name: `Bench campaign ${c}`,
-    enabled: true,
-    isDraft: false,
-    startAt: null,
-    endAt: null,
-    rules: Array.from({ length: RULES_PER_CAMPAIGN }, (__, r) => benchRule(c, r)),
-  }));
-  const imported = await admin('POST', `/admin/v1/shops/${shopId}/campaigns/import`, { campaigns });
-  if (imported.statusCode !== 200) throw new Error(`import: ${imported.body}`);
-  return { key: (keyRes.json() as { key: string }).key };
-}
 
 /** The response as sent, bytes not decoded (fetch would undo Content-Encoding). */
 function getRaw(url: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
@@ -145,7 +124,7 @@ async function benchStore(e: BenchEnv, env: Record<string, string | undefined>) 
   const dataDir = env.DATABASE_URL ? undefined : await mkdtemp(join(tmpdir(), 'gcrs-bench-rules-'));
   const config = loadConfig({
     ...env,
-    ADMIN_TOKEN,
+    ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
     LOG_LEVEL: env.LOG_LEVEL ?? 'silent',
     RATE_LIMIT_SCALE: env.RATE_LIMIT_SCALE ?? '1000000',
     ...(dataDir ? { DATA_DIR: dataDir } : {}),
@@ -154,7 +133,7 @@ async function benchStore(e: BenchEnv, env: Record<string, string | undefined>) 
   const app = await buildApp(ctx);
   await app.listen({ host: '127.0.0.1', port: 0 });
   try {
-    const { key } = await seedShop(app);
+    const { key } = await seedBenchShop(app, { name: 'rules', rules: RULES, rulesPerCampaign: RULES_PER_CAMPAIGN, rule: benchRule });
     for (const coding of e.BENCH_ACCEPT_ENCODING.split(',').map((c) => c.trim())) {
       const auth = { authorization: `Bearer ${key}`, 'accept-encoding': coding };
       const first = await getRaw(urlOf(app), auth);

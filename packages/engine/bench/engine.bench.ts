@@ -18,6 +18,7 @@ import { Engine } from 'json-rules-engine';
 import type { NestedCondition, TopLevelCondition } from 'json-rules-engine';
 import type { ConditionNode, EvaluationContext, RulesPayloadInput } from '../src/index.ts';
 import { compileRules, numericIdOf, planCart } from '../src/index.ts';
+import { ruleGenerator } from './random-rules.ts';
 
 const RULES = 100;
 const LINES = 200;
@@ -27,47 +28,12 @@ const PRODUCTS = 500;
 const COLLECTIONS = 20;
 const TAGS = ['vip', 'wholesale', 'new', 'returning', 'staff', 'press'];
 
-// Deterministic PRNG (mulberry32) so every run measures the same rules and carts.
-function prng(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = prng(20240601);
-const int = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
-const pick = <T>(items: readonly T[]): T => items[int(0, items.length - 1)] as T;
-const productGid = (n: number) => `gid://shopify/Product/${n}`;
+// The same seed as before the generator was shared: the figures stay comparable across runs.
+const { int, pick, productGid, randomTree } = ruleGenerator(20240601, { products: PRODUCTS, collections: COLLECTIONS, tags: TAGS });
 
 const collections: Record<string, string[]> = {};
 for (let c = 0; c < COLLECTIONS; c++) {
   collections[`collection-${c}`] = Array.from({ length: 50 }, () => productGid(int(1, PRODUCTS)));
-}
-
-function randomLeaf(): ConditionNode {
-  switch (int(0, 6)) {
-    case 0: return { type: 'cart.subtotal_gte', value: int(0, 400_000) };
-    case 1: return { type: 'cart.subtotal_lte', value: int(100_000, 800_000) };
-    case 2: return { type: 'line.has_product_id', value: productGid(int(1, PRODUCTS)) };
-    case 3: return { type: 'line.in_collection', value: `collection-${int(0, COLLECTIONS - 1)}` };
-    case 4: return { type: 'customer.tag_in', value: [pick(TAGS), pick(TAGS)] };
-    case 5: return { type: 'line.quantity_min', value: int(1, 6), productId: productGid(int(1, PRODUCTS)) };
-    default: return { type: 'cart.item_count_gte', value: int(100, 500) };
-  }
-}
-
-// Built bottom-up with an explicit depth budget; no empty combinators (json-rules-engine
-// and SPEC disagree on those, so they would not be an equivalent rule set).
-function randomTree(depth: number): ConditionNode {
-  if (depth === 0 || random() < 0.3) return randomLeaf();
-  const roll = random();
-  if (roll < 0.15) return { type: 'NOT', child: randomTree(depth - 1) };
-  const children = Array.from({ length: int(2, 4) }, () => randomTree(depth - 1));
-  return roll < 0.6 ? { type: 'AND', children } : { type: 'OR', children };
 }
 
 const trees = Array.from({ length: RULES }, () => randomTree(4));
