@@ -104,7 +104,7 @@ export async function createAppContext(config: Config, overrides: ContextOverrid
   const logger = overrides.logger ?? createLogger(config);
   const database = overrides.database ?? (await openDatabase(config));
   const redis = config.redisUrl
-    ? createRedisConnection(config.redisUrl, { timeoutMs: config.redisTimeoutMs, logger })
+    ? await createRedisConnection(config.redisUrl, { timeoutMs: config.redisTimeoutMs, logger })
     : undefined;
   // Redis down: fail open to this instance's window (rate-limit/failover.ts says why).
   const limiter = redis

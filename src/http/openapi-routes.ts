@@ -1,7 +1,19 @@
 /** Serves the OpenAPI document and a page that renders it (no external assets: works offline). */
 import type { FastifyInstance } from 'fastify';
 import { buildAdminOpenApiDocument, buildOpenApiDocument } from './openapi.ts';
+import type { JsonSchema } from './openapi-components.ts';
 import type { MountableRoute, ShopRoute } from './shop-routes.ts';
+
+/**
+ * Builds a document at its first request and keeps it. Walking every route's Zod schemas takes
+ * ~0.1 s of CPU, which at start delays readiness for a page few clients ever ask for
+ * (docs/operations.md "Start time and memory"). The routes are fixed once mounted, so the
+ * document is the same whenever it is built.
+ */
+function builtOnFirstRequest(build: () => JsonSchema): () => JsonSchema {
+  let document: JsonSchema | undefined;
+  return () => (document ??= build());
+}
 
 const DOCS_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Gift Campaign Rewards Service API</title>
@@ -40,8 +52,8 @@ fetch('/api/v1/openapi.json').then((r) => r.json()).then((doc) => {
 
 /** Serves the public document (no authentication: it describes, it grants nothing) and its page. */
 export function registerOpenApiRoutes(app: FastifyInstance, routes: readonly ShopRoute[]): void {
-  const document = buildOpenApiDocument(routes);
-  app.get('/api/v1/openapi.json', async () => document);
+  const document = builtOnFirstRequest(() => buildOpenApiDocument(routes));
+  app.get('/api/v1/openapi.json', async () => document());
   app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(DOCS_PAGE));
 }
 
@@ -57,6 +69,6 @@ export function registerAdminOpenApiRoute(
   publicRoutes: readonly ShopRoute[],
   adminRoutes: readonly MountableRoute[],
 ): void {
-  const document = buildAdminOpenApiDocument(publicRoutes, adminRoutes);
-  admin.get('/openapi.json', async () => document);
+  const document = builtOnFirstRequest(() => buildAdminOpenApiDocument(publicRoutes, adminRoutes));
+  admin.get('/openapi.json', async () => document());
 }

@@ -32,7 +32,6 @@ const errorBodySchema = z
 export const errorWith = (extra: z.ZodRawShape) => errorBodySchema.extend(extra);
 
 const SCHEMAS = '#/components/schemas/';
-const conditionDefs = buildConditionNodeJsonSchema(SCHEMAS);
 
 // Schemas documented once, as named components, and referenced wherever a route uses them.
 const NAMED_SCHEMAS = new Map<unknown, string>([
@@ -220,7 +219,9 @@ function documentOf(spec: {
       schemas: {
         Error: toJsonSchema(errorBodySchema, 'output'),
         ConditionTrace: buildConditionTraceJsonSchema(`${SCHEMAS}ConditionTrace`),
-        ...conditionDefs.$defs,
+        // Built here, not at import: this module is loaded at every start (errorWith), the
+        // documents only at their first request (openapi-routes.ts).
+        ...buildConditionNodeJsonSchema(SCHEMAS).$defs,
       } as Record<string, unknown>,
       parameters: {
         ShopId: { name: 'shopId', in: 'path', required: true, description: 'The shop (`shp_…`)', schema: { type: 'string' } },

@@ -11,19 +11,22 @@
  * - every connection, duplicates included, gets `watchRedis`: an error listener that logs the
  *   outage once (warn) and the recovery once (info), not every retry.
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 export type RedisHealth = 'up' | 'down';
 
 /**
  * Opens the connection for `url`; commands fail instead of waiting while Redis is down.
+ * ioredis (~100 modules) is loaded here, so a deployment without REDIS_URL never loads it
+ * (docs/operations.md "Start time and memory").
  *
  * @example
- *   const redis = createRedisConnection(config.redisUrl, { timeoutMs: 250, logger });
+ *   const redis = await createRedisConnection(config.redisUrl, { timeoutMs: 250, logger });
  */
-export function createRedisConnection(url: string, options: { timeoutMs: number; logger: Logger }): Redis {
-  const redis = new Redis(url, {
+export async function createRedisConnection(url: string, options: { timeoutMs: number; logger: Logger }): Promise<Redis> {
+  const { Redis: RedisClient } = await import('ioredis');
+  const redis = new RedisClient(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     commandTimeout: options.timeoutMs,
