@@ -83,7 +83,7 @@ async function startOnce(env: z.infer<typeof envSchema>, dataDir: string | undef
   const port = await freePort();
   const flags = env.BENCH_NODE_FLAGS.split(' ').filter((flag) => flag !== '');
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, [...flags, '--conditions=@gcrs/source', process.env.BENCH_ENTRY ?? 'src/main.ts'], {
+  const child = spawn(process.execPath, [...flags, '--conditions=@gcrs/source', 'src/main.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,

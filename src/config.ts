@@ -22,6 +22,11 @@ const envSchema = z.object({
   PORT: port.default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
+  /** PostgreSQL's shared_buffers inside the embedded database (docs/operations.md "Start time and memory"). */
+  PGLITE_SHARED_BUFFERS: z
+    .string()
+    .regex(/^[1-9][0-9]*(kB|MB|GB)$/, 'must be a size such as 32MB')
+    .optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
@@ -78,6 +83,8 @@ export type Config = {
   port: number;
   host: string;
   dataDir: string;
+  /** Undefined: the database module's default (32MB). */
+  pgliteSharedBuffers: string | undefined;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   adminToken: string | undefined;
@@ -125,6 +132,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     port: e.PORT,
     host: e.HOST,
     dataDir: e.DATA_DIR,
+    pgliteSharedBuffers: e.PGLITE_SHARED_BUFFERS,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     adminToken: e.ADMIN_TOKEN,

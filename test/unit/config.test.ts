@@ -9,6 +9,7 @@ describe('loadConfig', () => {
       port: 3000,
       host: '127.0.0.1',
       dataDir: './data',
+      pgliteSharedBuffers: undefined,
       databaseUrl: undefined,
       redisUrl: undefined,
       adminToken: undefined,
@@ -26,13 +27,14 @@ describe('loadConfig', () => {
       PORT: '8080',
       HOST: '0.0.0.0',
       DATA_DIR: '/var/lib/gcrs',
+      PGLITE_SHARED_BUFFERS: '64MB',
       DATABASE_URL: 'postgres://u@db:5432/gcrs',
       REDIS_URL: 'redis://cache:6379',
       ADMIN_TOKEN: 'a-long-enough-admin-token',
       LOG_LEVEL: 'warn',
       PLAN_CAPS: '{"free":{"campaigns":5}}',
     });
-    expect(config).toMatchObject({ port: 8080, host: '0.0.0.0', dataDir: '/var/lib/gcrs', logLevel: 'warn' });
+    expect(config).toMatchObject({ port: 8080, host: '0.0.0.0', dataDir: '/var/lib/gcrs', pgliteSharedBuffers: '64MB', logLevel: 'warn' });
     expect(config.planCaps.free).toEqual({ campaigns: 5, rules: 10, activeCampaigns: 1 });
     expect(config.planCaps.scale).toEqual(DEFAULT_PLAN_CAPS.scale);
   });
@@ -49,6 +51,8 @@ describe('loadConfig', () => {
     ['RATE_LIMIT_SCALE', '-1'],
     ['REQUEST_TIMEOUT_MS', '0'],
     ['REDIS_TIMEOUT_MS', 'soon'],
+    ['PGLITE_SHARED_BUFFERS', '32'],
+    ['PGLITE_SHARED_BUFFERS', '1TB; DROP'],
   ])('stops on a bad %s with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
