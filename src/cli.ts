@@ -44,7 +44,7 @@ function versionBumper(config: Config): { bump: (shopId: string) => Promise<bool
       import('pino'),
     ]);
     const logger = pino({ level: 'silent' });
-    const redis = createRedisConnection(redisUrl, { timeoutMs: config.redisTimeoutMs, logger });
+    const redis = await createRedisConnection(redisUrl, { timeoutMs: config.redisTimeoutMs, logger });
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, Math.max(1000, config.redisTimeoutMs * 4));
       redis.once('ready', () => {
