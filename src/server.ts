@@ -12,10 +12,13 @@ import { createWorkers, startWorkers, stopWorkers } from './workers.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
+  // The storefront script builds (esbuild runs in its own process) while the database opens.
+  // It is awaited before listening: a broken build fails the start, not a shopper's page.
+  const script = loadStorefrontScript();
+  script.catch(() => undefined); // only marks an early rejection as handled; `await script` below still throws it
   const ctx = await createAppContext(config);
   const app = await buildApp(ctx);
-  // Build the storefront script before listening: a broken build fails the start, not a shopper's page.
-  await loadStorefrontScript();
+  await script;
   await app.listen({ port: config.port, host: config.host });
   const workers = createWorkers(ctx);
   startWorkers(workers);
