@@ -5,7 +5,10 @@ import { defineConfig } from 'vitest/config';
 // TEST_REDIS_URL), the tests that touch storage run a second time on PostgreSQL and Redis.
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const storageTests = ['test/**/*.test.ts'];
-const pureTests = ['test/unit/**', 'test/rate-limit/**', 'test/db/**'];
+const pureTests = ['test/unit/**', 'test/rate-limit/**', 'test/db/**', 'test/standin/**'];
+// Real Chromium beside the stand-in storefront (test/support/chromium.ts): their own project,
+// one file at a time and after the other projects, so a browser never starves the rest.
+const browserTests = ['test/browser/**/*.test.ts'];
 
 // The repo runs @gcrs/engine from source: its exports map sends the "@gcrs/source"
 // condition to src/*.ts (the default is the built dist/, which the repo never needs).
@@ -32,7 +35,19 @@ export default defineConfig({
         test: {
           name: 'pglite',
           include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
+          exclude: browserTests,
           env: { TEST_DB_KIND: 'pglite' },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: browserTests,
+          env: { TEST_DB_KIND: 'pglite' },
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+          testTimeout: 60_000,
         },
       },
       ...(onPostgres
@@ -42,7 +57,7 @@ export default defineConfig({
               test: {
                 name: 'postgres',
                 include: storageTests,
-                exclude: pureTests,
+                exclude: [...pureTests, ...browserTests],
                 env: { TEST_DB_KIND: 'postgres' },
               },
             },

@@ -1,0 +1,127 @@
+/**
+ * `npm run storefront:dev`: the service and the stand-in storefront side by side, a demo shop
+ * seeded through the admin API, and the storefront's URL printed. Ctrl-C stops both and removes
+ * the temporary data directory. docs/storefront-dev.md walks through it.
+ *
+ * Ports: the service on STOREFRONT_DEV_SERVICE_PORT (default 3100), the storefront on
+ * STOREFRONT_DEV_PORT (default 3200); 0 picks free ones.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEMO_FIXTURE } from './fixture.ts';
+import { AdminClient, DEMO_THRESHOLD_CENTS, seedDemoShop } from './seed.ts';
+import { startStorefrontStandin } from './server.ts';
+
+/** The dev values of the platform app credentials (CONTRACT "Platform app credentials"). */
+export const DEV_APP_SECRET = 'storefront-dev-app-secret';
+export const DEV_APP_KEY = 'storefront-dev-app-key';
+
+const root = join(import.meta.dirname, '..', '..');
+
+async function freePort(wanted: number): Promise<number> {
+  const server = createServer();
+  const port = await new Promise<number>((resolve) => {
+    server.once('error', () => server.listen(0, '127.0.0.1'));
+    server.once('listening', () => {
+      const address = server.address();
+      resolve(address !== null && typeof address === 'object' ? address.port : wanted);
+    });
+    server.listen(wanted, '127.0.0.1');
+  });
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function waitHealthy(base: string, exited: () => boolean, deadlineMs: number): Promise<void> {
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    if (exited()) throw new Error('the service exited during start (its output is above)');
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`the service did not answer ${base}/healthz within ${deadlineMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+async function main(): Promise<void> {
+  const servicePort = await freePort(Number(process.env.STOREFRONT_DEV_SERVICE_PORT ?? 3100));
+  const storefrontPort = await freePort(Number(process.env.STOREFRONT_DEV_PORT ?? 3200));
+  const dataDir = mkdtempSync(join(tmpdir(), 'gcrs-storefront-dev-'));
+  const adminToken = randomBytes(18).toString('base64url');
+  const serviceUrl = `http://127.0.0.1:${servicePort}`;
+
+  const service = spawn(process.execPath, ['--conditions=@gcrs/source', 'src/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(servicePort),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_TOKEN: adminToken,
+      PLATFORM_APP_SECRET: DEV_APP_SECRET,
+      PLATFORM_APP_KEY: DEV_APP_KEY,
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  let serviceExited = false;
+  const serviceDone = new Promise<number | null>((resolve) =>
+    service.on('exit', (code) => {
+      serviceExited = true;
+      resolve(code);
+    }),
+  );
+
+  let stopping = false;
+  let standinClose: (() => Promise<void>) | undefined;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    await standinClose?.().catch(() => undefined);
+    if (!serviceExited) service.kill('SIGTERM');
+    await serviceDone;
+    rmSync(dataDir, { recursive: true, force: true });
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+  void serviceDone.then((code) => {
+    if (!stopping) {
+      process.stderr.write(`The service stopped (exit code ${code}).\n`);
+      void stop(1);
+    }
+  });
+
+  try {
+    process.stdout.write(`Starting the service on ${serviceUrl} (embedded database in ${dataDir})…\n`);
+    await waitHealthy(serviceUrl, () => serviceExited, 120_000);
+    const { shopId, campaignId } = await seedDemoShop(new AdminClient(serviceUrl, adminToken), DEMO_FIXTURE);
+    const standin = await startStorefrontStandin({ serviceUrl, appSecret: DEV_APP_SECRET, fixture: DEMO_FIXTURE, port: storefrontPort });
+    standinClose = standin.close;
+    process.stdout.write(
+      [
+        '',
+        `Storefront:  ${standin.url}`,
+        `Service:     ${serviceUrl}  (admin token for this run: ${adminToken})`,
+        `Demo shop:   ${DEMO_FIXTURE.shopDomain} (${shopId}), Scale plan; campaign ${campaignId}:`,
+        `             a cart of $${DEMO_THRESHOLD_CENTS / 100} or more gets the Enamel Mug, free at checkout.`,
+        '',
+        'Open the storefront, add two tees: the mug appears in the cart with its _svc_* properties.',
+        'Take one tee out: the mug goes. Ctrl-C stops both servers and deletes the data directory.',
+        '',
+      ].join('\n'),
+    );
+  } catch (error) {
+    process.stderr.write(`storefront:dev failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    await stop(1);
+  }
+}
+
+void main();

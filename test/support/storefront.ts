@@ -1,0 +1,68 @@
+/**
+ * The service listening on a real port (the test app on its own database) with the stand-in
+ * storefront in front of it, for the browser tests and the stand-in's own tests. Shops are
+ * seeded through the admin API, as `npm run storefront:dev` does.
+ */
+import { DEMO_FIXTURE } from '../../dev/storefront/fixture.ts';
+import type { StorefrontFixture } from '../../dev/storefront/fixture.ts';
+import { AdminClient } from '../../dev/storefront/seed.ts';
+import type { Plan } from '../../dev/storefront/seed.ts';
+import { startStorefrontStandin } from '../../dev/storefront/server.ts';
+import type { StorefrontStandin } from '../../dev/storefront/server.ts';
+import { ADMIN_TOKEN, createTestApp } from './test-app.ts';
+import type { TestApp } from './test-app.ts';
+
+export const TEST_APP_SECRET = 'test-platform-app-secret';
+export const TEST_APP_KEY = 'test-platform-app-key';
+
+export type StorefrontStack = {
+  t: TestApp;
+  serviceUrl: string;
+  admin: AdminClient;
+  /** A shop on `plan` with the fixture's catalog, and a stand-in storefront on its domain. */
+  openShop(plan: Plan, options?: { fixture?: StorefrontFixture; scriptUrl?: string }): Promise<{ shopId: string; standin: StorefrontStandin }>;
+  close(): Promise<void>;
+};
+
+let shops = 0;
+
+/**
+ * @example
+ *   const stack = await startStorefrontStack();
+ *   const { shopId, standin } = await stack.openShop('scale');
+ *   await page.goto(standin.url);
+ */
+export async function startStorefrontStack(env: Record<string, string> = {}): Promise<StorefrontStack> {
+  const t = await createTestApp({ PLATFORM_APP_SECRET: TEST_APP_SECRET, PLATFORM_APP_KEY: TEST_APP_KEY, ...env });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = t.app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('the test app is not listening on a port');
+  const serviceUrl = `http://127.0.0.1:${address.port}`;
+  const admin = new AdminClient(serviceUrl, ADMIN_TOKEN);
+  const standins: StorefrontStandin[] = [];
+  return {
+    t,
+    serviceUrl,
+    admin,
+    async openShop(plan, options = {}) {
+      const fixture = options.fixture ?? DEMO_FIXTURE;
+      shops += 1;
+      const domain = `shop-${process.pid}-${shops}.myshopify.com`;
+      const shopId = await admin.createShop(domain, plan, fixture.currency);
+      await admin.uploadCatalog(shopId, fixture);
+      const standin = await startStorefrontStandin({
+        serviceUrl,
+        appSecret: TEST_APP_SECRET,
+        fixture,
+        shopDomain: domain,
+        ...(options.scriptUrl ? { scriptUrl: options.scriptUrl } : {}),
+      });
+      standins.push(standin);
+      return { shopId, standin };
+    },
+    async close() {
+      await Promise.all(standins.map((standin) => standin.close()));
+      await t.close();
+    },
+  };
+}
