@@ -93,6 +93,7 @@ ${cards}
 </section>
 <aside id="cart-drawer" aria-label="Cart">
   <h2>Cart (<span id="cart-count">0</span>)</h2>
+  <div data-svc-gifts-progress></div>
   <p id="cart-error" role="alert"></p>
   <ul id="cart-lines"></ul>
   <p>Subtotal: <strong id="cart-total">$0.00</strong></p>
