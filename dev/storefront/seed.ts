@@ -99,7 +99,7 @@ export const DEMO_GIFT_VARIANT_ID = 20011;
 
 /**
  * The demo shop of `npm run storefront:dev`: Scale plan, the fixture's catalog, "spend $50, get
- * the Enamel Mug" live, and the widgets on.
+ * the Enamel Mug" live, the widgets on, and debug traces allowed.
  */
 export async function seedDemoShop(admin: AdminClient, fixture: StorefrontFixture): Promise<{ shopId: string; campaignId: string }> {
   const shopId = await admin.createShop(fixture.shopDomain, 'scale', fixture.currency);
@@ -109,5 +109,7 @@ export async function seedDemoShop(admin: AdminClient, fixture: StorefrontFixtur
     subtotalGiftCampaign('Spend $50, get a mug', DEMO_THRESHOLD_CENTS, [DEMO_GIFT_VARIANT_ID]),
   );
   await admin.putWidgets(shopId, demoWidgets(DEMO_THRESHOLD_CENTS, DEMO_GIFT_VARIANT_ID));
+  // A development shop: `?svc_debug=1` on the storefront logs each evaluation's trace.
+  await admin.patchSettings(shopId, { storefront: { debug: true } });
   return { shopId, campaignId };
 }

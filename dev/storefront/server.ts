@@ -44,8 +44,11 @@ export type StorefrontStandin = {
   resetRequests(): void;
   setInventory(variantId: number, inventoryQuantity: number): void;
   setProxySigning(mode: ProxySigning): void;
-  /** The next `times` requests to `path` (e.g. `/cart/add.js`) answer `status` (429 or 409) without touching the cart. */
-  failNext(path: string, status: 409 | 429, times?: number): void;
+  /**
+   * The next `times` requests to `path` (e.g. `/cart/add.js`), of those whose body `when`
+   * accepts (all by default), answer `status` (429 or 409) without touching the cart.
+   */
+  failNext(path: string, status: 409 | 429, times?: number, when?: (body: unknown) => boolean): void;
   close(): Promise<void>;
 };
 
@@ -86,7 +89,7 @@ export async function startStorefrontStandin(options: StandinOptions): Promise<S
   const carts = new CartStore(fixture);
   let log: CartRequest[] = [];
   let signing: ProxySigning = 'valid';
-  const faults = new Map<string, { status: 409 | 429; times: number }>();
+  const faults = new Map<string, { status: 409 | 429; times: number; when: (body: unknown) => boolean }>();
   const scriptUrl = options.scriptUrl ?? new URL('/storefront/v1/gifts.js', options.serviceUrl).toString();
 
   function customerOf(req: IncomingMessage) {
@@ -115,7 +118,7 @@ export async function startStorefrontStandin(options: StandinOptions): Promise<S
       return invalid(error instanceof Error ? error.message : 'Unreadable body');
     }
     const fault = faults.get(path);
-    if (fault && fault.times > 0) {
+    if (fault && fault.times > 0 && fault.when(body)) {
       fault.times -= 1;
       return answer(fault.status, { status: fault.status, message: fault.status === 429 ? 'Too Many Requests' : 'Conflict', description: 'Try again later.' });
     }
@@ -191,7 +194,7 @@ export async function startStorefrontStandin(options: StandinOptions): Promise<S
     resetRequests: () => void (log = []),
     setInventory: (variantId, quantity) => carts.setInventory(variantId, quantity),
     setProxySigning: (mode) => void (signing = mode),
-    failNext: (path, status, times = 1) => void faults.set(path, { status, times }),
+    failNext: (path, status, times = 1, when = () => true) => void faults.set(path, { status, times, when }),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
