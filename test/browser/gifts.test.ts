@@ -111,6 +111,45 @@ describe.skipIf(skipWithoutChromium())('gifts on the storefront, in Chromium', (
     expect(analytics.campaignStats).toEqual([expect.objectContaining({ campaignId, giftsGiven: 1, ordersWithGifts: 1 })]);
   });
 
+  it('knows the signed-in customer: a rule for tagged customers, and the customer’s own redemptions through the proxy', async () => {
+    const { shopId, standin } = await stack.openShop('scale');
+    const vipRule = subtotalGiftCampaign('VIP gift', 5000, [MUG]);
+    const [rule] = vipRule.rules as { conditionTree: unknown }[];
+    if (rule) rule.conditionTree = { type: 'AND', children: [rule.conditionTree, { type: 'customer.tag_in', value: ['vip'] }] };
+    const { ruleIds } = await stack.admin.launchCampaign(shopId, vipRule);
+
+    // Anonymous: no gift, and no redemptions.
+    await openStorefront(page, standin.url);
+    await addFromCard(page, 'organic-cotton-tee', 2);
+    await page.evaluate(async () => (globalThis as unknown as { svcGifts: { refresh(): Promise<void> } }).svcGifts.refresh());
+    expect(await giftLines(page)).toEqual([]);
+    const redemptions = () => page.evaluate(async () => (await fetch('/apps/gifts/redemptions', { cache: 'no-store' })).json() as Promise<{ redemptions: { ruleId: string; count: number }[] }>);
+    expect(await redemptions()).toEqual({ redemptions: [] });
+
+    // Ada (tagged vip) signs in: the theme fills data-customer-*, the proxy signs her id.
+    await page.goto(`${standin.url}/account/login?customer_id=501`);
+    await openStorefront(page, standin.url);
+    await page.evaluate(async () => (globalThis as unknown as { svcGifts: { refresh(): Promise<void> } }).svcGifts.refresh());
+    await expectGiftVariants(page, [MUG]);
+
+    const cart = await cartOf(page);
+    await stack.admin.call('POST', `/shops/${shopId}/orders`, {
+      id: `order-${cart.token}`,
+      customerId: '501',
+      completedAt: new Date().toISOString(),
+      currency: cart.currency,
+      total: 6000,
+      lines: cart.items.map((item) => ({
+        productId: gid('Product', item.product_id),
+        variantId: gid('ProductVariant', item.variant_id),
+        quantity: item.quantity,
+        price: item.price,
+        attributes: item.properties,
+      })),
+    });
+    expect((await redemptions()).redemptions).toEqual([expect.objectContaining({ ruleId: ruleIds[0], count: 1 })]);
+  });
+
   it('does not retry a sold-out gift in a loop: one refused add per cart state', async () => {
     const { standin } = await thresholdShop(TEA, { force: true });
     await openStorefront(page, standin.url);
