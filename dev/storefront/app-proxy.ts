@@ -2,33 +2,12 @@
  * The platform's app proxy, as the stand-in plays it: `https://<shop>/apps/gifts/<path>` is
  * forwarded to `{service}/proxy/<path>` with the query parameters `shop`,
  * `logged_in_customer_id`, `path_prefix`, `timestamp` and `signature` added (CONTRACT
- * "Storefront", 1). The signature is written here from the platform's documented rule, not
- * borrowed from the service's verifier, so the browser tests check one against the other.
+ * "Storefront", 1), signed by the project's one app-proxy signer (`src/platform/signatures.ts`,
+ * pinned there to the platform's published examples).
  */
-import { createHmac } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-
-/**
- * The platform's app-proxy signature: hex HMAC-SHA256, keyed with the app secret, of every
- * query parameter but `signature`, sorted by name, each written `name=value` (several values of
- * one name joined by `,`), concatenated with nothing between them.
- *
- * @example
- *   signAppProxyQuery([['shop', 'a.myshopify.com'], ['timestamp', '1317327555']], 'hush'); // 64 hex characters
- */
-export function signAppProxyQuery(params: Iterable<[string, string]>, secret: string): string {
-  const byName = new Map<string, string[]>();
-  for (const [name, value] of params) {
-    if (name === 'signature') continue;
-    byName.set(name, [...(byName.get(name) ?? []), value]);
-  }
-  const message = [...byName.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([name, values]) => `${name}=${values.join(',')}`)
-    .join('');
-  return createHmac('sha256', secret).update(message).digest('hex');
-}
+import { signAppProxyQuery } from '../../src/platform/signatures.ts';
 
 /** How the stand-in signs, changeable at run time so tests can see what a forged request gets. */
 export type ProxySigning = 'valid' | 'bad-signature' | 'stale-timestamp' | 'unsigned';
@@ -59,22 +38,25 @@ export function forwardToAppProxy(
   customerId: number | null,
 ): void {
   const subpath = url.pathname.slice(options.pathPrefix.length) || '/';
-  const query = new URLSearchParams();
-  // The shopper's own query parameters come along (and are signed); the platform's own win.
-  const reserved = new Set(['shop', 'logged_in_customer_id', 'path_prefix', 'timestamp', 'signature']);
-  for (const [name, value] of url.searchParams) if (!reserved.has(name)) query.append(name, value);
   const mode = options.signing();
-  const seconds = Math.floor(options.now() / 1000) - (mode === 'stale-timestamp' ? 301 : 0);
-  query.append('shop', options.shopDomain);
-  query.append('logged_in_customer_id', customerId === null ? '' : String(customerId));
-  query.append('path_prefix', options.pathPrefix);
-  query.append('timestamp', String(seconds));
-  if (mode !== 'unsigned') {
-    const signature = signAppProxyQuery(query, options.appSecret);
-    query.append('signature', mode === 'bad-signature' ? signature.replace(/^./, (c) => (c === '0' ? '1' : '0')) : signature);
-  }
+  // The shopper's own query parameters come along (and are signed); the platform's own win.
+  const signed = new URLSearchParams(
+    signAppProxyQuery(
+      url.searchParams,
+      {
+        shop: options.shopDomain,
+        loggedInCustomerId: customerId === null ? '' : String(customerId),
+        pathPrefix: options.pathPrefix,
+        timestamp: Math.floor(options.now() / 1000) - (mode === 'stale-timestamp' ? 301 : 0),
+      },
+      options.appSecret,
+    ),
+  );
+  const signature = signed.get('signature') ?? '';
+  if (mode === 'unsigned') signed.delete('signature');
+  if (mode === 'bad-signature') signed.set('signature', signature.replace(/^./, (c) => (c === '0' ? '1' : '0')));
 
-  const target = new URL(`/proxy${subpath}?${query.toString()}`, options.serviceUrl);
+  const target = new URL(`/proxy${subpath}?${signed.toString()}`, options.serviceUrl);
   const headers: Record<string, string> = {};
   for (const name of FORWARDED_REQUEST_HEADERS) {
     const value = req.headers[name];
