@@ -48,6 +48,8 @@ export default defineConfig({
           maxWorkers: 1,
           sequence: { groupOrder: 1 },
           testTimeout: 60_000,
+          // A page reacts in milliseconds alone, in seconds beside a busy suite.
+          expect: { poll: { timeout: 10_000, interval: 50 } },
         },
       },
       ...(onPostgres

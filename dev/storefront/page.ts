@@ -115,8 +115,12 @@ ${cards}
     await renderCart();
     return response;
   }
+  // Renders can overlap (the page's own call and the script's event): only the latest one draws.
+  let renders = 0;
   async function renderCart() {
+    const render = ++renders;
     const cart = await (await fetch('/cart.js', { headers: { Accept: 'application/json' } })).json();
+    if (render !== renders) return;
     document.getElementById('cart-count').textContent = String(cart.item_count);
     document.getElementById('cart-total').textContent = money(cart.total_price);
     const list = document.getElementById('cart-lines');

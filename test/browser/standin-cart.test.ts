@@ -8,28 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StorefrontStandin } from '../../dev/storefront/server.ts';
 import { launchChromium, saveScreenshot, skipWithoutChromium } from '../support/chromium.ts';
 import type { Browser } from '../support/chromium.ts';
+import { addFromCard, cartOf } from '../support/shopper.ts';
 import { startStorefrontStack } from '../support/storefront.ts';
 import type { StorefrontStack } from '../support/storefront.ts';
-
-type CartJson = {
-  token: string;
-  item_count: number;
-  total_price: number;
-  currency: string;
-  items: { key: string; id: number; variant_id: number; product_id: number; quantity: number; price: number; line_price: number; properties: Record<string, string> }[];
-};
-
-async function cartOf(page: Page): Promise<CartJson> {
-  return page.evaluate(async () => (await fetch('/cart.js')).json() as Promise<CartJson>);
-}
-
-async function addFromCard(page: Page, handle: string, quantity: number): Promise<void> {
-  const card = page.locator(`.product[data-handle="${handle}"]`);
-  await card.locator('input[name=quantity]').fill(String(quantity));
-  const rendered = page.waitForResponse((response) => response.url().endsWith('/cart.js'));
-  await card.locator('.add-to-cart').click();
-  await rendered;
-}
 
 describe.skipIf(skipWithoutChromium())('stand-in storefront: the theme page and its cart in Chromium', () => {
   let stack: StorefrontStack;
@@ -86,7 +67,7 @@ describe.skipIf(skipWithoutChromium())('stand-in storefront: the theme page and 
 
     await page.locator('.cart-line .increase').click();
     await expect.poll(async () => (await cartOf(page)).item_count).toBe(3);
-    expect(await page.locator('.cart-line').getAttribute('data-quantity')).toBe('3');
+    await expect.poll(() => page.locator('.cart-line').getAttribute('data-quantity')).toBe('3');
 
     await page.locator('.cart-line .remove').click();
     await expect.poll(() => page.locator('.cart-line').count()).toBe(0);
