@@ -14,7 +14,7 @@ import type { StorefrontStack } from '../support/storefront.ts';
 
 const TEE = 10011; // $30.00
 const MUG = 20011;
-const TEA = 20031; // sold out
+const TEA = 20031; // sold out in the fixture's catalog
 
 describe.skipIf(skipWithoutChromium())('gifts on the storefront, in Chromium', () => {
   let stack: StorefrontStack;
@@ -151,7 +151,10 @@ describe.skipIf(skipWithoutChromium())('gifts on the storefront, in Chromium', (
   });
 
   it('does not retry a sold-out gift in a loop: one refused add per cart state', async () => {
-    const { standin } = await thresholdShop(TEA, { force: true });
+    // The service leaves gifts its catalog knows are sold out out of the payload; here the shop
+    // sold the last mug after the catalog was synced, so only the cart knows (422 on add).
+    const { standin } = await thresholdShop(MUG);
+    standin.setInventory(MUG, 0);
     await openStorefront(page, standin.url);
     standin.resetRequests();
     await addFromCard(page, 'organic-cotton-tee', 2);
@@ -161,6 +164,17 @@ describe.skipIf(skipWithoutChromium())('gifts on the storefront, in Chromium', (
     const writes = giftWrites(standin.cartRequests());
     expect(writes.map((request) => request.status)).toEqual([422]);
     expect(standin.cartRequests().length).toBeLessThan(10);
+    expect(await giftLines(page)).toEqual([]);
+  });
+
+  it('does not even try a gift the catalog knows is sold out (the payload leaves it out)', async () => {
+    const { standin } = await thresholdShop(TEA, { force: true });
+    await openStorefront(page, standin.url);
+    standin.resetRequests();
+    await addFromCard(page, 'organic-cotton-tee', 2);
+    await page.evaluate(async () => (globalThis as unknown as { svcGifts: { refresh(): Promise<void> } }).svcGifts.refresh());
+    await page.waitForTimeout(500);
+    expect(giftWrites(standin.cartRequests())).toEqual([]);
     expect(await giftLines(page)).toEqual([]);
   });
 
