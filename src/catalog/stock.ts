@@ -19,6 +19,48 @@ export function isSoldOut(variant: { inventoryQuantity: number; inventoryPolicy:
   return variant.inventoryPolicy === 'DENY' && variant.inventoryQuantity <= 0;
 }
 
+/** What the rules payload needs to know of its gift variants: which are sold out, and their names. */
+export type GiftVariantFacts = {
+  /** Numeric ids of the variants sold out in the catalog. */
+  soldOut: Set<string>;
+  /** Numeric id → the name a shopper reads ("Enamel Mug", or "Enamel Mug - Blue" for a real variant). */
+  titles: Map<string, string>;
+};
+
+/**
+ * The name a shopper reads for a variant: the product's title, with the variant's own title
+ * when the product has real variants (the platform names the only variant "Default Title").
+ *
+ * @example
+ *   shopperTitle({ productTitle: 'Enamel Mug', title: 'Default Title' }); // 'Enamel Mug'
+ *   shopperTitle({ productTitle: 'Enamel Mug', title: 'Blue' }); // 'Enamel Mug - Blue'
+ */
+export function shopperTitle(variant: { productTitle: string; title: string }): string {
+  const own = variant.title.trim();
+  return own === '' || own === 'Default Title' ? variant.productTitle : `${variant.productTitle} - ${own}`;
+}
+
+/**
+ * One read of the catalog for `variantIds` (gids or numeric ids): which are sold out and what
+ * they are called. A variant the catalog does not know is neither (in stock, no name).
+ *
+ * @example
+ *   const { soldOut, titles } = await giftVariantFacts(tx, shop.id, ['gid://shopify/ProductVariant/7']);
+ */
+export async function giftVariantFacts(db: Queryable, shopId: string, variantIds: Iterable<string>): Promise<GiftVariantFacts> {
+  const numeric = new Set<string>();
+  for (const id of variantIds) numeric.add(numericIdOf(id) ?? id);
+  const found = numeric.size === 0 ? [] : await findVariants(db, shopId, [...numeric]);
+  const soldOut = new Set<string>();
+  const titles = new Map<string, string>();
+  for (const variant of found) {
+    const key = numericIdOf(variant.id) ?? variant.id;
+    if (isSoldOut(variant)) soldOut.add(key);
+    titles.set(key, shopperTitle(variant));
+  }
+  return { soldOut, titles };
+}
+
 /**
  * The numeric ids, among `variantIds` (gids or numeric ids), of the variants sold out in the shop's catalog.
  *
@@ -26,8 +68,5 @@ export function isSoldOut(variant: { inventoryQuantity: number; inventoryPolicy:
  *   await soldOutVariantIds(tx, shop.id, ['gid://shopify/ProductVariant/7']); // Set { '7' } when 7 is sold out
  */
 export async function soldOutVariantIds(db: Queryable, shopId: string, variantIds: Iterable<string>): Promise<Set<string>> {
-  const numeric = new Set<string>();
-  for (const id of variantIds) numeric.add(numericIdOf(id) ?? id);
-  const found = await findVariants(db, shopId, [...numeric]);
-  return new Set(found.filter(isSoldOut).map((variant) => numericIdOf(variant.id) ?? variant.id));
+  return (await giftVariantFacts(db, shopId, variantIds)).soldOut;
 }

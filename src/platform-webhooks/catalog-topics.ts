@@ -5,17 +5,18 @@
  * goes from sold out to in stock or back and a live rule gives it — the one thing of the
  * catalog these topics change that the rules payload shows (rules/gift-stock.ts) — the rules
  * are touched (ETag, cache) and the checkout configuration, built from the same payload, is
- * resynced for the campaigns concerned. Any other stock change touches neither, so the stream
+ * resynced for the campaigns concerned. A live gift renamed touches the rules too (the
+ * storefront payload names gifts). Any other change touches neither, so the stream
  * of changes a busy shop sends does not re-download its storefronts' rules each time.
  */
 import { numericIdOf } from '@gcrs/engine';
 import { and, eq, sql } from 'drizzle-orm';
 import { discountSyncEvents } from '../campaigns/transitions.ts';
 import { catalogUpsertBodySchema } from '../catalog/schemas.ts';
-import { isSoldOut } from '../catalog/stock.ts';
+import { isSoldOut, shopperTitle } from '../catalog/stock.ts';
 import { markProductDeleted, upsertCatalog } from '../catalog/store.ts';
 import type { Queryable } from '../db/database.ts';
-import { campaigns, inventoryItems, inventoryLevels, rules, variants } from '../db/schema.ts';
+import { campaigns, inventoryItems, inventoryLevels, products, rules, variants } from '../db/schema.ts';
 import { parseOr400 } from '../http/errors.ts';
 import type { ShopUnitOfWork } from '../shops/unit-of-work.ts';
 import type { PlatformProduct } from './payloads.ts';
@@ -36,13 +37,9 @@ function crossed(before: ReadonlyMap<string, boolean>, after: ReadonlyMap<string
   return [...new Set([...before.keys(), ...after.keys()])].filter((id) => (before.get(id) ?? false) !== (after.get(id) ?? false));
 }
 
-/**
- * After `variantIds` crossed between sold out and in stock: the live campaigns with an enabled
- * rule giving one of them get the rules touched and a discount sync (which rewrites the shop's
- * checkout configuration). Nothing when no live rule gives them.
- */
-async function giftStockChanged(uow: ShopUnitOfWork, variantIds: readonly string[]): Promise<void> {
-  if (variantIds.length === 0) return;
+/** The live campaigns with an enabled rule giving one of `variantIds` (gids or numeric ids). */
+async function liveCampaignsGiving(uow: ShopUnitOfWork, variantIds: readonly string[]): Promise<string[]> {
+  if (variantIds.length === 0) return [];
   const keys = new Set(variantIds.map((id) => numericIdOf(id) ?? id));
   const live = await uow.tx
     .select({ campaignId: rules.campaignId, giftConfig: rules.giftConfig })
@@ -54,9 +51,37 @@ async function giftStockChanged(uow: ShopUnitOfWork, variantIds: readonly string
     const gifts = (row.giftConfig as { gifts?: Array<{ variantId?: unknown }> }).gifts ?? [];
     if (gifts.some((gift) => keys.has(numericIdOf(gift.variantId) ?? String(gift.variantId)))) concerned.add(row.campaignId);
   }
-  if (concerned.size === 0) return;
+  return [...concerned].sort();
+}
+
+/**
+ * After `variantIds` crossed between sold out and in stock: the live campaigns with an enabled
+ * rule giving one of them get the rules touched and a discount sync (which rewrites the shop's
+ * checkout configuration). Nothing when no live rule gives them.
+ */
+async function giftStockChanged(uow: ShopUnitOfWork, variantIds: readonly string[]): Promise<void> {
+  const concerned = await liveCampaignsGiving(uow, variantIds);
+  if (concerned.length === 0) return;
   uow.touchRules();
-  uow.enqueue(...discountSyncEvents([...concerned].sort()));
+  uow.enqueue(...discountSyncEvents(concerned));
+}
+
+/**
+ * After `variantIds` were renamed: the storefront payload names gifts (`giftTitles`), so a live
+ * rule's renamed gift touches the rules; the checkout configuration holds no names, no sync.
+ */
+async function giftRenamed(uow: ShopUnitOfWork, variantIds: readonly string[]): Promise<void> {
+  if ((await liveCampaignsGiving(uow, variantIds)).length > 0) uow.touchRules();
+}
+
+/** The name a shopper reads (catalog/stock.ts `shopperTitle`), by variant gid, of the given product's stored variants. */
+async function namesByVariant(tx: Queryable, shopId: string, productId: string): Promise<Map<string, string>> {
+  const rows = await tx
+    .select({ id: variants.id, title: variants.title, productTitle: products.title })
+    .from(variants)
+    .innerJoin(products, and(eq(products.shopId, variants.shopId), eq(products.id, variants.productId)))
+    .where(and(eq(variants.shopId, shopId), eq(variants.productId, productId)));
+  return new Map(rows.map((row) => [row.id, shopperTitle(row)]));
 }
 
 /**
@@ -71,6 +96,7 @@ export async function applyProduct(uow: ShopUnitOfWork, input: PlatformProduct):
   const { tx, shop } = uow;
   const upsert = parseOr400(catalogUpsertBodySchema, { products: [input.product] }, 'Invalid product payload');
   const before = await soldOutByVariant(tx, shop.id, input.product.id);
+  const namesBefore = await namesByVariant(tx, shop.id, input.product.id);
   await upsertCatalog(tx, shop.id, upsert);
   if (input.inventoryItems.length > 0) {
     await tx
@@ -80,6 +106,10 @@ export async function applyProduct(uow: ShopUnitOfWork, input: PlatformProduct):
   }
   const after = new Map(input.product.variants.map((variant) => [variant.id, isSoldOut(variant)]));
   await giftStockChanged(uow, crossed(before, after));
+  const renamed = input.product.variants
+    .filter((variant) => namesBefore.get(variant.id) !== shopperTitle({ productTitle: input.product.title, title: variant.title }))
+    .map((variant) => variant.id);
+  await giftRenamed(uow, renamed);
 }
 
 /**

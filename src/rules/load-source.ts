@@ -6,7 +6,7 @@
 import type { EngineExperiment } from '@gcrs/engine';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { toRuleRecord } from '../campaigns/store.ts';
-import { soldOutVariantIds } from '../catalog/stock.ts';
+import { giftVariantFacts } from '../catalog/stock.ts';
 import type { Database } from '../db/database.ts';
 import { campaigns, collections, experiments, rules, shops } from '../db/schema.ts';
 import type { Plan } from '../shops/plans.ts';
@@ -89,12 +89,13 @@ export async function loadRulesSource(db: Database, shopId: string): Promise<Rul
                 .orderBy(asc(bytewise(collections.id)))
             ).filter((collection) => references.some((reference) => namesCollection(reference, collection)));
 
-      // Gift stock: one read of the gift variants, in the same snapshot as the rules.
+      // Gift stock and names: one read of the gift variants, in the same snapshot as the rules.
       const giftIds = ruleRecords.flatMap((rule) => rule.giftConfig.gifts.map((gift) => gift.variantId));
-      const soldOutGifts = giftIds.length === 0 ? new Set<string>() : await soldOutVariantIds(tx, shopId, giftIds);
+      const gifts = await giftVariantFacts(tx, shopId, giftIds);
 
       return {
-        soldOutGifts,
+        soldOutGifts: gifts.soldOut,
+        giftTitles: gifts.titles,
         shop: {
           id: shop.id,
           plan: shop.plan as Plan,

@@ -34,6 +34,8 @@ export type RulesSource = {
   collections: PayloadCollection[];
   /** Numeric ids of those rules' gift variants that the catalog has sold out (catalog/stock.ts). */
   soldOutGifts: ReadonlySet<string>;
+  /** Numeric id → shopper-facing name of those gift variants the catalog knows, for the storefront variant. */
+  giftTitles: ReadonlyMap<string, string>;
 };
 
 type PresentedRule = ReturnType<typeof presentRule>;

@@ -39,7 +39,7 @@ export type RulesResponse = {
   body: Buffer;
   representations: Record<ContentCoding, RulesRepresentation>;
   etags: readonly string[];
-  payload: RulesPayloadBody & { debugAllowed: boolean; collections?: Record<string, string[]> };
+  payload: RulesPayloadBody & { debugAllowed: boolean; collections?: Record<string, string[]>; giftTitles?: Record<string, string> };
 };
 
 export type RulesCache = {
@@ -78,9 +78,14 @@ type Entry = {
  * (storefront-variant.ts). Every variant is cached as bytes in the same entry, so the
  * shoppers' hot path writes bytes like the API's.
  */
-function variantExtras(entry: Entry, mount: Trigger): { debugAllowed: boolean; collections?: Record<string, string[]> } {
+function variantExtras(entry: Entry, mount: Trigger): { debugAllowed: boolean; collections?: Record<string, string[]>; giftTitles?: Record<string, string> } {
   if (mount !== 'storefront') return { debugAllowed: mount === 'admin' };
-  return storefrontExtras({ settings: entry.source.shop.settings, rules: entry.payload.rules, collections: entry.source.collections });
+  return storefrontExtras({
+    settings: entry.source.shop.settings,
+    rules: entry.payload.rules,
+    collections: entry.source.collections,
+    giftTitles: entry.source.giftTitles,
+  });
 }
 
 const DEFAULT_MAX_ENTRIES = 1000;
@@ -172,13 +177,14 @@ export function createRulesCache(options: RulesCacheOptions): RulesCache {
     const cached = entry.responses[mount];
     if (cached) return cached;
     const { rules, experiments, ...rest } = entry.payload;
-    const { debugAllowed, collections } = variantExtras(entry, mount);
+    const { debugAllowed, collections, giftTitles } = variantExtras(entry, mount);
     const payload = {
       rules,
       ...(experiments ? { experiments } : {}),
       debugAllowed,
       ...rest,
       ...(collections ? { collections } : {}),
+      ...(giftTitles ? { giftTitles } : {}),
     };
     const { shop } = entry.source;
     const etag = rulesEtag(shop.id, shop.rulesVersion, shop.plan, entry.segment, mount);

@@ -2,10 +2,11 @@
  * The storefront's variant of the rules payload (CONTRACT "Storefront", `GET rules`): the
  * same payload as SPEC `GET /rules` (built once by payload.ts), with `debugAllowed` from the
  * shop setting `storefront.debug` and a `collections` map, so that a storefront can evaluate
- * `line.in_collection` without the platform telling it which collections a product is in.
+ * `line.in_collection` without the platform telling it which collections a product is in, and
+ * `giftTitles`, so that a gift choice can name its gifts before they are in the cart.
  * `customCode` is already stripped below Scale by the payload builder. Pure.
  */
-import { idKeyOf } from '@gcrs/engine';
+import { idKeyOf, numericIdOf } from '@gcrs/engine';
 import type { ConditionNode } from '@gcrs/engine';
 import type { RuleRecord } from '../campaigns/store.ts';
 import { storefrontDebugOf } from '../shops/settings.ts';
@@ -60,19 +61,44 @@ export function collectionMap(references: readonly string[], collections: readon
 }
 
 /**
- * What the storefront variant adds to the payload: `debugAllowed` from the shop's setting and
- * the collection map of the collections the rules name.
+ * The `giftTitles` object: each gift variant of the payload's rules that the catalog knows,
+ * keyed by the variant id as the rule writes it, mapped to the name a shopper reads (the gift
+ * choice lists gifts by it). Unknown variants are left out: the script then names them itself.
  *
  * @example
- *   const extras = storefrontExtras({ settings, rules, collections }); // { debugAllowed: false, collections: {} }
+ *   giftTitleMap([{ giftConfig: { gifts: [{ variantId: 'gid://shopify/ProductVariant/7' }] } }], new Map([['7', 'Enamel Mug']]));
+ *   // { 'gid://shopify/ProductVariant/7': 'Enamel Mug' }
+ */
+export function giftTitleMap(
+  rules: readonly { giftConfig: { gifts: ReadonlyArray<{ variantId: string }> } }[],
+  titles: ReadonlyMap<string, string>,
+): Record<string, string> {
+  const map: Record<string, string> = {};
+  for (const rule of rules) {
+    for (const gift of rule.giftConfig.gifts) {
+      const title = titles.get(numericIdOf(gift.variantId) ?? gift.variantId);
+      if (title !== undefined) map[gift.variantId] = title;
+    }
+  }
+  return map;
+}
+
+/**
+ * What the storefront variant adds to the payload: `debugAllowed` from the shop's setting, the
+ * collection map of the collections the rules name, and the gifts' names.
+ *
+ * @example
+ *   const extras = storefrontExtras({ settings, rules, collections, giftTitles }); // { debugAllowed: false, collections: {}, giftTitles: {} }
  */
 export function storefrontExtras(source: {
   settings: StoredShopSettings;
-  rules: readonly Pick<RuleRecord, 'conditionTree'>[];
+  rules: readonly (Pick<RuleRecord, 'conditionTree'> & { giftConfig: { gifts: ReadonlyArray<{ variantId: string }> } })[];
   collections: readonly PayloadCollection[];
-}): { debugAllowed: boolean; collections: Record<string, string[]> } {
+  giftTitles: ReadonlyMap<string, string>;
+}): { debugAllowed: boolean; collections: Record<string, string[]>; giftTitles: Record<string, string> } {
   return {
     debugAllowed: storefrontDebugOf(source.settings),
     collections: collectionMap(collectionReferences(source.rules), source.collections),
+    giftTitles: giftTitleMap(source.rules, source.giftTitles),
   };
 }

@@ -57,6 +57,9 @@ describe.skipIf(skipWithoutChromium())('gift choice and custom code, in Chromium
     await dialog.waitFor({ state: 'visible', timeout: 10_000 });
     const options = dialog.locator('input[type=radio]');
     expect(await options.count()).toBe(2);
+    // Each option carries the gift's name from the catalog (the payload's giftTitles).
+    expect(await dialog.getByLabel('Enamel Mug').count()).toBe(1);
+    expect(await dialog.getByLabel('Sticker Pack').count()).toBe(1);
     // Nothing is added before the shopper chooses.
     expect(giftWrites(standin.cartRequests())).toEqual([]);
     await saveScreenshot(page, 'gift-choice');

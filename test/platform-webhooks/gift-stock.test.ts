@@ -93,6 +93,21 @@ describe('gift stock in /rules and /evaluate', () => {
     expect(await syncsOf(shop)).toHaveLength(syncsBefore.length + 2);
   });
 
+  it('renaming a live gift changes the next /rules (the storefront names gifts); renaming another product does not', async () => {
+    const { shop, domain } = await shopWith(giftRule([900], false));
+    const before = await rulesOf(shop);
+    const rename = (product: number, gift: number, title: string) =>
+      deliver(t, productPayload({ id: product, title, variants: [{ id: gift, quantity: 3, inventoryItemId: gift * 10 }] }), { topic: 'products/update', domain });
+    expect((await rename(91, 901, 'Not a gift any more')).statusCode).toBe(200);
+    expect((await rulesOf(shop, before.etag)).status).toBe(304);
+    expect((await rename(90, 900, 'Enamel Mug')).statusCode).toBe(200);
+    const after = await rulesOf(shop, before.etag);
+    expect(after.status).toBe(200);
+    // The same stock and title again: nothing to tell a storefront.
+    expect((await rename(90, 900, 'Enamel Mug')).statusCode).toBe(200);
+    expect((await rulesOf(shop, after.etag)).status).toBe(304);
+  });
+
   it('fallbackOnOOS: the next gift of the list in stock is given', async () => {
     const { shop, domain } = await shopWith(giftRule([900, 901], true));
     await setStock(domain, 90, 900, 0);

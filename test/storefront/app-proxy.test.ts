@@ -41,7 +41,7 @@ describe('GET /proxy/rules', () => {
     const payload = res.json();
     expect(payload.rules.map((r: { id: string }) => r.id)).toEqual(promo.ruleIds);
     expect(payload.debugAllowed).toBe(false);
-    expect(Object.keys(payload)).toEqual(['rules', 'debugAllowed', 'shopSettings', 'widgets', 'baseCurrency', 'collections']);
+    expect(Object.keys(payload)).toEqual(['rules', 'debugAllowed', 'shopSettings', 'widgets', 'baseCurrency', 'collections', 'giftTitles']);
 
     const again = await proxied(t, shop, 'rules', { headers: { 'if-none-match': String(res.headers.etag) } });
     expect(again.statusCode).toBe(304);
@@ -58,6 +58,31 @@ describe('GET /proxy/rules', () => {
     const signed = signAppProxyQuery('', { shop: shop.domain }, APP_SECRET).replace(encodeURIComponent(shop.domain), encodeURIComponent(other.domain));
     const forged = await t.app.inject({ method: 'GET', url: `/proxy/rules?${signed}` });
     expect(forged.statusCode).toBe(401);
+  });
+
+  it('names the gifts the catalog knows (giftTitles), so a gift choice can show them', async () => {
+    const before = await proxied(t, shop, 'rules');
+    expect(before.json().giftTitles).toEqual({});
+    const catalog = await t.admin({
+      method: 'POST',
+      url: `/admin/v1/shops/${shop.id}/catalog`,
+      payload: {
+        products: [
+          {
+            id: 'gid://shopify/Product/900',
+            title: 'Enamel Mug',
+            status: 'active',
+            variants: [{ id: 'gid://shopify/ProductVariant/1', title: 'Blue', inventoryQuantity: 5, inventoryPolicy: 'DENY' }],
+          },
+        ],
+      },
+    });
+    expect(catalog.statusCode, catalog.body).toBe(200);
+    const res = await proxied(t, shop, 'rules');
+    expect(res.json().giftTitles).toEqual({ 'gid://shopify/ProductVariant/1': 'Enamel Mug - Blue' });
+    // The API's payload is SPEC's: no storefront extras.
+    const api = await t.admin({ method: 'GET', url: `/admin/v1/shops/${shop.id}/rules` });
+    expect(api.json()).not.toHaveProperty('giftTitles');
   });
 
   it('maps each collection the live rules name (handle, numeric id, gid) to its product gids', async () => {

@@ -22,12 +22,16 @@ import { enabledSection } from '../widgets/settings.ts';
 import { showToast } from '../widgets/toast.ts';
 import type { CartClient } from './cart-client.ts';
 
-/** The storefront rules payload: SPEC's plus `collections` and `debugAllowed` (CONTRACT). */
+/**
+ * The storefront rules payload: SPEC's plus `collections` and `debugAllowed` (CONTRACT), and
+ * `giftTitles` (gift variant id → the name a shopper reads) for the gift choice.
+ */
 export type StorefrontPayload = Omit<RulesPayloadInput, 'baseCurrency'> & {
   baseCurrency?: string;
   widgets?: WidgetSettings;
   debugAllowed?: boolean;
   collections?: Record<string, Array<string | number>>;
+  giftTitles?: Record<string, string>;
 };
 
 export type LastResult = { results: RuleResult[]; operations: CartOperation[] };
@@ -133,10 +137,12 @@ export function createRuntime(deps: { config: ScriptConfig; client: CartClient; 
     if (settings === undefined || firstOption === undefined || openChoice !== undefined) return;
     client.sendEvents([eventOf('choice_shown', { ...operation, variantId: firstOption.variantId })]);
     const title = operation.attributes._svc_title ?? 'Gift';
+    const names = payload.giftTitles ?? {};
     const dialog = openGiftChoice(
       settings,
       operation,
-      (_variantId, index) => (operation.options.length > 1 ? `${title} ${index + 1}` : title),
+      // The catalog's name when the service knows the gift, else the rule's title, numbered.
+      (variantId, index) => names[variantId] ?? (operation.options.length > 1 ? `${title} ${index + 1}` : title),
       (variantId) => {
         openChoice = undefined;
         void choose(operation.ruleId, variantId);
