@@ -4,11 +4,13 @@
  */
 import { apiKeyAdminRoutes } from './api-keys/admin-routes.ts';
 import { catalogAdminRoutes } from './catalog/admin-routes.ts';
+import { checkoutAdminRoutes } from './checkout/admin-routes.ts';
 import type { AppContext } from './context.ts';
 import { simulateAdminRoutes } from './evaluate/simulate-routes.ts';
 import { experimentAdminRoutes } from './experiments/routes.ts';
 import type { MountableRoute } from './http/shop-routes.ts';
 import { orderAdminRoutes } from './orders/admin-routes.ts';
+import { platformConnectionAdminRoutes } from './platform/connection-routes.ts';
 import { shopAdminRoutes } from './shops/admin-routes.ts';
 import { storefrontTokenAdminRoutes } from './storefront/admin-routes.ts';
 import { webhookAdminRoutes } from './webhooks/admin-routes.ts';
@@ -23,5 +25,7 @@ export function adminOnlyRoutes(ctx: AppContext): MountableRoute[] {
     ...orderAdminRoutes(ctx),
     ...experimentAdminRoutes(ctx),
     ...simulateAdminRoutes(ctx),
+    ...checkoutAdminRoutes(ctx),
+    ...platformConnectionAdminRoutes(ctx),
   ];
 }

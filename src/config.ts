@@ -51,6 +51,13 @@ const envSchema = z.object({
   PLATFORM_APP_SECRET: z.string().min(1).optional(),
   /** The older name of PLATFORM_APP_SECRET, still accepted (CONTRACT: "stays accepted as an alias"). */
   PLATFORM_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** The deployed gift-discount function's id (`shopify app deploy` prints it): needed to create a connected shop's discount. */
+  PLATFORM_DISCOUNT_FUNCTION_ID: z.string().min(1).optional(),
+  /**
+   * Sends the Admin API calls of connected shops to this origin instead of `https://<shop domain>`
+   * (path kept: `<url>/admin/api/<version>/graphql.json`): a fake endpoint for tests and development.
+   */
+  PLATFORM_ADMIN_API_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** How often the outbox dispatcher looks for due work when idle. */
   OUTBOX_POLL_MS: positiveInt.default(1000),
   // Outbox slots per instance (docs/lifecycle-catalog-webhooks.md "Delivery"): webhook attempts in
@@ -97,6 +104,10 @@ export type Config = {
   platformAppKey: string | undefined;
   /** PLATFORM_APP_SECRET, else its alias PLATFORM_WEBHOOK_SECRET; without it the platform's routes answer 404. */
   platformAppSecret: string | undefined;
+  /** PLATFORM_DISCOUNT_FUNCTION_ID. */
+  platformDiscountFunctionId: string | undefined;
+  /** PLATFORM_ADMIN_API_URL, without a trailing slash. */
+  platformAdminApiUrl: string | undefined;
   outboxPollMs: number;
   outboxConcurrency: number;
   outboxEndpointConcurrency: number;
@@ -143,6 +154,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     outboxRetentionDays: e.OUTBOX_RETENTION_DAYS,
     platformAppKey: e.PLATFORM_APP_KEY,
     platformAppSecret: e.PLATFORM_APP_SECRET ?? e.PLATFORM_WEBHOOK_SECRET,
+    platformDiscountFunctionId: e.PLATFORM_DISCOUNT_FUNCTION_ID,
+    platformAdminApiUrl: e.PLATFORM_ADMIN_API_URL?.replace(/\/+$/, ''),
     outboxPollMs: e.OUTBOX_POLL_MS,
     outboxConcurrency: e.OUTBOX_CONCURRENCY,
     outboxEndpointConcurrency: e.OUTBOX_ENDPOINT_CONCURRENCY,

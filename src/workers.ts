@@ -7,7 +7,7 @@ import type { AppContext } from './context.ts';
 import { createEventRetentionWorker } from './events/retention.ts';
 import { createOutboxDispatcher } from './outbox/dispatcher.ts';
 import { createOutboxRetentionWorker } from './outbox/retention.ts';
-import { createRecordingDiscountPort } from './platform/discount-port.ts';
+import { createShopDiscountPort } from './platform/shop-discount-port.ts';
 import { createDeliveryRetentionWorker } from './platform-webhooks/deliveries.ts';
 
 export type Worker = { name: string; start(): void; stop(): Promise<void> };
@@ -21,7 +21,13 @@ export function createWorkers(ctx: AppContext): Worker[] {
     createOutboxDispatcher({
       db: ctx.db,
       logger: ctx.logger,
-      discountPort: createRecordingDiscountPort(ctx.db),
+      discountPort: createShopDiscountPort({
+        db: ctx.db,
+        logger: ctx.logger,
+        secret: ctx.config.platformAppSecret,
+        functionId: ctx.config.platformDiscountFunctionId,
+        adminApiUrl: ctx.config.platformAdminApiUrl,
+      }),
       pollMs: ctx.config.outboxPollMs,
       concurrency: ctx.config.outboxConcurrency,
       perEndpoint: ctx.config.outboxEndpointConcurrency,

@@ -67,8 +67,8 @@ describe('the discount_sync job', () => {
     const small = await importDraft(shop, 4, 300);
     expect((await t.api(shop, { method: 'POST', url: `/api/v1/campaigns/${small}/enable?force=1` })).statusCode).toBe(200);
     await dispatcher.runOnce();
-    expect(port.recordedConfig(shop.id)?.config.r).toHaveLength(4);
-    expect(port.recordedConfig(other.id)).toBeUndefined();
+    expect((await port.recordedConfig(shop.id))?.config.r).toHaveLength(4);
+    expect(await port.recordedConfig(other.id)).toBeUndefined();
 
     // Editing a live campaign's rules rewrites the configuration.
     const current = (await t.api(shop, { method: 'GET', url: `/api/v1/campaigns/${small}` })).json() as { campaign: { rules: unknown[] } };
@@ -79,7 +79,7 @@ describe('the discount_sync job', () => {
     });
     expect(put.statusCode).toBe(200);
     await dispatcher.runOnce();
-    expect(port.recordedConfig(shop.id)?.config.r).toHaveLength(2);
+    expect((await port.recordedConfig(shop.id))?.config.r).toHaveLength(2);
 
     // A schedule boundary gets its own sync, queued once, due at the boundary.
     const endAt = new Date(Date.now() + 3_600_000);
@@ -95,7 +95,7 @@ describe('the discount_sync job', () => {
     expect((await t.api(shop, { method: 'POST', url: `/api/v1/campaigns/${bigId}/enable?force=1` })).statusCode).toBe(200);
     expect(await dispatcher.runOnce()).toMatchObject({ failed: 1 });
     // The platform keeps the last configuration that fitted.
-    expect(port.recordedConfig(shop.id)?.config.r).toHaveLength(2);
+    expect((await port.recordedConfig(shop.id))?.config.r).toHaveLength(2);
     const [failed] = await t.ctx.db.select().from(outbox).where(and(eq(outbox.shopId, shop.id), eq(outbox.status, 'failed')));
     expect(failed?.lastError).toMatch(/^Checkout configuration is \d+ bytes, over the platform's 10000: not written$/);
   });

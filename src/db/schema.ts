@@ -334,6 +334,39 @@ export const discountSyncs = pgTable(
   (t) => [primaryKey({ columns: [t.shopId, t.campaignId] })],
 );
 
+/**
+ * The shop's checkout function configuration as the discount_sync job last wrote it
+ * (docs/checkout-function.md "How the sync writes it"): to the platform's discount metafields
+ * (`target` 'platform', with the discount's id) or, for a shop without a platform connection,
+ * only here ('recorded': what the metafields would hold). One row per shop.
+ */
+export const checkoutConfigs = pgTable('checkout_configs', {
+  shopId: text('shop_id').primaryKey().references(() => shops.id, { onDelete: 'cascade' }),
+  config: jsonb('config').$type<Record<string, unknown>>().notNull(),
+  variables: jsonb('variables').$type<Record<string, unknown>>().notNull(),
+  /** Both metafields' JSON in UTF-8 bytes, against the platform's 10,000. */
+  bytes: integer('bytes').notNull(),
+  target: text('target').notNull(),
+  platformDiscountId: text('platform_discount_id'),
+  writtenAt: ts('written_at').notNull(),
+  /** The last failed write to the platform since `writtenAt` (cleared by the next success). */
+  lastError: text('last_error'),
+  lastErrorAt: ts('last_error_at'),
+});
+
+/**
+ * A shop's offline Admin API access token (docs/checkout-function.md "Platform connection"),
+ * sealed with AES-256-GCM under a key derived from PLATFORM_APP_SECRET: a dump of the database
+ * alone does not give the token away. `brokenAt` is set when the platform answered 401.
+ */
+export const platformConnections = pgTable('platform_connections', {
+  shopId: text('shop_id').primaryKey().references(() => shops.id, { onDelete: 'cascade' }),
+  sealedToken: text('sealed_token').notNull(),
+  connectedAt: ts('connected_at').notNull().defaultNow(),
+  brokenAt: ts('broken_at'),
+  brokenReason: text('broken_reason'),
+});
+
 /** Raw storefront events (POST /events), pruned after the retention period. */
 export const storefrontEvents = pgTable(
   'storefront_events',

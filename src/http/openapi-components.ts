@@ -77,4 +77,6 @@ export const TAGS: Record<string, string> = {
   Orders: 'Platform orders, recorded for redemptions and analytics (admin).',
   Experiments: 'A/B experiments between rules of a campaign (admin).',
   Simulation: 'Evaluate drafts or inline campaigns before they go live (admin).',
+  Checkout: 'The checkout discount function\'s configuration, as the discount sync writes it (admin).',
+  'Platform connection': 'A shop\'s offline Admin API access token for the discount sync; never shown (admin).',
 };

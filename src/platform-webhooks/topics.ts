@@ -22,7 +22,7 @@ import {
   platformProductSchema,
   platformShopSchema,
 } from './payloads.ts';
-import { disableLiveCampaigns } from './uninstall.ts';
+import { uninstallShop } from './uninstall.ts';
 
 export type Delivery = { shop: ShopRecord; topic: string; webhookId: string; payload: unknown };
 
@@ -69,5 +69,5 @@ export const PLATFORM_TOPICS: ReadonlyMap<string, TopicHandler> = new Map<string
       applyInventoryLevel(uow, { inventoryItemId: input.inventory_item_id, locationId: input.location_id, available: input.available }),
     ),
   ],
-  ['app/uninstalled', shopWrite(platformShopSchema, (uow) => disableLiveCampaigns(uow))],
+  ['app/uninstalled', shopWrite(platformShopSchema, uninstallShop)],
 ]);

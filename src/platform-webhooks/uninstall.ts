@@ -3,12 +3,14 @@
  * nothing of it may be offered any more. Every live campaign is disabled through the same
  * transition as POST /campaigns/:id/disable — the discount sync and `campaign.deactivated`
  * queued in the unit of work — with `trigger: "platform"`. Nothing is deleted: a shop that
- * installs the app again finds its campaigns disabled and enables what it wants.
+ * installs the app again finds its campaigns disabled and enables what it wants. The shop's
+ * platform access token is deleted: the platform has revoked it (a reinstall issues a new one).
  */
 import { and, eq } from 'drizzle-orm';
 import { updateCampaignFields } from '../campaigns/lifecycle-store.ts';
 import { liveTransitionEvents } from '../campaigns/transitions.ts';
 import { campaigns } from '../db/schema.ts';
+import { disconnectShop } from '../platform/connections.ts';
 import type { ShopUnitOfWork } from '../shops/unit-of-work.ts';
 
 /**
@@ -29,4 +31,15 @@ export async function disableLiveCampaigns(uow: ShopUnitOfWork): Promise<string[
   }
   if (live.length > 0) uow.touchRules();
   return live.map((campaign) => campaign.id);
+}
+
+/**
+ * The whole of `app/uninstalled`: the access token forgotten, the live campaigns disabled.
+ *
+ * @example
+ *   await writeShop(ctx, shop.id, (uow) => uninstallShop(uow));
+ */
+export async function uninstallShop(uow: ShopUnitOfWork): Promise<string[]> {
+  await disconnectShop(uow.tx, uow.shop.id);
+  return disableLiveCampaigns(uow);
 }

@@ -4,8 +4,8 @@
  * gift-discount function; the sync writes the configuration as its metafields
  * (`$app:gifts` `config` and `vars`), creating the discount with the function's id first
  * when the shop has none. Campaign on/off is part of the configuration, so
- * `syncAutomaticDiscount` has nothing to do here. Not wired by default: a shop's offline
- * access token is not stored yet (see docs/checkout-function.md).
+ * `syncAutomaticDiscount` has nothing to do here. shop-discount-port.ts uses it for the shops
+ * that hold an access token (connections.ts).
  */
 import { createAdminApiClient } from '@shopify/admin-api-client';
 import type { CheckoutConfigWrite, DiscountPort } from './discount-port.ts';
@@ -37,7 +37,95 @@ function assertNoErrors(what: string, errors: UserErrors | undefined): void {
   if (errors !== undefined && errors.length > 0) throw new Error(`${what}: ${errors.map((e) => e.message).join('; ')}`);
 }
 
+/** The platform refused the shop's access token (HTTP 401): revoked, or the app uninstalled. */
+export class PlatformUnauthorizedError extends Error {
+  override name = 'PlatformUnauthorizedError';
+}
+
+type ClientErrors = { networkStatusCode?: number; message?: string };
+
+function assertAnswered(what: string, errors: ClientErrors | undefined): void {
+  if (errors === undefined) return;
+  if (errors.networkStatusCode === 401) throw new PlatformUnauthorizedError(`${what}: the platform refused the access token (401)`);
+  const status = errors.networkStatusCode === undefined ? '' : ` (HTTP ${errors.networkStatusCode})`;
+  throw new Error(`${what}: ${errors.message ?? 'unknown error'}${status}`);
+}
+
+export type PlatformCredentials = { storeDomain: string; accessToken: string };
+
+export type PlatformWriteOptions = {
+  /** Needed only to create the discount; without it a shop that has none gets an error. */
+  functionId: string | undefined;
+  /** Injected for tests; the global fetch otherwise. */
+  fetch?: typeof fetch;
+  /** Replaces `https://<shop domain>` in the Admin API URL (PLATFORM_ADMIN_API_URL): a fake endpoint. */
+  adminApiUrl?: string;
+};
+
 /**
+ * Writes both metafields of the shop's gift discount, creating the discount first when the shop
+ * has none; returns the discount's id. Throws PlatformUnauthorizedError on a 401, an Error on
+ * any other failure (the job is retried).
+ *
+ * @example const { discountId } = await writeCheckoutConfigToPlatform(credentials, built, { functionId });
+ */
+export async function writeCheckoutConfigToPlatform(
+  credentials: PlatformCredentials,
+  write: CheckoutConfigWrite,
+  options: PlatformWriteOptions,
+): Promise<{ discountId: string }> {
+  const fetchFn = options.fetch ?? fetch;
+  const base = options.adminApiUrl;
+  const customFetchApi =
+    base === undefined ? options.fetch : (url: string, init?: RequestInit) => fetchFn(url.replace(/^https:\/\/[^/]+/, base), init);
+  const client = createAdminApiClient({
+    ...credentials,
+    apiVersion: ADMIN_API_VERSION,
+    ...(customFetchApi ? { customFetchApi } : {}),
+    // The client warns on stderr about API versions it thinks old; the version is pinned on purpose.
+    logger: () => undefined,
+  });
+  const metafields = [
+    { namespace: NAMESPACE, key: 'config', type: 'json', value: JSON.stringify(write.config) },
+    { namespace: NAMESPACE, key: 'vars', type: 'json', value: JSON.stringify(write.variables) },
+  ];
+  const found = await client.request<{ automaticDiscountNodes: { nodes: Array<{ id: string }> } }>(FIND, {
+    variables: { query: `title:'${DISCOUNT_TITLE}'` },
+  });
+  assertAnswered('Finding the discount failed', found.errors);
+  const ownerId = found.data?.automaticDiscountNodes.nodes[0]?.id;
+  if (ownerId === undefined) {
+    if (options.functionId === undefined) throw new Error('Creating the discount failed: PLATFORM_DISCOUNT_FUNCTION_ID is not set');
+    const created = await client.request<{ discountAutomaticAppCreate: { automaticAppDiscount: { discountId: string } | null; userErrors: UserErrors } }>(CREATE, {
+      variables: {
+        discount: {
+          title: DISCOUNT_TITLE,
+          functionId: options.functionId,
+          startsAt: new Date().toISOString(),
+          discountClasses: ['PRODUCT'],
+          combinesWith: { orderDiscounts: true, productDiscounts: true, shippingDiscounts: true },
+          metafields,
+        },
+      },
+    });
+    assertAnswered('Creating the discount failed', created.errors);
+    assertNoErrors('Creating the discount failed', created.data?.discountAutomaticAppCreate.userErrors);
+    const discountId = created.data?.discountAutomaticAppCreate.automaticAppDiscount?.discountId;
+    if (discountId === undefined) throw new Error('Creating the discount failed: the platform returned no discount id');
+    return { discountId };
+  }
+  const set = await client.request<{ metafieldsSet: { userErrors: UserErrors } }>(SET, {
+    variables: { metafields: metafields.map((metafield) => ({ ...metafield, ownerId })) },
+  });
+  assertAnswered('Writing the configuration failed', set.errors);
+  assertNoErrors('Writing the configuration failed', set.data?.metafieldsSet.userErrors);
+  return { discountId: ownerId };
+}
+
+/**
+ * The port alone, for a caller that has its own source of credentials (the service itself
+ * chooses per shop: shop-discount-port.ts).
+ *
  * @example
  *   const port = createAdminDiscountPort({ credentials, functionId: '01J…' });
  *   await port.writeCheckoutConfig(shop.id, built);
@@ -48,42 +136,7 @@ export function createAdminDiscountPort(options: AdminDiscountPortOptions): Disc
     async writeCheckoutConfig(shopId, write: CheckoutConfigWrite) {
       const credentials = await options.credentials(shopId);
       if (credentials === undefined) throw new Error('Shop is not connected to the platform');
-      const client = createAdminApiClient({
-        ...credentials,
-        apiVersion: ADMIN_API_VERSION,
-        ...(options.fetch ? { customFetchApi: options.fetch } : {}),
-      });
-      const metafields = [
-        { namespace: NAMESPACE, key: 'config', type: 'json', value: JSON.stringify(write.config) },
-        { namespace: NAMESPACE, key: 'vars', type: 'json', value: JSON.stringify(write.variables) },
-      ];
-      const found = await client.request<{ automaticDiscountNodes: { nodes: Array<{ id: string }> } }>(FIND, {
-        variables: { query: `title:'${DISCOUNT_TITLE}'` },
-      });
-      if (found.errors) throw new Error(`Finding the discount failed: ${found.errors.message ?? 'unknown error'}`);
-      const ownerId = found.data?.automaticDiscountNodes.nodes[0]?.id;
-      if (ownerId === undefined) {
-        const created = await client.request<{ discountAutomaticAppCreate: { userErrors: UserErrors } }>(CREATE, {
-          variables: {
-            discount: {
-              title: DISCOUNT_TITLE,
-              functionId: options.functionId,
-              startsAt: new Date().toISOString(),
-              discountClasses: ['PRODUCT'],
-              combinesWith: { orderDiscounts: true, productDiscounts: true, shippingDiscounts: true },
-              metafields,
-            },
-          },
-        });
-        if (created.errors) throw new Error(`Creating the discount failed: ${created.errors.message ?? 'unknown error'}`);
-        assertNoErrors('Creating the discount failed', created.data?.discountAutomaticAppCreate.userErrors);
-        return;
-      }
-      const set = await client.request<{ metafieldsSet: { userErrors: UserErrors } }>(SET, {
-        variables: { metafields: metafields.map((metafield) => ({ ...metafield, ownerId })) },
-      });
-      if (set.errors) throw new Error(`Writing the configuration failed: ${set.errors.message ?? 'unknown error'}`);
-      assertNoErrors('Writing the configuration failed', set.data?.metafieldsSet.userErrors);
+      await writeCheckoutConfigToPlatform(credentials, write, { functionId: options.functionId, ...(options.fetch ? { fetch: options.fetch } : {}) });
     },
   };
 }

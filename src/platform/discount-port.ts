@@ -3,10 +3,12 @@
  * CONTRACT "Checkout"). The outbox dispatcher calls it for every discount_sync job: the
  * campaign's active state, then the shop's checkout function configuration, which the
  * platform keeps as the discount's metafields. admin-discount-port.ts talks to the platform;
- * without platform credentials the recording port below keeps the desired state.
+ * without platform credentials the recording port below keeps the desired state;
+ * shop-discount-port.ts chooses between them per shop.
  */
 import { sql } from 'drizzle-orm';
 import type { CheckoutFunctionConfig, CheckoutFunctionVariables } from '@gcrs/engine/checkout';
+import { getCheckoutConfig, recordCheckoutConfig } from '../checkout/config-store.ts';
 import type { Database } from '../db/database.ts';
 import { discountSyncs } from '../db/schema.ts';
 
@@ -24,22 +26,21 @@ export type DiscountPort = {
 };
 
 export type RecordingDiscountPort = DiscountPort & {
-  /** The configuration last written for the shop by this process. */
-  recordedConfig(shopId: string): CheckoutConfigWrite | undefined;
+  /** The configuration last written for the shop (by any instance, before any restart). */
+  recordedConfig(shopId: string): Promise<CheckoutConfigWrite | undefined>;
 };
 
 /**
  * The default port: with no platform connection configured, it records the desired state in
- * `discount_syncs`, where an operator or a platform adapter can read it. The checkout
- * configuration is kept in memory only (storing it needs a column this round does not add);
- * it is rebuilt from the rules by every sync anyway.
+ * `discount_syncs`, and the checkout configuration in `checkout_configs` (target `recorded`:
+ * what the discount's metafields would hold), which GET /admin/v1/shops/:shopId/checkout-config
+ * shows.
  *
  * @example
  *   const port = createRecordingDiscountPort(ctx.db);
  *   await port.syncAutomaticDiscount(shop.id, campaignId, true);
  */
 export function createRecordingDiscountPort(db: Database, now: () => Date = () => new Date()): RecordingDiscountPort {
-  const configs = new Map<string, CheckoutConfigWrite>();
   return {
     async syncAutomaticDiscount(shopId, campaignId, active) {
       const syncedAt = now();
@@ -48,10 +49,12 @@ export function createRecordingDiscountPort(db: Database, now: () => Date = () =
         .values({ shopId, campaignId, active, syncedAt })
         .onConflictDoUpdate({ target: [discountSyncs.shopId, discountSyncs.campaignId], set: { active, syncedAt: sql`excluded.synced_at` } });
     },
-    writeCheckoutConfig(shopId, write) {
-      configs.set(shopId, write);
-      return Promise.resolve();
+    async writeCheckoutConfig(shopId, write) {
+      await recordCheckoutConfig(db, shopId, write, { target: 'recorded', at: now() });
     },
-    recordedConfig: (shopId) => configs.get(shopId),
+    async recordedConfig(shopId) {
+      const record = await getCheckoutConfig(db, shopId);
+      return record && { config: record.config, variables: record.variables, bytes: record.bytes };
+    },
   };
 }

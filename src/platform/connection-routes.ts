@@ -1,0 +1,96 @@
+/**
+ * Admin API: a shop's platform connection (docs/checkout-function.md "Platform connection").
+ * The operator sets the shop's offline Admin API access token (a real app gets it from the
+ * platform's OAuth or token exchange; the embedded admin of issue 12 will). No answer, list or
+ * log ever carries the token. Without PLATFORM_APP_SECRET (which seals it) these routes do not
+ * exist: 404, like the platform's other routes.
+ */
+import { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import { notFound } from '../http/errors.ts';
+import { defineAdminRoute } from '../http/shop-routes.ts';
+import type { MountableRoute } from '../http/shop-routes.ts';
+import { queueConfigSync } from '../checkout/queue-config-sync.ts';
+import { accessTokenSchema, connectionStatus, connectShop, disconnectShop } from './connections.ts';
+import type { ConnectionStatus } from './connections.ts';
+
+const connectBodySchema = z.strictObject({
+  accessToken: accessTokenSchema.meta({ description: 'The shop\'s offline Admin API access token (`shpat_…`); never shown again' }),
+});
+
+const connectionSchema = z.object({
+  connected: z.boolean(),
+  connectedAt: z.iso.datetime().nullable(),
+  broken: z.boolean().meta({ description: 'The platform refused the token (401): connect again with a new one' }),
+  brokenAt: z.iso.datetime().nullable(),
+  brokenReason: z.string().nullable(),
+});
+
+const present = (status: ConnectionStatus) => ({
+  connected: status.connected,
+  connectedAt: status.connectedAt?.toISOString() ?? null,
+  broken: status.brokenAt !== null,
+  brokenAt: status.brokenAt?.toISOString() ?? null,
+  brokenReason: status.brokenReason,
+});
+
+export function platformConnectionAdminRoutes(ctx: AppContext): MountableRoute[] {
+  const secret = ctx.config.platformAppSecret;
+  if (secret === undefined) return [];
+  return [
+    defineAdminRoute({
+      scope: 'shop',
+      method: 'PUT',
+      path: '/platform-connection',
+      operationId: 'connectShopToPlatform',
+      summary: 'Set the shop\'s platform access token',
+      description:
+        'Stores the token sealed (AES-256-GCM, key derived from PLATFORM_APP_SECRET) and replaces any earlier one. ' +
+        'From then on the discount sync writes the checkout configuration to the shop\'s discount through the Admin API; ' +
+        'a sync is queued at once when the shop has a live campaign.',
+      tag: 'Platform connection',
+      body: connectBodySchema,
+      bodyError: 'Invalid platform connection body',
+      responses: {
+        200: { description: 'Connected (never the token)', schema: connectionSchema },
+        400: { description: '`accessToken` missing or not a token' },
+      },
+      handler: async ({ shop, body, request }) => {
+        const status = await connectShop(ctx.db, secret, shop.id, body.accessToken, ctx.now());
+        await queueConfigSync(ctx.db, shop.id, ctx.now());
+        request.log.info('platform connection set');
+        return present(status);
+      },
+    }),
+
+    defineAdminRoute({
+      scope: 'shop',
+      method: 'GET',
+      path: '/platform-connection',
+      operationId: 'getPlatformConnection',
+      summary: 'Whether the shop holds a platform access token (never the token)',
+      tag: 'Platform connection',
+      responses: { 200: { description: 'The connection\'s state', schema: connectionSchema } },
+      handler: async ({ shop }) => present(await connectionStatus(ctx.db, shop.id)),
+    }),
+
+    defineAdminRoute({
+      scope: 'shop',
+      method: 'DELETE',
+      path: '/platform-connection',
+      operationId: 'disconnectShopFromPlatform',
+      summary: 'Forget the shop\'s platform access token',
+      description: 'Later syncs only record the configuration (GET …/checkout-config); the discount on the platform keeps its last one.',
+      tag: 'Platform connection',
+      responses: {
+        200: { description: 'Disconnected', schema: connectionSchema },
+        404: { description: '`{ "error": "Platform connection not found" }`: the shop holds no token' },
+      },
+      handler: async ({ shop, request }) => {
+        if (!(await disconnectShop(ctx.db, shop.id))) throw notFound('Platform connection');
+        request.log.info('platform connection removed');
+        return present(await connectionStatus(ctx.db, shop.id));
+      },
+    }),
+  ];
+}
