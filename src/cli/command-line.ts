@@ -17,7 +17,7 @@ export class UsageError extends CliError {
   override readonly exitCode = 2;
 }
 
-type OptionName = 'domain' | 'plan' | 'currency' | 'timezone' | 'name' | 'key' | 'origin';
+type OptionName = 'domain' | 'plan' | 'currency' | 'timezone' | 'name' | 'key' | 'origin' | 'access-token';
 
 type CommandSpec = { args: readonly string[]; options: readonly OptionName[]; usage: string; about: string };
 
@@ -44,6 +44,18 @@ export const COMMANDS = {
     options: ['origin'],
     usage: 'storefront-token:create <shopId> --origin <https://host[,https://other…]>',
     about: 'creates a publishable storefront token (spk_…) for headless pages on those origins',
+  },
+  'shop:connect': {
+    args: ['shopId'],
+    options: ['access-token'],
+    usage: 'shop:connect <shopId> --access-token <shpat_…>',
+    about: "stores the shop's platform Admin API access token (sealed; needs PLATFORM_APP_SECRET): the discount sync then writes to the platform",
+  },
+  'shop:disconnect': {
+    args: ['shopId'],
+    options: [],
+    usage: 'shop:disconnect <shopId>',
+    about: "forgets the shop's platform access token; syncs are then only recorded",
   },
 } as const satisfies Record<string, CommandSpec>;
 
@@ -102,6 +114,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
         timezone: { type: 'string' },
         name: { type: 'string' },
         origin: { type: 'string' },
+        'access-token': { type: 'string' },
         key: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
       },
@@ -120,11 +133,11 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     throw new UsageError(`${name} needs ${missing.join(' and ')}. ${usage}`);
   }
   if (rest.length > spec.args.length) throw new UsageError(`Unexpected argument "${rest[spec.args.length]}". ${usage}`);
-  for (const option of ['domain', 'plan', 'currency', 'timezone', 'name', 'key', 'origin'] as const) {
+  for (const option of ['domain', 'plan', 'currency', 'timezone', 'name', 'key', 'origin', 'access-token'] as const) {
     const given = option === 'key' ? values.key === true : values[option] !== undefined;
     if (given && !spec.options.includes(option)) throw new UsageError(`${name} takes no --${option} option. ${usage}`);
   }
-  const { domain, plan, currency, timezone, name: keyName, origin } = values;
+  const { domain, plan, currency, timezone, name: keyName, origin, 'access-token': accessToken } = values;
   return {
     kind: 'command',
     name,
@@ -137,6 +150,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       ...(timezone === undefined ? {} : { timezone }),
       ...(keyName === undefined ? {} : { name: keyName }),
       ...(origin === undefined ? {} : { origin }),
+      ...(accessToken === undefined ? {} : { 'access-token': accessToken }),
     },
     json: values.json === true,
   };

@@ -8,10 +8,12 @@ import type { ApiKeyRecord } from '../api-keys/store.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { hasApiAccess, PLANS, planSchema } from '../shops/plans.ts';
+import { accessTokenSchema, connectShop, disconnectShop } from '../platform/connections.ts';
 import { createShopBodySchema, presentShop } from '../shops/shop-schemas.ts';
 import { createShop, DuplicateDomainError, getShop, listShops, updateShop } from '../shops/store.ts';
 import type { ShopRecord } from '../shops/store.ts';
 import { allowedOriginsSchema, createStorefrontToken } from '../storefront/tokens.ts';
+import { queueConfigSync } from '../checkout/queue-config-sync.ts';
 import { CliError } from './command-line.ts';
 import type { CommandLine } from './command-line.ts';
 
@@ -165,6 +167,26 @@ export async function runCommand(
         text: `${token}\n(Shown once: store it now. Token id ${record.id}, for ${record.allowedOrigins.join(', ')}.)`,
         warnings: [],
       };
+    }
+    case 'shop:connect': {
+      const secret = config.platformAppSecret;
+      if (secret === undefined) throw new CliError('PLATFORM_APP_SECRET is not set: the token is sealed with a key derived from it.');
+      const shop = await shopOrFail(db, shopId);
+      if (options['access-token'] === undefined) throw new CliError('--access-token is required.');
+      const token = accessTokenSchema.safeParse(options['access-token']);
+      if (!token.success) throw new CliError(`--access-token: ${token.error.issues[0]?.message ?? 'invalid token'}.`);
+      const status = await connectShop(db, secret, shop.id, token.data);
+      const queued = await queueConfigSync(db, shop.id, new Date());
+      return {
+        json: { connected: true, connectedAt: status.connectedAt?.toISOString() ?? null },
+        text: `Shop ${shop.id} is connected to the platform${queued ? '; a discount sync is queued' : ''}.`,
+        warnings: [],
+      };
+    }
+    case 'shop:disconnect': {
+      const shop = await shopOrFail(db, shopId);
+      if (!(await disconnectShop(db, shop.id))) throw new CliError(`Shop ${shop.id} holds no platform access token.`);
+      return { json: { connected: false }, text: `Shop ${shop.id} is disconnected from the platform.`, warnings: [] };
     }
   }
 }

@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runCli } from '../../src/cli.ts';
+import { shopCredentials } from '../../src/platform/connections.ts';
 import type { CliIo } from '../../src/cli.ts';
 import { testDbKind } from '../support/database.ts';
 import { createTestApp } from '../support/test-app.ts';
@@ -69,7 +70,7 @@ describe('help', () => {
     async (argv) => {
       const out = await cli(argv, { PORT: 'not a port' });
       expect(out).toMatchObject({ code: 0, stderr: '', opened: 0 });
-      for (const command of ['shop:create', 'shop:list', 'shop:show', 'shop:plan', 'key:create', 'key:list', 'key:revoke', 'storefront-token:create']) {
+      for (const command of ['shop:create', 'shop:list', 'shop:show', 'shop:plan', 'key:create', 'key:list', 'key:revoke', 'storefront-token:create', 'shop:connect', 'shop:disconnect']) {
         expect(out.stdout).toContain(command);
       }
     },
@@ -156,6 +157,34 @@ describe('commands', () => {
     const bad = await cli(['storefront-token:create', shopId, '--origin', 'https://shop.example.com/path']);
     expect(bad).toMatchObject({ code: 1, stderr: expect.stringMatching(/^--origin: Expected an origin/) });
     expect(await cli(['storefront-token:create', shopId])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^--origin is required/) });
+  });
+});
+
+describe('shop:connect and shop:disconnect', () => {
+  const secretEnv = { PLATFORM_APP_SECRET: 'cli-platform-app-secret-0123456789' };
+  const token = `shpat_${'d4'.repeat(16)}`;
+
+  it('stores the token sealed, never prints it, and forgets it', async () => {
+    const shopId = await newShop('free');
+    const out = await cli(['shop:connect', shopId, '--access-token', token], secretEnv);
+    expect(out).toMatchObject({ code: 0, stderr: '', stdout: `Shop ${shopId} is connected to the platform.\n` });
+    const stored = await shopCredentials(t.ctx.db, secretEnv.PLATFORM_APP_SECRET, shopId);
+    expect(stored).toMatchObject({ state: 'connected', accessToken: token });
+    const asJson = await cli(['shop:connect', shopId, '--access-token', token, '--json'], secretEnv);
+    expect(json<Record<string, unknown>>(asJson)).toEqual({ connected: true, connectedAt: expect.any(String) });
+    expect(asJson.stdout).not.toContain(token.slice(6));
+    expect(await cli(['shop:disconnect', shopId])).toMatchObject({ code: 0, stdout: `Shop ${shopId} is disconnected from the platform.\n` });
+    expect(await shopCredentials(t.ctx.db, secretEnv.PLATFORM_APP_SECRET, shopId)).toEqual({ state: 'none' });
+    expect(await cli(['shop:disconnect', shopId])).toMatchObject({ code: 1, stderr: expect.stringMatching(/holds no platform access token/) });
+  });
+
+  it('refuses a bad token, a missing one, an unknown shop, and runs only with PLATFORM_APP_SECRET', async () => {
+    const shopId = await newShop('free');
+    expect(await cli(['shop:connect', shopId, '--access-token', 'not a token'], secretEnv)).toMatchObject({ code: 1, stderr: expect.stringMatching(/^--access-token: Expected an Admin API access token/) });
+    expect(await cli(['shop:connect', shopId], secretEnv)).toMatchObject({ code: 1, stderr: expect.stringMatching(/^--access-token is required/) });
+    expect(await cli(['shop:connect', 'shp_unknown000000000', '--access-token', token], secretEnv)).toMatchObject({ code: 1, stderr: expect.stringMatching(/not found/) });
+    expect(await cli(['shop:connect', shopId, '--access-token', token])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^PLATFORM_APP_SECRET is not set/) });
+    expect(await shopCredentials(t.ctx.db, secretEnv.PLATFORM_APP_SECRET, shopId)).toEqual({ state: 'none' });
   });
 });
 
