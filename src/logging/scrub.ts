@@ -1,11 +1,13 @@
 /**
  * Secrets never reach the log, at any level (issue 9 item 5). What scrubbing covers:
  * - strings anywhere in a log call (messages, fields, error messages, stacks, causes): API keys
- *   (`gcr_…`) and storefront tokens (`spk_…`), kept to their loggable prefix, webhook secrets (`whsec_…`), bearer tokens, the
+ *   (`gcr_…`) and storefront tokens (`spk_…`), kept to their loggable prefix, webhook secrets (`whsec_…`), the
+ *   platform's Admin API access tokens (`shpat_…`, `shpca_…`, `shppa_…`, `shpua_…`), bearer tokens, the
  *   credential headers of a raw request dump, 64-hex key hashes, and any configured secret
  *   (the admin token, the platform app secret) verbatim;
  * - fields whose name says they hold a secret or raw input (`authorization`, `cookie`,
- *   `x-storefront-token`, `webhook-signature`, `secret`, `keyHash`, `key`), replaced whole;
+ *   `x-storefront-token`, `webhook-signature`, `secret`, `keyHash`, `key`, `accessToken`,
+ *   `x-shopify-access-token`, `sealedToken`), replaced whole;
  * - errors: a failed query's parameters (drizzle appends "params: …" to its message and keeps
  *   them in `params`), Node's `rawPacket` of a malformed request, and the row values PostgreSQL
  *   quotes in a unique-violation `detail`.
@@ -29,6 +31,11 @@ const SECRET_FIELDS = new Set([
   'token',
   'admintoken',
   'password',
+  'accesstoken',
+  'access_token',
+  'x-shopify-access-token',
+  'sealedtoken',
+  'sealed_token',
 ]);
 
 /** Raw request input carried by errors: never logged, even scrubbed. */
@@ -43,9 +50,11 @@ const PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   // Publishable storefront tokens: public by design, but they spend a shop's storefront quota.
   [/\b(spk_[0-9A-Za-z]{16}_[0-9A-Za-z]{4})[0-9A-Za-z]{28}\b/g, `$1${REDACTED}`],
   [/\bwhsec_[A-Za-z0-9+/=_-]*/g, `whsec_${REDACTED}`],
+  // The platform's Admin API access tokens: the prefix says which kind, the rest is the secret.
+  [/\b(shp(?:at|ca|pa|ua|ss)_)[A-Za-z0-9_-]+/g, `$1${REDACTED}`],
   [/\b(Bearer|Basic)\s+[^\s"',]+/gi, `$1 ${REDACTED}`],
   // Credential headers in a raw HTTP dump.
-  [/^((?:authorization|cookie|x-storefront-token|webhook-signature)\s*:)[^\r\n]*/gim, `$1 ${REDACTED}`],
+  [/^((?:authorization|cookie|x-storefront-token|webhook-signature|x-shopify-access-token)\s*:)[^\r\n]*/gim, `$1 ${REDACTED}`],
   [/\b[0-9a-f]{64}\b/gi, REDACTED],
   // PostgreSQL's "Key (key_hash)=(…) already exists."
   [/(\bKey \([^)]*\)=\().*?(\)(?: already exists| is not present|\s*$))/g, `$1${REDACTED}$2`],

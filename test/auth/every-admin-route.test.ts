@@ -30,7 +30,8 @@ const giftRule = (name: string) => ({
 });
 
 beforeAll(async () => {
-  t.app = await createTestApp();
+  // With the app secret, so the platform's admin routes (platform-connection) are in the tables too.
+  t.app = await createTestApp({ PLATFORM_APP_SECRET: 'platform-app-secret-every-admin-route' });
   owner = await app().createShop('scale');
   stranger = await app().createShop('scale');
   const base = `/admin/v1/shops/${owner.id}`;

@@ -2,7 +2,8 @@
  * Issue 9 item 5, "Secrets never logged": a trace-level run whose whole log is captured and
  * grepped. Malformed requests carry the admin token, an API key and credential headers (raw
  * packets Node cannot parse, bad JSON, bad auth); failed queries carry a webhook secret and a
- * key hash in their parameters. None of those strings may appear anywhere in the log.
+ * key hash in their parameters; a platform access token is set, sent malformed, and logged in
+ * an error and in fields. None of those strings may appear anywhere in the log.
  */
 import { createHash } from 'node:crypto';
 import { connect } from 'node:net';
@@ -15,6 +16,8 @@ import type { TestApp, TestShop } from '../support/test-app.ts';
 
 const PLATFORM_SECRET = 'platform-app-secret-0123456789';
 const STOREFRONT_TOKEN = 'sft_0123456789abcdefghij';
+const ACCESS_TOKEN = `shpat_${'0f'.repeat(16)}`;
+const LEGACY_ACCESS_TOKEN = 'e'.repeat(32);
 const lines: string[] = [];
 
 let t: TestApp;
@@ -78,6 +81,16 @@ describe('logs at LOG_LEVEL=trace', () => {
     const spkRequest = { method: 'GET' as const, url: `/storefront/v1/rules?token=${spk}`, headers: { 'x-storefront-token': spk, origin: 'https://elsewhere.example' } };
     expect((await t.app.inject(spkRequest)).statusCode).toBe(403);
 
+    // A platform access token: set through the admin API (valid, and in a body that is not
+    // JSON), in the header the platform's client sends, and in an error and a field.
+    const connection = `/admin/v1/shops/${shop.id}/platform-connection`;
+    expect((await t.admin({ method: 'PUT', url: connection, payload: { accessToken: ACCESS_TOKEN } })).statusCode).toBe(200);
+    expect((await t.admin({ method: 'PUT', url: connection, payload: { accessToken: LEGACY_ACCESS_TOKEN } })).statusCode).toBe(200);
+    expect((await t.admin({ method: 'PUT', url: connection, headers: { 'content-type': 'application/json' }, payload: `{"accessToken":"${ACCESS_TOKEN}` })).statusCode).toBe(400);
+    expect(await raw(`GET /admin/v1/shops HTTP/1.1\r\nHost: x\r\nX-Shopify-Access-Token: ${LEGACY_ACCESS_TOKEN}\r\n\x01\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400/);
+    t.ctx.logger.error(new Error(`GraphQL request with ${ACCESS_TOKEN} failed`));
+    t.ctx.logger.warn({ accessToken: LEGACY_ACCESS_TOKEN, headers: { 'X-Shopify-Access-Token': LEGACY_ACCESS_TOKEN } }, 'platform call');
+
     // Failed queries whose parameters carry a webhook secret and an API key hash.
     const endpointParams = await failedQueryParams(() =>
       createEndpoint(t.ctx.db, 'shp_doesnotexist000000', { url: 'https://example.com/hook', events: [] }),
@@ -103,6 +116,8 @@ describe('logs at LOG_LEVEL=trace', () => {
       storefrontToken: STOREFRONT_TOKEN,
       publishableToken: spk,
       platformSecret: PLATFORM_SECRET,
+      accessToken: ACCESS_TOKEN.slice('shpat_'.length),
+      legacyAccessToken: LEGACY_ACCESS_TOKEN,
       webhookSecret: webhookSecret ?? 'unset',
       webhookSecretBody: (webhookSecret ?? 'unset').slice('whsec_'.length),
       failedKeyHash: keyHash ?? 'unset',
@@ -112,5 +127,7 @@ describe('logs at LOG_LEVEL=trace', () => {
     expect(log).not.toMatch(/whsec_(?!\[REDACTED\])[A-Za-z0-9+/]/);
     expect(log).not.toMatch(/gcr_[0-9A-Za-z]{16}_[0-9A-Za-z]{32}/);
     expect(log).toContain(`${spk.slice(0, 25)}[REDACTED]`);
+    expect(log).toContain('shpat_[REDACTED]');
+    expect(log).toContain('platform connection set');
   }, 30_000);
 });
