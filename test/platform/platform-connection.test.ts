@@ -9,7 +9,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutConfigs, outbox, platformConnections } from '../../src/db/schema.ts';
 import { createOutboxDispatcher } from '../../src/outbox/dispatcher.ts';
-import { openToken } from '../../src/platform/connections.ts';
+import { openToken, sealToken } from '../../src/platform/connections.ts';
 import { createRecordingDiscountPort } from '../../src/platform/discount-port.ts';
 import { createShopDiscountPort } from '../../src/platform/shop-discount-port.ts';
 import { createGiftCampaign } from '../orders/fixtures.ts';
@@ -211,13 +211,32 @@ describe('the discount sync per shop, and GET /admin/v1/shops/:shopId/checkout-c
     for (const token of [TOKEN_A, TOKEN_A2]) expect(log).not.toContain(token.slice(6));
   });
 
+  it('a token sealed under another secret marks the connection broken instead of being sent', async () => {
+    const third = await t.createShop('scale');
+    const c = await createGiftCampaign(t, third.id, 1);
+    expect((await t.admin({ method: 'POST', url: url(third, `/campaigns/${c.campaignId}/enable?force=1`) })).statusCode).toBe(200);
+    await t.ctx.db.insert(platformConnections).values({ shopId: third.id, sealedToken: sealToken('the-secret-before-rotation', third.id, TOKEN_B) });
+    const before = platform.requests.length;
+    ahead += 24 * 3_600_000;
+    await dispatcher().runOnce();
+    expect(platform.requests.length).toBe(before);
+    expect(await status(third)).toMatchObject({ connected: true, broken: true, brokenReason: expect.stringMatching(/cannot be opened with this PLATFORM_APP_SECRET/) });
+    expect((await checkoutConfig(third)).statusCode).toBe(404);
+  });
+
   it('app/uninstalled deletes the shop\'s access token, and only that shop\'s', async () => {
     expect((await connect(other, { accessToken: TOKEN_B })).statusCode).toBe(200);
     const domain = await domainOf(t, shop.id);
-    const res = await deliver(t, { id: 1, domain }, { topic: 'app/uninstalled', domain, secret: SECRET });
+    const res = await deliver(t, { id: 1, domain }, { topic: 'app/uninstalled', domain, secret: SECRET, webhookId: 'wh-uninstall-1' });
     expect(res.json()).toEqual({ ok: true, duplicate: false });
     expect(await status(shop)).toMatchObject({ connected: false });
     expect(await status(other)).toMatchObject({ connected: true });
+    // A redelivery is a duplicate: a token set after the uninstall is kept.
+    expect((await connect(shop, { accessToken: TOKEN_A2 })).statusCode).toBe(200);
+    const again = await deliver(t, { id: 1, domain }, { topic: 'app/uninstalled', domain, secret: SECRET, webhookId: 'wh-uninstall-1' });
+    expect(again.json()).toEqual({ ok: true, duplicate: true });
+    expect(await status(shop)).toMatchObject({ connected: true });
+    expect((await t.admin({ method: 'DELETE', url: url(shop, '/platform-connection') })).statusCode).toBe(200);
     // Later syncs of the uninstalled shop are recorded only.
     ahead += 24 * 3_600_000;
     platform.requests.length = 0;

@@ -15,6 +15,8 @@ describe('the log scrubber', () => {
     ['drizzle parameters', `Failed query: insert into "x" values ($1)\nparams: whsec_abc,${hash}\n  at y`, `Failed query: insert into "x" values ($1)\nparams: ${REDACTED}\n  at y`],
     ['a unique-violation detail', 'Key (key_hash)=(secret value) already exists.', `Key (key_hash)=(${REDACTED}) already exists.`],
     ['a raw header line', 'GET / HTTP/1.1\r\nX-Storefront-Token: sft_1\r\nHost: x', `GET / HTTP/1.1\r\nX-Storefront-Token: ${REDACTED}\r\nHost: x`],
+    ['platform access tokens, kept to their prefix', `shpat_${'9f'.repeat(16)} shpca_${'0a'.repeat(16)} shppa_x1 shpua_y-2`, `shpat_${REDACTED} shpca_${REDACTED} shppa_${REDACTED} shpua_${REDACTED}`],
+    ['a raw access-token header line', `GET / HTTP/1.1\r\nX-Shopify-Access-Token: ${'e'.repeat(32)}\r\nHost: x`, `GET / HTTP/1.1\r\nX-Shopify-Access-Token: ${REDACTED}\r\nHost: x`],
     ['a short configured value, which is left alone', 'short words', 'short words'],
   ])('masks %s', (_name, input, expected) => {
     expect(scrubber.text(input)).toBe(expected);
@@ -26,13 +28,17 @@ describe('the log scrubber', () => {
       rawPacket: Buffer.from(key),
       cause: Object.assign(new Error('violates'), { detail: `Key (key_hash)=(${hash}) already exists.` }),
     });
-    const out = scrubber.value({ err: error, headers: { authorization: 'x', Cookie: 'y', accept: '*/*' }, nested: [{ secret: 's' }] });
+    const out = scrubber.value({
+      err: error,
+      headers: { authorization: 'x', Cookie: 'y', accept: '*/*', 'X-Shopify-Access-Token': 'legacy' },
+      nested: [{ secret: 's', accessToken: 'legacy', access_token: 'legacy', sealedToken: 'v1.x' }],
+    });
     expect(JSON.stringify(out)).not.toContain('cccc');
     expect(JSON.stringify(out)).not.toContain(hash);
     expect(out).toMatchObject({
       err: { type: 'Error', message: `Failed query: q\nparams: ${REDACTED}`, cause: { message: 'violates' } },
-      headers: { authorization: REDACTED, Cookie: REDACTED, accept: '*/*' },
-      nested: [{ secret: REDACTED }],
+      headers: { authorization: REDACTED, Cookie: REDACTED, accept: '*/*', 'X-Shopify-Access-Token': REDACTED },
+      nested: [{ secret: REDACTED, accessToken: REDACTED, access_token: REDACTED, sealedToken: REDACTED }],
     });
     expect(out).not.toHaveProperty('err.params');
     expect(out).not.toHaveProperty('err.rawPacket');
