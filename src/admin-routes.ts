@@ -9,6 +9,7 @@ import type { AppContext } from './context.ts';
 import { simulateAdminRoutes } from './evaluate/simulate-routes.ts';
 import { experimentAdminRoutes } from './experiments/routes.ts';
 import type { MountableRoute } from './http/shop-routes.ts';
+import { loginLinkAdminRoutes } from './merchant-admin/login-link-routes.ts';
 import { orderAdminRoutes } from './orders/admin-routes.ts';
 import { platformConnectionAdminRoutes } from './platform/connection-routes.ts';
 import { shopAdminRoutes } from './shops/admin-routes.ts';
@@ -27,5 +28,6 @@ export function adminOnlyRoutes(ctx: AppContext): MountableRoute[] {
     ...simulateAdminRoutes(ctx),
     ...checkoutAdminRoutes(ctx),
     ...platformConnectionAdminRoutes(ctx),
+    ...loginLinkAdminRoutes(ctx),
   ];
 }

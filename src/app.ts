@@ -16,6 +16,7 @@ import { registerAdminOpenApiRoute, registerOpenApiRoutes } from './http/openapi
 import { serverTimeouts } from './http/server-timeouts.ts';
 import { mountRoutes } from './http/shop-routes.ts';
 import { newId } from './ids.ts';
+import { registerMerchantAdmin } from './merchant-admin/mount.ts';
 import { childLogger } from './logging/child.ts';
 import { platformOrderWebhook } from './orders/platform-webhook.ts';
 import { platformWebhooks } from './platform-webhooks/route.ts';
@@ -87,6 +88,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   // CONTRACT "Storefront": the theme script (public, no token).
   registerStorefrontScriptRoutes(app);
+
+  // CONTRACT "Merchant admin": the third mount of the route table, for the shop of a session.
+  await registerMerchantAdmin(app, ctx);
 
   // CONTRACT: without ADMIN_TOKEN the admin API answers 404 and only the CLI administers.
   const adminToken = ctx.config.adminToken;

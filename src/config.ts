@@ -36,6 +36,11 @@ const envSchema = z.object({
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
     .optional(),
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** The service's public base URL (login links, the admin cookie's `Secure`); default http://localhost:PORT. */
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Largest accepted request body; larger bodies get 413. */
   BODY_LIMIT_BYTES: positiveInt.default(1_048_576),
@@ -95,6 +100,8 @@ export type Config = {
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   adminToken: string | undefined;
+  /** PUBLIC_URL without a trailing slash, else `http://localhost:<port>`. */
+  publicUrl: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   bodyLimitBytes: number;
   rateLimitScale: number;
@@ -147,6 +154,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     adminToken: e.ADMIN_TOKEN,
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     rateLimitScale: e.RATE_LIMIT_SCALE,

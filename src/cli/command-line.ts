@@ -39,6 +39,12 @@ export const COMMANDS = {
   'key:create': { args: ['shopId'], options: ['name'], usage: 'key:create <shopId> [--name <name>]', about: 'creates an API key' },
   'key:list': { args: ['shopId'], options: [], usage: 'key:list <shopId>', about: "lists a shop's live keys (never the keys themselves)" },
   'key:revoke': { args: ['shopId', 'keyId'], options: [], usage: 'key:revoke <shopId> <keyId>', about: 'revokes a key; it then gets 401' },
+  'shop:login-link': {
+    args: ['shopId'],
+    options: [],
+    usage: 'shop:login-link <shopId>',
+    about: "prints a one-time link to the shop's merchant admin (valid 15 minutes, usable once)",
+  },
   'storefront-token:create': {
     args: ['shopId'],
     options: ['origin'],

@@ -7,6 +7,7 @@ import { createApiKey, listApiKeys, revokeApiKey } from '../api-keys/store.ts';
 import type { ApiKeyRecord } from '../api-keys/store.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import { loginLinkFor } from '../merchant-admin/login-link-routes.ts';
 import { hasApiAccess, PLANS, planSchema } from '../shops/plans.ts';
 import { accessTokenSchema, connectShop, disconnectShop } from '../platform/connections.ts';
 import { createShopBodySchema, presentShop } from '../shops/shop-schemas.ts';
@@ -155,6 +156,15 @@ export async function runCommand(
       }
       const warnings = (await bump(shop.id)) ? [] : [staleWarning(shop.id)];
       return { json: { ok: true }, text: `Revoked key ${keyId}: it now answers 401.`, warnings };
+    }
+    case 'shop:login-link': {
+      const shop = await shopOrFail(db, shopId);
+      const link = await loginLinkFor({ db, config, now: () => new Date() }, shop.id);
+      return {
+        json: { loginLink: link },
+        text: `${link.url}\n(Opens the merchant admin of ${shop.domain} once, until ${link.expiresAt}.)`,
+        warnings: [],
+      };
     }
     case 'storefront-token:create': {
       const shop = await shopOrFail(db, shopId);

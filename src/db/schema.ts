@@ -448,3 +448,38 @@ export const dailyCampaignStats = pgTable(
   },
   (t) => [primaryKey({ columns: [t.shopId, t.day, t.campaignId] })],
 );
+
+/**
+ * One-time login links of the merchant admin (CONTRACT "Merchant admin"; docs/merchant-admin.md):
+ * `gcl_<shop id body>_<32 base62>`, stored as the SHA-256 of the whole token. Valid 15 minutes,
+ * usable once: consuming is one UPDATE that sets `used_at` only where it is still null.
+ */
+export const adminLoginLinks = pgTable(
+  'admin_login_links',
+  {
+    shopId: text('shop_id').notNull().references(() => shops.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.tokenHash] })],
+);
+
+/**
+ * Cookie sessions of the merchant admin: `gcs_<shop id body>_<32 base62>` in the cookie, only
+ * its SHA-256 here. A session ends at `expires_at` (absolute), after 12 h without use
+ * (`last_seen_at`, refreshed at most once a minute), or at logout (`revoked_at`).
+ */
+export const adminSessions = pgTable(
+  'admin_sessions',
+  {
+    shopId: text('shop_id').notNull().references(() => shops.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.tokenHash] })],
+);

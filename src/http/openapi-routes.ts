@@ -72,3 +72,12 @@ export function registerAdminOpenApiRoute(
   const document = builtOnFirstRequest(() => buildAdminOpenApiDocument(publicRoutes, adminRoutes));
   admin.get('/openapi.json', async () => document());
 }
+
+/**
+ * Serves a document built at its first request at `url`, without authentication (it
+ * describes routes, it grants nothing), e.g. the merchant admin mount's.
+ */
+export function registerDocumentRoute(app: FastifyInstance, url: string, build: () => JsonSchema): void {
+  const document = builtOnFirstRequest(build);
+  app.get(url, async () => document());
+}

@@ -58,8 +58,8 @@ function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
 
 const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
-/** Which API an operation is described for: the public one, or the admin one. */
-type Audience = 'public' | 'admin';
+/** Which API an operation is described for: the public one, the admin one, or the merchant admin app's mount. */
+type Audience = 'public' | 'admin' | 'app';
 
 function parametersOf(route: MountableRoute, audience: Audience): JsonSchema[] {
   const parameters: JsonSchema[] = [];
@@ -105,13 +105,14 @@ function parametersOf(route: MountableRoute, audience: Audience): JsonSchema[] {
  */
 function commonHeaders(audience: Audience): Record<string, JsonSchema> {
   const headers: Record<string, JsonSchema> = { 'X-Request-Id': headerRef('X-Request-Id') };
-  if (audience === 'public') {
+  if (audience !== 'admin') {
     headers['RateLimit-Policy'] = headerRef('RateLimit-Policy');
     headers['RateLimit'] = headerRef('RateLimit');
   }
   return headers;
 }
 
+const errorContent = { 'application/json': { schema: { $ref: `${SCHEMAS}Error` } } };
 const responseRef = (name: keyof typeof RESPONSE_COMPONENTS) => ({ $ref: `#/components/responses/${name}` });
 
 function operationOf(route: MountableRoute, audience: Audience): JsonSchema {
@@ -143,7 +144,14 @@ function operationOf(route: MountableRoute, audience: Audience): JsonSchema {
   if ((route.params || route.query || route.body) && responses['400'] === undefined) {
     responses['400'] = responseRef(audience === 'public' ? 'BadRequest' : 'AdminBadRequest');
   }
-  if (audience === 'public') {
+  if (audience === 'app') {
+    responses['401'] ??= { description: 'No live session: no valid session token and no live session cookie', content: errorContent };
+    responses['403'] ??= {
+      description: 'A state-changing request of a cookie session without its `X-CSRF-Token`, or from another site',
+      content: errorContent,
+    };
+    if (route.scope === 'shop' && route.rateLimit) responses['429'] ??= responseRef('RateLimited');
+  } else if (audience === 'public') {
     responses['401'] ??= responseRef('Unauthorized');
     responses['403'] ??= responseRef('PlanRequired');
     responses['429'] ??= responseRef('RateLimited');
@@ -151,7 +159,7 @@ function operationOf(route: MountableRoute, audience: Audience): JsonSchema {
     responses['401'] ??= responseRef('AdminUnauthorized');
     if (route.scope === 'shop') responses['404'] ??= responseRef('ShopNotFound');
   }
-  const policy = audience === 'public' && route.scope === 'shop' && route.rateLimit ? RATE_LIMIT_POLICIES[route.rateLimit] : undefined;
+  const policy = audience !== 'admin' && route.scope === 'shop' && route.rateLimit ? RATE_LIMIT_POLICIES[route.rateLimit] : undefined;
   return {
     operationId: route.operationId,
     summary: route.summary,
@@ -272,5 +280,28 @@ export function buildAdminOpenApiDocument(publicRoutes: readonly ShopRoute[], ad
       scheme: { type: 'http', scheme: 'bearer', description: "The operator's ADMIN_TOKEN" },
     },
     operations: [...adminRoutes, ...publicRoutes].map((route) => ({ path: pathOf(route), route, audience: 'admin' as const })),
+  });
+}
+
+/**
+ * Builds the document of the merchant admin app's mount (`/app/api/v1`, docs/merchant-admin.md):
+ * the routes a shop's administrator may use, found by session. The app's API types are
+ * generated from it.
+ *
+ * @example
+ *   const doc = buildAppOpenApiDocument(merchantRoutes(ctx));
+ */
+export function buildAppOpenApiDocument(routes: readonly MountableRoute[]): JsonSchema {
+  return documentOf({
+    title: 'Gift Campaign Rewards Service merchant admin API',
+    description:
+      "The merchant admin app's calls: the same handlers as the public and admin APIs, for the shop of the session " +
+      '(the platform\'s session token as a Bearer token, or the login-link session cookie with `X-CSRF-Token` on ' +
+      'state-changing requests). Rate limited per shop. Every response carries `X-Request-Id`.',
+    security: {
+      name: 'sessionToken',
+      scheme: { type: 'http', scheme: 'bearer', description: "The platform's session token (JWT); a browser session uses its cookie instead" },
+    },
+    operations: routes.map((route) => ({ path: `/app/api/v1${openApiPath(route.path)}`, route, audience: 'app' as const })),
   });
 }

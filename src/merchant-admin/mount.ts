@@ -1,0 +1,85 @@
+/**
+ * The merchant admin (CONTRACT "Merchant admin", docs/merchant-admin.md): the third mount of the
+ * route table under `/app/api/v1` behind the app's session resolver, its OpenAPI document, the
+ * login-link landing `/app/login`, and the served app at `/app/`.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { registerDocumentRoute } from '../http/openapi-routes.ts';
+import { buildAppOpenApiDocument } from '../http/openapi.ts';
+import { mountRoutes } from '../http/shop-routes.ts';
+import { createAppSessionResolver } from './auth.ts';
+import { merchantRoutes, sessionCookie } from './routes.ts';
+import { consumeLoginLink, createSession, SESSION_ABSOLUTE_MS } from './sessions.ts';
+import { registerAppAssets } from './static.ts';
+
+export const APP_API_PREFIX = '/app/api/v1';
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The page a failed login link lands on: says why and what to do, in the app's look. */
+export function signInProblemPage(title: string, detail: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(title)} · Gift campaigns</title>
+<style>body{margin:0;font:14px/1.5 -apple-system,BlinkMacSystemFont,"San Francisco","Segoe UI",Roboto,sans-serif;background:#f1f1f1;color:#303030}
+main{max-width:32rem;margin:10vh auto;padding:1.5rem;background:#fff;border-radius:12px;box-shadow:0 1px 0 rgba(0,0,0,.07)}
+h1{font-size:1.25rem;margin:0 0 .5rem}code{background:#f1f1f1;padding:.1rem .3rem;border-radius:4px}</style></head>
+<body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(detail)}</p>
+<p>Ask for a new link: <code>npm run cli -- shop:login-link &lt;shopId&gt;</code></p></main></body></html>`;
+}
+
+function problem(reply: FastifyReply, status: number, title: string, detail: string) {
+  return reply.code(status).type('text/html; charset=utf-8').send(signInProblemPage(title, detail));
+}
+
+/**
+ * Registers the merchant admin on `app`; call before the 405 filler.
+ *
+ * @example await registerMerchantAdmin(app, ctx);
+ */
+export async function registerMerchantAdmin(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const routes = merchantRoutes(ctx);
+  const secure = ctx.config.publicUrl.startsWith('https:');
+
+  mountRoutes(app, routes, {
+    shopPrefix: APP_API_PREFIX,
+    // The merchant changes the shop through its admin surface: webhooks say `admin` (docs/merchant-admin.md).
+    trigger: 'admin',
+    resolveShop: createAppSessionResolver({
+      db: ctx.db,
+      limiter: ctx.limiter,
+      rateLimitScale: ctx.config.rateLimitScale,
+      appKey: ctx.config.platformAppKey,
+      appSecret: ctx.config.platformAppSecret,
+      publicUrl: ctx.config.publicUrl,
+      now: ctx.now,
+    }),
+  });
+  registerDocumentRoute(app, `${APP_API_PREFIX}/openapi.json`, () => buildAppOpenApiDocument(routes));
+
+  app.get<{ Querystring: { token?: unknown } }>('/app/login', async (request, reply) => {
+    // The token is in the URL: keep it out of caches and of the next page's Referer.
+    reply.headers({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
+    const token = request.query.token;
+    if (typeof token !== 'string' || token === '') {
+      return problem(reply, 400, 'This sign-in link is incomplete', 'The link has no token. Copy the whole link the command printed.');
+    }
+    const result = await consumeLoginLink(ctx.db, token, ctx.now());
+    if (!result.ok) {
+      const [title, detail] =
+        result.reason === 'used'
+          ? ['This sign-in link was already used', 'Each link signs in once. If that was not you, tell the shop\'s operator.']
+          : result.reason === 'expired'
+            ? ['This sign-in link has expired', 'Links are valid for 15 minutes.']
+            : ['This sign-in link is not valid', 'The link is not one this service made. Copy the whole link the command printed.'];
+      return problem(reply, result.reason === 'invalid' ? 400 : 410, title, detail);
+    }
+    const session = await createSession(ctx.db, result.shopId, ctx.now());
+    request.log.info({ shopId: result.shopId }, 'merchant admin session opened');
+    reply.header('Set-Cookie', sessionCookie(session.value, { secure, maxAgeSeconds: SESSION_ABSOLUTE_MS / 1000 }));
+    return reply.code(303).header('Location', '/app/').send();
+  });
+
+  registerAppAssets(app);
+}

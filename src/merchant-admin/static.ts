@@ -1,0 +1,100 @@
+/**
+ * Serves the merchant admin's front end (app/, docs/merchant-admin.md "The stack") at `/app/`.
+ * Like the storefront script it is built in memory with esbuild, so a fresh clone's `npm ci &&
+ * npm start` serves it with no build step and never an outdated bundle. The build runs at the
+ * first request of `/app/` (once per process; `warmAppBundle` starts it after listening), so the
+ * service starts as fast as before.
+ *
+ * - `/app/` and `/app/index.html`: the page, `no-cache` (it names the hashed assets).
+ * - `/app/assets/app.<hash>.js|css`: immutable for a year; another hash is 404.
+ */
+import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { notFound } from '../http/errors.ts';
+
+const ENTRY = fileURLToPath(new URL('../../app/src/main.tsx', import.meta.url));
+
+export type AppBundle = { html: string; assets: Map<string, { body: Buffer; type: string }>; jsBytes: number; cssBytes: number };
+
+let loading: Promise<AppBundle> | undefined;
+
+async function build(): Promise<AppBundle> {
+  const esbuild = await import('esbuild');
+  const result = await esbuild.build({
+    entryPoints: [ENTRY],
+    bundle: true,
+    minify: true,
+    write: false,
+    format: 'esm',
+    target: 'es2022',
+    jsx: 'automatic',
+    outdir: '/app-out',
+    entryNames: 'app',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    logLevel: 'silent',
+    legalComments: 'none',
+  });
+  const assets = new Map<string, { body: Buffer; type: string }>();
+  const names: Record<'js' | 'css', string> = { js: '', css: '' };
+  let jsBytes = 0;
+  let cssBytes = 0;
+  for (const file of result.outputFiles) {
+    const ext = file.path.endsWith('.css') ? 'css' : 'js';
+    const hash = createHash('sha256').update(file.contents).digest('hex').slice(0, 16);
+    const name = `app.${hash}.${ext}`;
+    names[ext] = name;
+    const body = Buffer.from(file.contents);
+    if (ext === 'js') jsBytes = body.length;
+    else cssBytes = body.length;
+    assets.set(name, { body, type: ext === 'css' ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8' });
+  }
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Gift campaigns</title>
+${names.css ? `<link rel="stylesheet" href="/app/assets/${names.css}">` : ''}
+<script type="module" src="/app/assets/${names.js}"></script></head>
+<body><div id="root"><p style="font:14px sans-serif;padding:1rem">Loading…</p></div>
+<noscript>The merchant admin needs JavaScript.</noscript></body></html>`;
+  return { html, assets, jsBytes, cssBytes };
+}
+
+/**
+ * Builds (once per process) the front end. A failed build is not kept: the next request retries.
+ *
+ * @example const { jsBytes } = await loadAppBundle();
+ */
+export function loadAppBundle(): Promise<AppBundle> {
+  loading ??= build();
+  loading.catch(() => {
+    loading = undefined;
+  });
+  return loading;
+}
+
+/** Starts the build in the background (after listening) and logs a failure instead of throwing. */
+export function warmAppBundle(onError: (error: unknown) => void): void {
+  loadAppBundle().catch(onError);
+}
+
+async function page(reply: FastifyReply) {
+  const bundle = await loadAppBundle();
+  return reply
+    .headers({ 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'same-origin' })
+    .type('text/html; charset=utf-8')
+    .send(bundle.html);
+}
+
+export function registerAppAssets(app: FastifyInstance): void {
+  // ignoreTrailingSlash: this serves `/app` too.
+  app.get('/app/', async (_request, reply) => page(reply));
+  app.get('/app/index.html', async (_request, reply) => page(reply));
+  app.get<{ Params: { file: string } }>('/app/assets/:file', async (request, reply) => {
+    const asset = (await loadAppBundle()).assets.get(request.params.file);
+    if (!asset) throw notFound('Asset');
+    return reply
+      .headers({ 'Cache-Control': 'public, max-age=31536000, immutable', 'X-Content-Type-Options': 'nosniff' })
+      .type(asset.type)
+      .send(asset.body);
+  });
+}
