@@ -7,6 +7,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createAppContext } from './context.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
+import { warmAppBundle } from './merchant-admin/static.ts';
 import { loadStorefrontScript } from './storefront/script-route.ts';
 import { createWorkers, startWorkers, stopWorkers } from './workers.ts';
 
@@ -22,6 +23,9 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   const workers = createWorkers(ctx);
   startWorkers(workers);
+  // The merchant admin's front end (~1.2 s of esbuild) builds after listening: it never delays
+  // readiness, and the first /app/ request waits for it at most (docs/merchant-admin.md).
+  warmAppBundle((error) => ctx.logger.error({ err: error }, 'merchant admin build failed'));
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -1,0 +1,140 @@
+/** Settings → API keys: create (the key shown once), list, revoke with confirmation. */
+import { Banner, BlockStack, Box, Button, Card, EmptyState, InlineStack, Modal, Page, SkeletonBodyText, Text, TextField, Toast } from '@shopify/polaris';
+import { useCallback, useEffect, useState } from 'react';
+import { api, errorText } from '../api/client.ts';
+import type { ApiKey } from '../api/client.ts';
+
+export function ApiKeysPage() {
+  const [keys, setKeys] = useState<ApiKey[] | undefined>();
+  const [loadError, setLoadError] = useState<string | undefined>();
+  const [name, setName] = useState('');
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<{ key: string; name: string } | undefined>();
+  const [revoking, setRevoking] = useState<ApiKey | undefined>();
+  const [busy, setBusy] = useState(false);
+  const [toast, setToast] = useState<{ text: string; error?: boolean } | undefined>();
+
+  const load = useCallback(async () => {
+    const { data, error } = await api.GET('/app/api/v1/api-keys');
+    if (data) {
+      setKeys(data.apiKeys);
+      setLoadError(undefined);
+    } else setLoadError(errorText(error, 'The keys could not be loaded'));
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const create = useCallback(async () => {
+    setCreating(true);
+    const { data, error } = await api.POST('/app/api/v1/api-keys', { body: { name: name.trim() || 'API key' } });
+    setCreating(false);
+    if (data) {
+      setCreated({ key: data.key, name: data.apiKey.name });
+      setName('');
+    } else setToast({ text: errorText(error, 'The key could not be created'), error: true });
+    await load();
+  }, [name, load]);
+
+  const revoke = useCallback(
+    async (key: ApiKey) => {
+      setBusy(true);
+      const { response, error } = await api.DELETE('/app/api/v1/api-keys/{keyId}', { params: { path: { keyId: key.id } } });
+      setBusy(false);
+      setRevoking(undefined);
+      setToast(response.ok ? { text: `${key.name} is revoked` } : { text: errorText(error, 'The key could not be revoked'), error: true });
+      await load();
+    },
+    [load],
+  );
+
+  return (
+    <Page title="Settings" subtitle="API keys">
+      <BlockStack gap="400">
+        <Card>
+          <form
+            onSubmit={(event) => {
+              event.preventDefault();
+              void create();
+            }}
+          >
+            <BlockStack gap="300">
+              <Text as="h2" variant="headingMd">
+                Create an API key
+              </Text>
+              <Text as="p" tone="subdued">
+                A key opens the whole API for this shop (Scale plan). It is shown once, when it is created.
+              </Text>
+              <TextField label="Key name" value={name} onChange={setName} autoComplete="off" placeholder="e.g. Headless storefront" />
+              <InlineStack>
+                <Button submit variant="primary" loading={creating}>
+                  Create key
+                </Button>
+              </InlineStack>
+            </BlockStack>
+          </form>
+        </Card>
+        {created && (
+          <Banner tone="success" title={`Key "${created.name}" created: copy it now, it is not shown again`} onDismiss={() => setCreated(undefined)}>
+            <Box paddingBlockStart="200">
+              <TextField label="The new key" value={created.key} readOnly autoComplete="off" monospaced selectTextOnFocus />
+            </Box>
+          </Banner>
+        )}
+        {loadError ? (
+          <Banner tone="critical" title="The keys could not be loaded" action={{ content: 'Try again', onAction: () => void load() }}>
+            <p>{loadError}</p>
+          </Banner>
+        ) : keys === undefined ? (
+          <Card>
+            <SkeletonBodyText lines={3} />
+          </Card>
+        ) : keys.length === 0 ? (
+          <Card>
+            <EmptyState heading="No API keys" image="">
+              <p>Create a key above to call the API from your own code.</p>
+            </EmptyState>
+          </Card>
+        ) : (
+          <Card padding="0">
+            <ul aria-label="API keys" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+              {keys.map((key, index) => (
+                <li key={key.id} style={index > 0 ? { borderTop: '1px solid var(--p-color-border-secondary)' } : undefined}>
+                  <Box padding="400">
+                    <InlineStack align="space-between" blockAlign="center" gap="300" wrap>
+                      <BlockStack gap="100">
+                        <Text as="h3" variant="headingSm">
+                          {key.name}
+                        </Text>
+                        <Text as="p" tone="subdued">
+                          <code>{key.prefix}…</code> · created {new Date(key.createdAt).toLocaleString()}
+                        </Text>
+                      </BlockStack>
+                      <Button tone="critical" onClick={() => setRevoking(key)} accessibilityLabel={`Revoke ${key.name}`}>
+                        Revoke
+                      </Button>
+                    </InlineStack>
+                  </Box>
+                </li>
+              ))}
+            </ul>
+          </Card>
+        )}
+      </BlockStack>
+      {revoking && (
+        <Modal
+          open
+          onClose={() => setRevoking(undefined)}
+          title={`Revoke ${revoking.name}?`}
+          primaryAction={{ content: 'Revoke key', destructive: true, loading: busy, onAction: () => void revoke(revoking) }}
+          secondaryActions={[{ content: 'Cancel', onAction: () => setRevoking(undefined) }]}
+        >
+          <Modal.Section>
+            <Text as="p">Calls made with this key are refused from now on. This cannot be undone.</Text>
+          </Modal.Section>
+        </Modal>
+      )}
+      {toast && <Toast content={toast.text} error={toast.error} onDismiss={() => setToast(undefined)} />}
+    </Page>
+  );
+}
