@@ -103,11 +103,7 @@ export function App() {
       showNavigationToggle
       onNavigationToggle={toggleNav}
       secondaryMenu={<Button onClick={() => void signOut()}>Sign out</Button>}
-      contextControl={
-        <Text as="span" variant="headingSm">
-          {session.shop.domain}
-        </Text>
-      }
+      contextControl={<span style={{ color: 'var(--p-color-text-inverse)', fontWeight: 650, padding: '0 0.5rem' }}>{session.shop.domain}</span>}
     />
   );
   const navigation = (

@@ -52,6 +52,7 @@ async function build(): Promise<AppBundle> {
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Gift campaigns</title>
+<link rel="icon" href="data:,">
 ${names.css ? `<link rel="stylesheet" href="/app/assets/${names.css}">` : ''}
 <script type="module" src="/app/assets/${names.js}"></script></head>
 <body><div id="root"><p style="font:14px sans-serif;padding:1rem">Loading…</p></div>
