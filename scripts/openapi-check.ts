@@ -1,12 +1,14 @@
 /**
- * `npm run openapi:check`: proves clients can be generated from both OpenAPI documents.
+ * `npm run openapi:check`: proves clients can be generated from the three OpenAPI documents.
  *
  * 1. Builds the app in-process (an embedded database in a temp folder, no server) and asks it
- *    for `/api/v1/openapi.json` and `/admin/v1/openapi.json`: the documents checked are the
- *    documents served.
+ *    for `/api/v1/openapi.json`, `/admin/v1/openapi.json` and the merchant admin's
+ *    `/app/api/v1/openapi.json`: the documents checked are the documents served.
  * 2. Lints each with Redocly under `openapi/redocly.yaml` (recommended-strict: 0 errors, 0 warnings).
  * 3. Generates TypeScript types from each with openapi-typescript.
  * 4. Type-checks `openapi/quick-start.ts`, the README's calls made with those types.
+ * 5. Checks that the merchant admin's committed `app/src/api/schema.d.ts` is what the app's
+ *    document generates today (`npm run app:types` rewrites it).
  *
  * Everything generated goes to `openapi/generated/` (git-ignored). Exits non-zero on any failure.
  */
@@ -24,7 +26,7 @@ const out = join(root, 'openapi', 'generated');
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
 const run = (command: string, args: string[]) => execFileSync(command, args, { cwd: root, stdio: 'inherit' });
 
-async function fetchDocuments(): Promise<Record<'public' | 'admin', string>> {
+async function fetchDocuments(): Promise<Record<'public' | 'admin' | 'app', string>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gcrs-openapi-'));
   const adminToken = randomBytes(24).toString('hex');
   const config = loadConfig({ ADMIN_TOKEN: adminToken, DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
@@ -39,6 +41,7 @@ async function fetchDocuments(): Promise<Record<'public' | 'admin', string>> {
     const documents = {
       public: await get('/api/v1/openapi.json'),
       admin: await get('/admin/v1/openapi.json', { authorization: `Bearer ${adminToken}` }),
+      app: await get('/app/api/v1/openapi.json'),
     };
     await app.close();
     return documents;
@@ -57,4 +60,5 @@ for (const [name, text] of Object.entries(documents)) {
   run(bin('openapi-typescript'), [file, '--output', join(out, `${name}.d.ts`)]);
 }
 run(bin('tsc'), ['-p', join(root, 'openapi', 'tsconfig.json')]);
-console.log('openapi:check: both documents lint clean, generate types, and the quick-start calls type-check');
+run(process.execPath, ['--conditions=@gcrs/source', join(root, 'scripts', 'app-api-types.ts'), '--check']);
+console.log('openapi:check: the three documents lint clean, generate types, the quick-start calls type-check and the app types are current');

@@ -39,5 +39,6 @@ export type StartExperimentBody = z.output<typeof startExperimentBodySchema>;
 
 export const concludeExperimentBodySchema = z.strictObject({ winnerVariantId: textSchema.min(1) });
 
-export const campaignParamsSchema = z.object({ shopId: textSchema.min(1), campaignId: textSchema.min(1) });
+// The shop comes from the mount (admin path or the app's session), never from these params.
+export const campaignParamsSchema = z.object({ campaignId: textSchema.min(1) });
 export const experimentParamsSchema = campaignParamsSchema.extend({ experimentId: textSchema.min(1) });

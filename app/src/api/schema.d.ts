@@ -3888,7 +3888,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                shopId: string;
                 campaignId: string;
             };
             cookie?: never;
@@ -3967,7 +3966,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                shopId: string;
                 campaignId: string;
             };
             cookie?: never;
@@ -4093,7 +4091,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                shopId: string;
                 campaignId: string;
                 experimentId: string;
             };
@@ -4197,7 +4194,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                shopId: string;
                 campaignId: string;
                 experimentId: string;
             };
