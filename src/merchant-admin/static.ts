@@ -6,16 +6,24 @@
  * service starts as fast as before.
  *
  * - `/app/` and `/app/index.html`: the page, `no-cache` (it names the hashed assets).
- * - `/app/assets/app.<hash>.js|css`: immutable for a year; another hash is 404.
+ * - `/app/assets/app.<hash>.js|css`: immutable for a year, precompressed (gzip, br) like GET
+ *   /rules; another hash is 404.
  */
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { chooseContentCoding } from '../http/accept-encoding.ts';
+import type { ContentCoding } from '../http/accept-encoding.ts';
 import { notFound } from '../http/errors.ts';
+import { encodeRepresentations } from '../rules/rules-cache.ts';
+import type { RulesRepresentation } from '../rules/rules-cache.ts';
 
 const ENTRY = fileURLToPath(new URL('../../app/src/main.tsx', import.meta.url));
 
-export type AppBundle = { html: string; assets: Map<string, { body: Buffer; type: string }>; jsBytes: number; cssBytes: number };
+type Asset = { type: string; representations: Record<ContentCoding, RulesRepresentation> };
+
+/** The built app: its page, its assets precompressed per coding (like GET /rules), and their sizes. */
+export type AppBundle = { html: string; assets: Map<string, Asset>; jsBytes: number; cssBytes: number };
 
 let loading: Promise<AppBundle> | undefined;
 
@@ -35,7 +43,7 @@ async function build(): Promise<AppBundle> {
     logLevel: 'silent',
     legalComments: 'none',
   });
-  const assets = new Map<string, { body: Buffer; type: string }>();
+  const assets = new Map<string, Asset>();
   const names: Record<'js' | 'css', string> = { js: '', css: '' };
   let jsBytes = 0;
   let cssBytes = 0;
@@ -47,7 +55,10 @@ async function build(): Promise<AppBundle> {
     const body = Buffer.from(file.contents);
     if (ext === 'js') jsBytes = body.length;
     else cssBytes = body.length;
-    assets.set(name, { body, type: ext === 'css' ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8' });
+    assets.set(name, {
+      type: ext === 'css' ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8',
+      representations: encodeRepresentations(`"${hash}"`, body),
+    });
   }
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -93,9 +104,14 @@ export function registerAppAssets(app: FastifyInstance): void {
   app.get<{ Params: { file: string } }>('/app/assets/:file', async (request, reply) => {
     const asset = (await loadAppBundle()).assets.get(request.params.file);
     if (!asset) throw notFound('Asset');
-    return reply
-      .headers({ 'Cache-Control': 'public, max-age=31536000, immutable', 'X-Content-Type-Options': 'nosniff' })
-      .type(asset.type)
-      .send(asset.body);
+    const representation = asset.representations[chooseContentCoding(request.headers['accept-encoding'])];
+    reply.headers({
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      'X-Content-Type-Options': 'nosniff',
+      Vary: 'Accept-Encoding',
+      ETag: representation.etag,
+    });
+    if (representation.coding !== 'identity') reply.header('Content-Encoding', representation.coding);
+    return reply.type(asset.type).send(representation.body);
   });
 }
