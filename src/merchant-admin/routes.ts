@@ -1,7 +1,8 @@
 /**
  * The merchant admin's route table (docs/merchant-admin.md "The mount"): the public routes and
  * the admin-only routes of one shop that a shop's administrator may use, plus the session's own
- * routes. Operator routes (shops, plans, orders, login links) stay on the admin API. The
+ * routes. Operator routes (shops, plans, orders, login links, the platform access token) stay on
+ * the admin API. The
  * handlers are the very objects of the other mounts: nothing here is a copy.
  */
 import { z } from 'zod';
@@ -14,8 +15,17 @@ import { presentShop, shopResponseSchema } from '../shops/shop-schemas.ts';
 import { csrfTokenOf, SESSION_COOKIE, signInOf } from './auth.ts';
 import { revokeSession } from './sessions.ts';
 
-/** Admin-only shop routes that are the operator's alone. */
-export const OPERATOR_ONLY_OPERATIONS: ReadonlySet<string> = new Set(['receiveOrder', 'createLoginLink']);
+/**
+ * Admin-only shop routes that are the operator's alone: recording orders (the platform's or the
+ * operator's integration does), login links, and the shop's platform access token (set by the
+ * app's installation; a merchant may read whether it is connected, never set or drop it).
+ */
+export const OPERATOR_ONLY_OPERATIONS: ReadonlySet<string> = new Set([
+  'receiveOrder',
+  'createLoginLink',
+  'connectShopToPlatform',
+  'disconnectShopFromPlatform',
+]);
 
 /** `Set-Cookie` of the session cookie: HttpOnly, SameSite=Lax, Path=/app, Secure over https. */
 export function sessionCookie(value: string, options: { secure: boolean; maxAgeSeconds: number }): string {

@@ -235,7 +235,7 @@ describe('the mount', () => {
     expect(viaToken.statusCode).toBe(404);
   });
 
-  it('opens no operator route: shops, orders, login links and plan or cap changes', async () => {
+  it('opens no operator route: shops, orders, login links, the platform access token, plan or cap changes', async () => {
     const { cookie, csrf } = await signIn(shopA.id);
     const headers = { cookie, 'x-csrf-token': csrf, origin: ORIGIN };
     for (const [method, url] of [
@@ -247,6 +247,12 @@ describe('the mount', () => {
     ] as const) {
       const res = await t.app.inject({ method, url, headers, payload: {} });
       expect(res.statusCode, `${method} ${url}`).toBe(404);
+    }
+    // The merchant may read the connection (GET), not set or drop the token: 405 names GET alone.
+    for (const method of ['PUT', 'DELETE'] as const) {
+      const res = await t.app.inject({ method, url: '/app/api/v1/platform-connection', headers, payload: { accessToken: 'shpat_x' } });
+      expect(res.statusCode).toBe(405);
+      expect(res.headers.allow).toBe('GET');
     }
     for (const payload of [{ plan: 'scale' }, { limits: { campaigns: 1000 } }]) {
       const res = await t.app.inject({ method: 'PATCH', url: '/app/api/v1', headers, payload });
@@ -265,6 +271,7 @@ describe('the mount', () => {
     expect(Object.keys(paths)).toContain('/app/api/v1/session');
     expect(Object.keys(paths)).toContain('/app/api/v1/api-keys');
     expect(Object.keys(paths).some((path) => path.includes('orders') || path.includes('login-links') || path.includes('/shops'))).toBe(false);
+    expect(Object.keys(paths['/app/api/v1/platform-connection'] ?? {})).toEqual(['get']);
     let count = 0;
     for (const [path, operations] of Object.entries(paths)) {
       for (const method of Object.keys(operations)) {

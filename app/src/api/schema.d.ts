@@ -536,6 +536,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/app/api/v1/checkout-config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The checkout discount's configuration as the sync last wrote it
+         * @description A configuration over the limit is never written, so `bytes` is at most `limit`; the sync job's `lastError` says when one was refused.
+         */
+        get: operations["getCheckoutConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4503,6 +4523,85 @@ export interface operations {
                 };
             };
             /** @description `{ "error": "Campaign not found" }` (or the shop) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCheckoutConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The configuration */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        checkoutConfig: {
+                            /**
+                             * @description `platform`: written to the shop's discount metafields; `recorded`: no platform connection, this is what they would hold
+                             * @enum {string}
+                             */
+                            target: "platform" | "recorded";
+                            platformDiscountId: string | null;
+                            /** @description The `$app:gifts`/`config` metafield */
+                            config: {
+                                [key: string]: unknown;
+                            };
+                            /** @description The `$app:gifts`/`vars` metafield (input query variables) */
+                            variables: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Both metafields' JSON in UTF-8 bytes */
+                            bytes: number;
+                            /** @description The platform's limit, 10,000 bytes */
+                            limit: number;
+                            /** Format: date-time */
+                            writtenAt: string;
+                            /** @description The last failed write to the platform since `writtenAt` */
+                            lastError: string | null;
+                            lastErrorAt: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description No live session: no valid session token and no live session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A state-changing request of a cookie session without its `X-CSRF-Token`, or from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{ "error": "Checkout configuration not found" }`: no discount sync has written one yet */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
