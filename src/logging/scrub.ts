@@ -1,7 +1,8 @@
 /**
  * Secrets never reach the log, at any level (issue 9 item 5). What scrubbing covers:
  * - strings anywhere in a log call (messages, fields, error messages, stacks, causes): API keys
- *   (`gcr_…`) and storefront tokens (`spk_…`), kept to their loggable prefix, webhook secrets (`whsec_…`), the
+ *   (`gcr_…`) and storefront tokens (`spk_…`), kept to their loggable prefix, webhook secrets (`whsec_…`),
+ *   the merchant admin's login links and session cookies (`gcl_…`, `gcs_…`), the
  *   platform's Admin API access tokens (`shpat_…`, `shpca_…`, `shppa_…`, `shpua_…`), bearer tokens, the
  *   credential headers of a raw request dump, 64-hex key hashes, and any configured secret
  *   (the admin token, the platform app secret) verbatim;
@@ -50,6 +51,8 @@ const PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   // Publishable storefront tokens: public by design, but they spend a shop's storefront quota.
   [/\b(spk_[0-9A-Za-z]{16}_[0-9A-Za-z]{4})[0-9A-Za-z]{28}\b/g, `$1${REDACTED}`],
   [/\bwhsec_[A-Za-z0-9+/=_-]*/g, `whsec_${REDACTED}`],
+  // The merchant admin's login-link tokens and session cookies (a request line carries the link).
+  [/\b(gc[ls]_)[0-9A-Za-z_]{8,}/g, `$1${REDACTED}`],
   // The platform's Admin API access tokens: the prefix says which kind, the rest is the secret.
   [/\b(shp(?:at|ca|pa|ua|ss)_)[A-Za-z0-9_-]+/g, `$1${REDACTED}`],
   [/\b(Bearer|Basic)\s+[^\s"',]+/gi, `$1 ${REDACTED}`],

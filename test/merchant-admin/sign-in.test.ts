@@ -284,3 +284,34 @@ describe('the mount', () => {
     expect(count).toBeGreaterThan(30);
   });
 });
+
+describe('logs', () => {
+  it('never carry a login link, a session cookie or a session token, even at trace level', async () => {
+    const lines: string[] = [];
+    const traced = await createTestApp(
+      { LOG_LEVEL: 'trace', PLATFORM_APP_KEY: APP_KEY, PLATFORM_APP_SECRET: APP_SECRET },
+      { logDestination: { write: (chunk: string) => void lines.push(chunk) } },
+    );
+    try {
+      const shop = await traced.createShop('free');
+      const link = await traced.admin({ method: 'POST', url: `/admin/v1/shops/${shop.id}/login-links` });
+      const url = new URL((link.json() as { url: string }).url);
+      const token = url.searchParams.get('token') ?? '';
+      const opened = await traced.app.inject({ method: 'GET', url: url.pathname + url.search });
+      const cookie = String(opened.headers['set-cookie']).split(';')[0] ?? '';
+      await traced.app.inject({ method: 'GET', url: url.pathname + url.search });
+      await traced.app.inject({ method: 'POST', url: '/app/api/v1/api-keys', headers: { cookie }, payload: {} });
+      const domain = (await traced.admin({ method: 'GET', url: `/admin/v1/shops/${shop.id}` })).json().shop.domain as string;
+      const jwt = tokenFor(domain);
+      await traced.app.inject({ method: 'GET', url: '/app/api/v1/session', headers: { authorization: `Bearer ${jwt}` } });
+      const log = lines.join('');
+      expect(log).toContain('/app/login?token=gcl_');
+      for (const secret of [token, token.slice(-32), cookie.split('=')[1] ?? 'x', jwt, jwt.split('.')[2] ?? 'x']) {
+        expect(secret.length).toBeGreaterThan(20);
+        expect(log).not.toContain(secret);
+      }
+    } finally {
+      await traced.close();
+    }
+  });
+});
