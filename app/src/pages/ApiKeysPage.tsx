@@ -1,7 +1,9 @@
 /** Settings → API keys: create (the key shown once), list, revoke with confirmation. */
-import { Banner, BlockStack, Box, Button, Card, EmptyState, InlineStack, Modal, Page, SkeletonBodyText, Text, TextField, Toast } from '@shopify/polaris';
+import { Banner, BlockStack, Box, Button, Card, EmptyState, InlineStack, Modal, Page, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorText } from '../api/client.ts';
+import { Notice } from '../Notice.tsx';
+import type { NoticeText } from '../Notice.tsx';
 import type { ApiKey } from '../api/client.ts';
 
 export function ApiKeysPage() {
@@ -12,7 +14,7 @@ export function ApiKeysPage() {
   const [created, setCreated] = useState<{ key: string; name: string } | undefined>();
   const [revoking, setRevoking] = useState<ApiKey | undefined>();
   const [busy, setBusy] = useState(false);
-  const [toast, setToast] = useState<{ text: string; error?: boolean } | undefined>();
+  const [toast, setToast] = useState<NoticeText | undefined>();
 
   const load = useCallback(async () => {
     const { data, error } = await api.GET('/app/api/v1/api-keys');
@@ -50,6 +52,7 @@ export function ApiKeysPage() {
 
   return (
     <Page title="Settings" subtitle="API keys">
+      <Notice notice={toast} onDismiss={() => setToast(undefined)} />
       <BlockStack gap="400">
         <Card>
           <form
@@ -134,7 +137,6 @@ export function ApiKeysPage() {
           </Modal.Section>
         </Modal>
       )}
-      {toast && <Toast content={toast.text} error={toast.error} onDismiss={() => setToast(undefined)} />}
     </Page>
   );
 }

@@ -1,10 +1,14 @@
 /**
  * Campaigns: every campaign with its status; enable (the health check's warnings shown, then a
- * deliberate "Enable anyway"), disable, delete with confirmation; loading and empty states.
+ * deliberate "Enable anyway"), disable, schedule (start and end in the browser's time zone; the
+ * server's error shown at the field its `path` names), delete with confirmation; loading and
+ * empty states.
  */
-import { Badge, Banner, BlockStack, Box, Button, Card, EmptyState, InlineStack, List, Modal, Page, SkeletonBodyText, Text, Toast } from '@shopify/polaris';
+import { Badge, Banner, BlockStack, Box, Button, Card, EmptyState, FormLayout, InlineStack, List, Modal, Page, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorText } from '../api/client.ts';
+import { Notice } from '../Notice.tsx';
+import type { NoticeText } from '../Notice.tsx';
 import type { CampaignListItem, HealthWarning } from '../api/client.ts';
 import { campaignStatus } from '../status.ts';
 import type { CampaignStatus } from '../status.ts';
@@ -35,13 +39,73 @@ function describeWarning(warning: HealthWarning): string {
 
 type Pending = { campaign: CampaignListItem; warnings: HealthWarning[] };
 
+/** An ISO instant as a `datetime-local` value in the browser's time zone ('' for none). */
+function toLocalInput(iso: string | null): string {
+  if (iso === null) return '';
+  const date = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** A `datetime-local` value (browser time zone) as an ISO instant; null when empty. */
+const fromLocalInput = (value: string): string | null => (value === '' ? null : new Date(value).toISOString());
+
+function ScheduleModal({ campaign, onDone, onClose }: { campaign: CampaignListItem; onDone: (text: string) => void; onClose: () => void }) {
+  const [startAt, setStartAt] = useState(toLocalInput(campaign.startAt));
+  const [endAt, setEndAt] = useState(toLocalInput(campaign.endAt));
+  const [errors, setErrors] = useState<{ startAt?: string; endAt?: string; other?: string }>({});
+  const [saving, setSaving] = useState(false);
+
+  const save = async () => {
+    setSaving(true);
+    const { data, error } = await api.POST('/app/api/v1/campaigns/{id}/schedule', {
+      params: { path: { id: campaign.id } },
+      body: { startAt: fromLocalInput(startAt), endAt: fromLocalInput(endAt) },
+    });
+    setSaving(false);
+    if (data) {
+      onDone(`${campaign.name} is scheduled`);
+      return;
+    }
+    const field = error && 'path' in error && Array.isArray(error.path) ? error.path[0] : undefined;
+    const text = (error && 'issue' in error && typeof error.issue === 'string' ? error.issue : undefined) ?? errorText(error, 'The schedule could not be saved');
+    setErrors(field === 'startAt' || field === 'endAt' ? { [field]: text } : { other: text });
+  };
+
+  return (
+    <Modal
+      open
+      onClose={onClose}
+      title={`Schedule ${campaign.name}`}
+      primaryAction={{ content: 'Save schedule', loading: saving, onAction: () => void save() }}
+      secondaryActions={[{ content: 'Cancel', onAction: onClose }]}
+    >
+      <Modal.Section>
+        <FormLayout>
+          <Text as="p" tone="subdued">
+            Times are in your browser's time zone. Leave a field empty for no start or no end. Scheduling does not enable the campaign.
+          </Text>
+          {errors.other && (
+            <Banner tone="critical">
+              <p>{errors.other}</p>
+            </Banner>
+          )}
+          <TextField label="Starts" type="datetime-local" value={startAt} onChange={setStartAt} autoComplete="off" error={errors.startAt} clearButton onClearButtonClick={() => setStartAt('')} />
+          <TextField label="Ends" type="datetime-local" value={endAt} onChange={setEndAt} autoComplete="off" error={errors.endAt} clearButton onClearButtonClick={() => setEndAt('')} />
+        </FormLayout>
+      </Modal.Section>
+    </Modal>
+  );
+}
+
 export function CampaignsPage() {
   const [campaigns, setCampaigns] = useState<CampaignListItem[] | undefined>();
   const [loadError, setLoadError] = useState<string | undefined>();
   const [busy, setBusy] = useState<string | undefined>();
   const [warned, setWarned] = useState<Pending | undefined>();
   const [deleting, setDeleting] = useState<CampaignListItem | undefined>();
-  const [toast, setToast] = useState<{ text: string; error?: boolean } | undefined>();
+  const [scheduling, setScheduling] = useState<CampaignListItem | undefined>();
+  const [toast, setToast] = useState<NoticeText | undefined>();
 
   const load = useCallback(async () => {
     const { data, error } = await api.GET('/app/api/v1/campaigns', { params: { query: { perPage: 100 } } });
@@ -153,6 +217,9 @@ export function CampaignsPage() {
                           Enable
                         </Button>
                       )}
+                      <Button onClick={() => setScheduling(campaign)} accessibilityLabel={`Schedule ${campaign.name}`}>
+                        Schedule
+                      </Button>
                       <Button tone="critical" onClick={() => setDeleting(campaign)} accessibilityLabel={`Delete ${campaign.name}`}>
                         Delete
                       </Button>
@@ -169,6 +236,7 @@ export function CampaignsPage() {
 
   return (
     <Page title="Campaigns">
+      <Notice notice={toast} onDismiss={() => setToast(undefined)} />
       {body}
       {warned && (
         <Modal
@@ -190,6 +258,17 @@ export function CampaignsPage() {
           </Modal.Section>
         </Modal>
       )}
+      {scheduling && (
+        <ScheduleModal
+          campaign={scheduling}
+          onClose={() => setScheduling(undefined)}
+          onDone={(text) => {
+            setScheduling(undefined);
+            setToast({ text });
+            void load();
+          }}
+        />
+      )}
       {deleting && (
         <Modal
           open
@@ -203,7 +282,6 @@ export function CampaignsPage() {
           </Modal.Section>
         </Modal>
       )}
-      {toast && <Toast content={toast.text} error={toast.error} onDismiss={() => setToast(undefined)} />}
     </Page>
   );
 }
