@@ -2,7 +2,8 @@
  * The layout: Polaris Frame with the navigation (a sheet behind the menu button below 768 px),
  * hash routes, and the session. Screens not built yet say so plainly.
  */
-import { Banner, Button, Card, EmptyState, Frame, Navigation, Page, Spinner, Text, TopBar } from '@shopify/polaris';
+import { Banner, Button, Card, Frame, Navigation, Page, Spinner, Text, TopBar } from '@shopify/polaris';
+import { Empty } from './Empty.tsx';
 import { useCallback, useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
 import { api, loadSession } from './api/client.ts';
@@ -36,9 +37,9 @@ function NotBuilt({ label }: { label: string }) {
   return (
     <Page title={label}>
       <Card>
-        <EmptyState heading={`${label} is not built yet`} image="">
+        <Empty heading={`${label} is not built yet`}>
           <p>This screen is coming. Until then the same operations are in the API (see /docs).</p>
-        </EmptyState>
+        </Empty>
       </Card>
     </Page>
   );

@@ -124,9 +124,27 @@ describe.skipIf(skipWithoutChromium())('merchant admin, in Chromium', () => {
 
     await page.getByRole('link', { name: /Simulator/ }).first().click();
     await page.getByText('Simulator is not built yet').waitFor();
+    await check(page, 'not-built-yet');
     expect(errors).toEqual([]);
     await page.close();
   }, 180_000);
+
+  it('a shop without campaigns sees the empty state; without a session the app says how to sign in', async () => {
+    const page = await browser.context.newPage();
+    const empty = await t.createShop('free');
+    const res = await t.admin({ method: 'POST', url: `/admin/v1/shops/${empty.id}/login-links` });
+    const { url } = res.json() as { url: string };
+    await page.goto(base + new URL(url).pathname + new URL(url).search);
+    await page.getByRole('heading', { name: 'No gift campaigns yet' }).waitFor();
+    await check(page, 'campaigns-empty');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to Gift campaigns' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Sign in to Gift campaigns' }).waitFor();
+    await check(page, 'signed-out');
+    await page.close();
+  }, 120_000);
 
   it('a used link lands on a page that says so', async () => {
     const page = await browser.context.newPage();

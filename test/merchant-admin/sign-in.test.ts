@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signSessionToken } from '../../src/merchant-admin/session-token.ts';
-import { LOGIN_LINK_TTL_MS, SESSION_IDLE_MS } from '../../src/merchant-admin/sessions.ts';
+import { LOGIN_LINK_TTL_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../src/merchant-admin/sessions.ts';
 import { campaign, rule } from '../campaigns/fixtures.ts';
 import { errorBody } from '../support/error-body.ts';
 import { createTestApp } from '../support/test-app.ts';
@@ -181,6 +181,22 @@ describe('login links', () => {
       expect((await t.app.inject({ method: 'GET', url: '/app/api/v1/session', headers: { cookie: idle.cookie } })).statusCode).toBe(401);
     } finally {
       clock -= SESSION_IDLE_MS + 1000;
+    }
+  });
+
+  it('a session in daily use still ends 7 days after sign-in', async () => {
+    const { cookie } = await signIn(shopA.id);
+    const start = clock;
+    const step = SESSION_IDLE_MS - 60 * 60_000;
+    try {
+      while (clock + step < start + SESSION_ABSOLUTE_MS) {
+        clock += step;
+        expect((await t.app.inject({ method: 'GET', url: '/app/api/v1/session', headers: { cookie } })).statusCode).toBe(200);
+      }
+      clock = start + SESSION_ABSOLUTE_MS + 1000;
+      expect((await t.app.inject({ method: 'GET', url: '/app/api/v1/session', headers: { cookie } })).statusCode).toBe(401);
+    } finally {
+      clock = start;
     }
   });
 });

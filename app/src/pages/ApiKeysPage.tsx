@@ -1,5 +1,6 @@
 /** Settings → API keys: create (the key shown once), list, revoke with confirmation. */
-import { Banner, BlockStack, Box, Button, Card, EmptyState, InlineStack, Modal, Page, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
+import { Banner, BlockStack, Box, Button, Card, InlineStack, Modal, Page, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
+import { Empty } from '../Empty.tsx';
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorText } from '../api/client.ts';
 import { Notice } from '../Notice.tsx';
@@ -94,9 +95,9 @@ export function ApiKeysPage() {
           </Card>
         ) : keys.length === 0 ? (
           <Card>
-            <EmptyState heading="No API keys" image="">
+            <Empty heading="No API keys">
               <p>Create a key above to call the API from your own code.</p>
-            </EmptyState>
+            </Empty>
           </Card>
         ) : (
           <Card padding="0">

@@ -4,7 +4,8 @@
  * server's error shown at the field its `path` names), delete with confirmation; loading and
  * empty states.
  */
-import { Badge, Banner, BlockStack, Box, Button, Card, EmptyState, FormLayout, InlineStack, List, Modal, Page, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
+import { Badge, Banner, BlockStack, Box, Button, Card, FormLayout, InlineStack, List, Modal, Page, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
+import { Empty } from '../Empty.tsx';
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorText } from '../api/client.ts';
 import { Notice } from '../Notice.tsx';
@@ -178,9 +179,9 @@ export function CampaignsPage() {
   } else if (campaigns.length === 0) {
     body = (
       <Card>
-        <EmptyState heading="No gift campaigns yet" image="">
+        <Empty heading="No gift campaigns yet">
           <p>A campaign gives a gift when a cart meets its conditions. Campaigns created through the API show up here.</p>
-        </EmptyState>
+        </Empty>
       </Card>
     );
   } else {
