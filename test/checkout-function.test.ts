@@ -160,6 +160,29 @@ describe('a shopper gets nothing by forging', () => {
   });
 });
 
+describe('repeatable gifts (giftConfig.per)', () => {
+  // Rule 0 of a one-rule shop, repeated: one gift set (gift quantity 1) per 2 non-gift items, at most 3.
+  const shop = shopPayload(1);
+  const [first] = shop.rules;
+  if (first === undefined) throw new Error('fixture');
+  const perConfig = buildCheckoutConfig({ ...shop, rules: [{ ...first, giftConfig: { ...first.giftConfig, per: { every: 2, of: 'items', max: 3 } } }] }).config;
+  it.each([
+    ['2 items: one set', 2, 5, 1],
+    ['5 items: two sets', 5, 5, 2],
+    ['9 items: capped at three', 9, 5, 3],
+    ['1 item: no set, nothing', 1, 5, undefined],
+    ['7 items, 2 gift units claimed: both', 7, 2, 2],
+  ])('%s', (_name, items, claimed, units) => {
+    const result = run(functionInput(perConfig, [plainLine(0, '60.00', items), giftLine(1, 0, { quantity: claimed })]));
+    expect(discounted(result)['gid://shopify/CartLine/g1']).toBe(units);
+    expect(result).toEqual(runGiftDiscount(functionInput(perConfig, [plainLine(0, '60.00', items), giftLine(1, 0, { quantity: claimed })])));
+  });
+  it('a malformed per in the configuration fails closed', () => {
+    const broken = { ...perConfig, r: perConfig.r.map((r) => [...r.slice(0, 7), [0, 0, 3]]) } as unknown as CheckoutFunctionConfig;
+    expect(run(functionInput(broken, [plainLine(0, '60.00', 4), giftLine(1, 0)]))).toEqual({ operations: [] });
+  });
+});
+
 describe('properties, through QuickJS', () => {
   const plain = fc.record({ n: fc.integer({ min: 0, max: 120 }), cents: fc.integer({ min: 0, max: 9000 }), quantity: fc.integer({ min: 1, max: 4 }) });
   const toLine = (p: { n: number; cents: number; quantity: number }) => plainLine(p.n, (p.cents / 100).toFixed(2), p.quantity);

@@ -71,11 +71,25 @@ export const conditionTraceSchema = z.custom<ConditionTrace>(() => true);
 // a copy each time, since `override` callbacks may rewrite the result in place.
 conditionTraceSchema._zod.toJSONSchema = () => structuredClone(conditionTraceJsonSchema);
 
+/** A matched repeatable gift's count (the engine's GiftSets). */
+const repeatSchema = z
+  .object({
+    sets: z.int().meta({ description: 'Gift sets given: min(max, floor(counted / every)); 0 gives nothing' }),
+    of: z.enum(['items', 'subtotal']),
+    every: z.int().meta({ description: 'The step that applied (a subtotal step resolved for the cart currency)' }),
+    max: z.int(),
+    counted: z.number().meta({ description: 'Non-gift items, or the non-gift subtotal in the cart currency\'s minor units' }),
+    capped: z.boolean().meta({ description: 'Whether `max` cut the sets' }),
+    reason: z.enum(['per_sets', 'per_sets_capped', 'per_below_every', 'foreign_currency_no_override']),
+  })
+  .meta({ description: 'Only on a matched rule whose giftConfig has `per`: how many gift sets it gives and why' });
+
 export const ruleResultSchema = z.object({
   ruleId: z.string(),
   campaignId: z.string(),
   matched: z.boolean(),
   reasons: z.array(z.string()).meta({ description: 'The leaf codes that decided, or why the rule was skipped' }),
+  repeat: repeatSchema.optional(),
   trace: conditionTraceSchema
     .nullable()
     .optional()
@@ -84,10 +98,12 @@ export const ruleResultSchema = z.object({
 
 const attributesSchema = z.record(z.string(), z.string()).meta({ description: 'Gift line attributes (SPEC table)' });
 
+const setsSchema = z.int().optional().meta({ description: 'A repeatable gift only: the gift sets the quantity holds (quantity = gift quantity × sets)' });
+
 export const cartOperationSchema = z.discriminatedUnion('type', [
   z
-    .object({ type: z.literal('add'), variantId: z.string(), quantity: z.int(), attributes: attributesSchema })
-    .meta({ description: 'Add an auto-add gift that is not in the cart yet' }),
+    .object({ type: z.literal('add'), variantId: z.string(), quantity: z.int(), attributes: attributesSchema, sets: setsSchema })
+    .meta({ description: 'Add an auto-add gift that is not in the cart yet (or, for a repeatable gift, again with its new quantity)' }),
   z
     .object({ type: z.literal('remove'), lineId: z.string(), ruleId: z.string() })
     .meta({ description: 'Remove a gift line whose rule no longer matches; `lineId` is the line `id` or `#<index>`' }),
@@ -98,6 +114,7 @@ export const cartOperationSchema = z.discriminatedUnion('type', [
       campaignId: z.string(),
       options: z.array(z.object({ variantId: z.string(), quantity: z.int() })),
       attributes: attributesSchema,
+      sets: setsSchema,
     })
     .meta({ description: 'Offer the gifts of a matched customer-choice rule; put `attributes` on the chosen line' }),
 ]);

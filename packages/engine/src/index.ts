@@ -55,8 +55,9 @@ export type {
   ConditionType,
   ConditionTreeValidation,
 } from './schema/condition-node.ts';
-export { giftSchema, giftConfigSchema } from './schema/gift-config.ts';
-export type { Gift, GiftConfig } from './schema/gift-config.ts';
+export { giftSchema, giftConfigSchema, perSchema } from './schema/gift-config.ts';
+export { MAX_GIFT_SETS } from './schema/literals.ts';
+export type { Gift, GiftConfig, GiftPer } from './schema/gift-config.ts';
 export { RULE_OPTION_DEFAULTS, ruleOptionsSchema } from './schema/rule-options.ts';
 export type { RuleOptions } from './schema/rule-options.ts';
 export { cartLineSchema, evaluationContextSchema } from './schema/evaluation-context.ts';

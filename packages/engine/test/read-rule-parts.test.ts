@@ -18,6 +18,19 @@ const giftConfigArb = fc.oneof(
       type: fc.oneof(fc.constant('fixed'), loose),
       gifts: fc.oneof(fc.array(fc.oneof(fc.record({ variantId: fc.oneof(variant, loose), quantity: fc.oneof(fc.integer({ min: -1, max: 3 }), loose), extra: loose }, { requiredKeys: [] }), loose), { maxLength: 3 }), loose),
       fallbackOnOOS: loose,
+      per: fc.oneof(
+        fc.record(
+          {
+            every: fc.oneof(fc.integer({ min: -1, max: 5 }), fc.constantFrom(2 ** 60, 1.5), loose),
+            of: fc.oneof(fc.constantFrom('items', 'subtotal', 'other'), loose),
+            max: fc.oneof(fc.integer({ min: 0, max: 101 }), loose),
+            currencyOverrides: fc.oneof(fc.dictionary(fc.constantFrom('EUR', 'gbp', 'EURO', '', '€€€'), fc.oneof(fc.integer({ min: -1, max: 3 }), loose), { maxKeys: 3 }), loose),
+            extra: loose,
+          },
+          { requiredKeys: [] },
+        ),
+        loose,
+      ),
     },
     { requiredKeys: [] },
   ),

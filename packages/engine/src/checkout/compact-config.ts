@@ -16,13 +16,16 @@ import type { CompactNode } from './compact-tree.ts';
 export const CHECKOUT_CONFIG_LIMIT_BYTES = 10_000;
 
 /**
- * One rule: `[ruleKey, campaignIndex, tree, gifts, discount?, titleIndex?, experimentIndex?]`.
+ * One rule: `[ruleKey, campaignIndex, tree, gifts, discount?, titleIndex?, experimentIndex?, per?]`.
  * A gift is its variant's numeric id (quantity 1) or `[id, quantity]`; `discount` a number
  * is a percentage, `[minor]` a fixed amount in the base currency's minor units per item.
- * Trailing defaults are dropped: discount 100 (%), title 0, no experiment.
+ * `per` is a repeatable gift as `[every, of (0 items, 1 subtotal), max, currencyOverrides?]`.
+ * Trailing defaults are dropped: discount 100 (%), title 0, no experiment (0 when a later
+ * field follows), no per.
  */
 export type CompactGift = number | string | [number | string, number];
-export type CompactRule = [string, number, CompactNode | 0, CompactGift[], (number | [number])?, number?, number?];
+export type CompactPer = [number, 0 | 1, number, Record<string, number>?];
+export type CompactRule = [string, number, CompactNode | 0, CompactGift[], (number | [number])?, number?, (number | null)?, CompactPer?];
 
 export type CheckoutFunctionConfig = {
   /** Format version. */
@@ -194,8 +197,16 @@ export function buildCheckoutConfig(payload: PayloadLike, collections: readonly 
     });
     const experiment = experimentOf.get(rule.id);
     if (experiment !== undefined && !experimentIndex.has(experiment)) experimentIndex.set(experiment, experimentIndex.size);
-    const tail: unknown[] = [discount, titles.indexOf(options.discountTitle), experiment === undefined ? undefined : experimentIndex.get(experiment)];
-    const defaults: unknown[] = [100, 0, undefined];
+    const per = gifts.per;
+    const compactPer: CompactPer | undefined =
+      per === undefined ? undefined : [per.every, per.of === 'subtotal' ? 1 : 0, per.max, ...(per.currencyOverrides === undefined ? [] : [per.currencyOverrides])] as CompactPer;
+    const tail: unknown[] = [
+      discount,
+      titles.indexOf(options.discountTitle),
+      experiment === undefined ? (compactPer === undefined ? undefined : null) : experimentIndex.get(experiment),
+      compactPer,
+    ];
+    const defaults: unknown[] = [100, 0, undefined, undefined];
     while (tail.length > 0 && tail[tail.length - 1] === defaults[tail.length - 1]) tail.pop();
     rules.push([ruleKeys.get(rule.id) ?? rule.id, campaigns.indexOf(campaignKey), tree, compactGifts, ...tail] as CompactRule);
   }

@@ -8,12 +8,17 @@
  * 3. the rule's condition tree matches the cart without the gift lines (currency, market,
  *    country, customer and collections from the platform, never from line attributes);
  * 4. the units discounted for the rule stay within its gift's quantity (one gift variant
- *    per rule, as the planner gives; one rule per experiment); the excess pays full price;
+ *    per rule, as the planner gives; one rule per experiment), times the gift sets of a
+ *    repeatable gift (`giftSets`, the planner's own count, from the non-gift lines of the
+ *    input); the excess pays full price;
  * 5. `checkout.minOrderTotalCents` (base currency) is reached by the non-gift lines, and a
  *    line priced 0 under `stripZeroPriceItems` is left alone.
  * Anything else — a forged attribute, a malformed configuration — pays full price.
  */
 import { compileConditionProgram } from '../compile/condition-program.ts';
+import { readPer } from '../compile/read-rule-parts.ts';
+import { giftSets } from '../planner/gift-sets.ts';
+import type { GiftPer } from '../schema/gift-config.ts';
 import { prepareContext } from '../evaluate/prepare-context.ts';
 import { idKeyOf } from '../ids.ts';
 import type { EvaluationContext } from '../schema/evaluation-context.ts';
@@ -32,6 +37,7 @@ type Rule = {
   discount: number | [number];
   title: string;
   experiment: number | undefined;
+  per: GiftPer | undefined;
   matched?: boolean;
 };
 
@@ -55,7 +61,7 @@ function readConfig(input: GiftFunctionInput): CheckoutFunctionConfig | undefine
 
 function readRule(compact: CompactRule, config: CheckoutFunctionConfig): Rule | undefined {
   if (!Array.isArray(compact)) return undefined;
-  const [, campaignIndex, tree, compactGifts, discount = 100, titleIndex = 0, experiment] = compact;
+  const [, campaignIndex, tree, compactGifts, discount = 100, titleIndex = 0, experiment, compactPer] = compact;
   const campaign = config.p[campaignIndex];
   if (typeof campaign !== 'string' || !Array.isArray(compactGifts)) return undefined;
   const gifts = new Map<string, number>();
@@ -66,7 +72,14 @@ function readRule(compact: CompactRule, config: CheckoutFunctionConfig): Rule | 
   }
   const valid = typeof discount === 'number' ? discount > 0 && discount <= 100 : Array.isArray(discount) && Number.isSafeInteger(discount[0]) && discount[0] > 0;
   if (!valid) return undefined;
-  return { campaign, tree, gifts, discount, title: String(config.m[titleIndex] ?? ''), experiment: typeof experiment === 'number' ? experiment : undefined };
+  let per: GiftPer | undefined;
+  if (compactPer !== undefined) {
+    if (!Array.isArray(compactPer)) return undefined;
+    const [every, of, max, currencyOverrides] = compactPer;
+    per = readPer({ every, of: of === 1 ? 'subtotal' : of === 0 ? 'items' : undefined, max, currencyOverrides });
+    if (per === undefined) return undefined;
+  }
+  return { campaign, tree, gifts, discount, title: String(config.m[titleIndex] ?? ''), experiment: typeof experiment === 'number' ? experiment : undefined, per };
 }
 
 const attributeOf = (field: { value: string | null } | null | undefined): string | undefined =>
@@ -173,7 +186,8 @@ export function runGiftDiscount(input: GiftFunctionInput): GiftFunctionResult {
       if (winner !== rule) return;
     }
     const variant = String(idKeyOf(line.merchandise.id));
-    const state = allowance.get(rule) ?? { variant, remaining: rule.gifts.get(variant) ?? 0 };
+    const sets = rule.per === undefined ? 1 : giftSets(rule.per, prepared).sets;
+    const state = allowance.get(rule) ?? { variant, remaining: (rule.gifts.get(variant) ?? 0) * sets };
     allowance.set(rule, state);
     if (state.variant !== variant) return;
     const quantity = Math.min(Number.isSafeInteger(line.quantity) ? line.quantity : 0, state.remaining);

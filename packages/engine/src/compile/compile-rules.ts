@@ -1,4 +1,4 @@
-import type { Gift } from '../schema/gift-config.ts';
+import type { Gift, GiftPer } from '../schema/gift-config.ts';
 import type { RuleOptions } from '../schema/rule-options.ts';
 import type { EngineExperiment, RulesPayloadInput, ShopSettings } from '../schema/rules-payload.ts';
 import { readGiftConfig, readRuleOptions, readShopSettings } from './read-rule-parts.ts';
@@ -16,6 +16,8 @@ export type CompiledRule = {
   options: RuleOptions | undefined;
   gifts: readonly Gift[];
   fallbackOnOOS: boolean;
+  /** Repeatable gift (giftConfig.per); undefined = one set. */
+  per: GiftPer | undefined;
   enabled: boolean;
   /** Schedule window in epoch ms; NaN marks an unreadable timestamp (fails closed). */
   startsAt: number | undefined;
@@ -109,6 +111,7 @@ function compileRule(rule: RulesPayloadInput['rules'][number]): CompiledRule {
     options: valid ? options : undefined,
     gifts: gifts?.gifts ?? [],
     fallbackOnOOS: gifts?.fallbackOnOOS === true,
+    per: gifts?.per,
     enabled: rule.enabled !== false,
     startsAt: toEpoch(rule.startAt),
     endsAt: toEpoch(rule.endAt),

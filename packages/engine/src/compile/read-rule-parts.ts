@@ -5,11 +5,11 @@
  * test holds them to that), without importing zod: compiling and planning run in the
  * storefront bundle, where zod's classes would be most of the weight.
  */
-import type { GiftConfig } from '../schema/gift-config.ts';
+import type { GiftConfig, GiftPer } from '../schema/gift-config.ts';
 import { RULE_OPTION_DEFAULTS_VALUES } from '../schema/rule-option-defaults.ts';
 import type { RuleOptions } from '../schema/rule-options.ts';
 import type { ShopSettings } from '../schema/rules-payload.ts';
-import { VARIANT_GID_PATTERN, isStorableText } from '../schema/literals.ts';
+import { MAX_GIFT_SETS, VARIANT_GID_PATTERN, isStorableText } from '../schema/literals.ts';
 
 type Plain = Record<string, unknown>;
 
@@ -36,7 +36,31 @@ export function readGiftConfig(input: unknown): GiftConfig | undefined {
     if (!isInt(quantity) || quantity < 1) return undefined;
     gifts.push({ variantId, quantity });
   }
-  return { type: 'fixed', gifts, fallbackOnOOS };
+  if (input.per === undefined) return { type: 'fixed', gifts, fallbackOnOOS };
+  const per = readPer(input.per);
+  return per === undefined ? undefined : { type: 'fixed', gifts, fallbackOnOOS, per };
+}
+
+const CURRENCY_CODE = /^[A-Za-z]{3}$/;
+const isCount = (value: unknown, max: number): value is number => isInt(value) && value >= 1 && value <= max;
+
+/**
+ * `perSchema.safeParse(input)`'s data, or undefined where it fails (unknown keys dropped).
+ *
+ * @example readPer({ every: 3, of: 'items', max: 5 }) // { every: 3, of: 'items', max: 5 }
+ */
+export function readPer(input: unknown): GiftPer | undefined {
+  if (!isPlain(input)) return undefined;
+  const { every, of, max, currencyOverrides } = input;
+  if (!isCount(every, Number.MAX_SAFE_INTEGER) || (of !== 'items' && of !== 'subtotal') || !isCount(max, MAX_GIFT_SETS)) return undefined;
+  if (currencyOverrides === undefined) return { every, of, max };
+  if (!isPlain(currencyOverrides)) return undefined;
+  const overrides: Record<string, number> = {};
+  for (const [code, amount] of Object.entries(currencyOverrides)) {
+    if (!CURRENCY_CODE.test(code) || !isCount(amount, Number.MAX_SAFE_INTEGER)) return undefined;
+    overrides[code] = amount;
+  }
+  return { every, of, max, currencyOverrides: overrides };
 }
 
 const ACTION_TYPES: readonly unknown[] = ['auto_add', 'customer_choice'];

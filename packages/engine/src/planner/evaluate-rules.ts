@@ -6,6 +6,8 @@ import type { ConditionNode } from '../schema/condition-node.ts';
 import type { PreparedContext } from '../evaluate/prepare-context.ts';
 import { prepareContext } from '../evaluate/prepare-context.ts';
 import { assignVariant } from './assign-variant.ts';
+import type { GiftSets } from './gift-sets.ts';
+import { giftSets } from './gift-sets.ts';
 
 /** One rule's answer for one cart (CONTRACT, `/evaluate` results). */
 export type RuleResult = {
@@ -13,6 +15,8 @@ export type RuleResult = {
   campaignId: string;
   matched: boolean;
   reasons: string[];
+  /** A matched repeatable gift (giftConfig.per): how many sets it gives and why. */
+  repeat?: GiftSets;
   trace?: ConditionTrace;
 };
 
@@ -70,6 +74,7 @@ export function evaluateRules(
     }
     const { matched, reasons } = rule.program.run(prepared);
     const result: RuleResult = { ruleId: rule.id, campaignId: rule.campaignId, matched, reasons };
+    if (matched && rule.per !== undefined) result.repeat = giftSets(rule.per, prepared);
     if (options.trace === true) {
       // A full trace has one node per program node (the program is the tree, flattened).
       if (rule.program.size <= traceBudget) {

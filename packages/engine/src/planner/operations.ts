@@ -7,6 +7,8 @@ export type AddOperation = {
   variantId: string;
   quantity: number;
   attributes: Record<string, string>;
+  /** A repeatable gift only: the gift sets this quantity holds (quantity = gift quantity × sets). */
+  sets?: number;
 };
 
 /** Remove a gift line whose rule no longer matches or is no longer in the payload. */
@@ -20,6 +22,8 @@ export type ChooseOperation = {
   options: Array<{ variantId: string; quantity: number }>;
   /** Attributes to put on the chosen gift's line (as an add's, without `_svc_auto`). */
   attributes: Record<string, string>;
+  /** A repeatable gift only: the gift sets each option's quantity holds. */
+  sets?: number;
 };
 
 export type CartOperation = AddOperation | RemoveOperation | ChooseOperation;

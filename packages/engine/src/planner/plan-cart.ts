@@ -1,10 +1,11 @@
 import type { CompiledRule, CompiledRules } from '../compile/compile-rules.ts';
 import { compileRules } from '../compile/compile-rules.ts';
-import type { EvaluationContext } from '../schema/evaluation-context.ts';
+import type { CartLine, EvaluationContext } from '../schema/evaluation-context.ts';
 import type { Gift } from '../schema/gift-config.ts';
 import type { RulesPayloadInput } from '../schema/rules-payload.ts';
 import type { RuleOptions } from '../schema/rule-options.ts';
 import { isGiftLine } from '../evaluate/prepare-context.ts';
+import { idKeyOf } from '../ids.ts';
 import type { RuleEvaluationOptions, RuleResult } from './evaluate-rules.ts';
 import { evaluateRules } from './evaluate-rules.ts';
 import type { CartOperation, ChooseOperation, RemoveOperation, AddOperation } from './operations.ts';
@@ -27,6 +28,9 @@ export type CartPlan = { results: RuleResult[]; operations: CartOperation[] };
  *   gift if `fallbackOnOOS`, else nothing.
  * - `choose` for each matched customer-choice rule with no gift line yet, offering its
  *   available gifts (none available: no operation).
+ * A repeatable gift (`giftConfig.per`, see {@link giftSets}) gives `gift.quantity × sets`
+ * (adds and choose options carry `sets`); 0 sets gives nothing (its lines are removed), and a
+ * line of it holding another quantity is removed and added again with the right one.
  * Applying the operations and planning again yields no operations.
  *
  * @example
@@ -40,27 +44,38 @@ export function planCart(
   const compiled = 'kind' in rules && rules.kind === 'compiled-rules' ? rules : compileRules(rules as RulesPayloadInput);
   const results = evaluateRules(compiled, ctx, options);
   const available = options.availability ?? (() => true);
-  const matched = new Set<string>();
-  for (const result of results) if (result.matched) matched.add(result.ruleId);
+  // A rule gives when it matched and, if repeatable, earned at least one set.
+  const sets = new Map<string, number>();
+  for (const result of results) if (result.matched && (result.repeat?.sets ?? 1) > 0) sets.set(result.ruleId, result.repeat?.sets ?? 1);
 
   const removes: RemoveOperation[] = [];
+  const adds: AddOperation[] = [];
   const rulesWithGiftLine = new Set<string>();
   ctx.cart.lines.forEach((line, index) => {
     if (!isGiftLine(line)) return;
     const attributes = line.attributes ?? {};
     const ruleId = Object.hasOwn(attributes, GIFT_ATTRIBUTE.ruleId) ? attributes[GIFT_ATTRIBUTE.ruleId] : undefined;
     if (ruleId === undefined) return;
-    if (matched.has(ruleId)) rulesWithGiftLine.add(ruleId);
-    else removes.push({ type: 'remove', lineId: lineIdOf(line, index), ruleId });
+    const given = sets.get(ruleId);
+    if (given === undefined) {
+      removes.push({ type: 'remove', lineId: lineIdOf(line, index), ruleId });
+      return;
+    }
+    rulesWithGiftLine.add(ruleId);
+    const resized = resizeRepeatedGift(compiled.rulesById.get(ruleId), line, given, available);
+    if (resized !== undefined) {
+      removes.push({ type: 'remove', lineId: lineIdOf(line, index), ruleId });
+      adds.push(resized);
+    }
   });
 
-  const adds: AddOperation[] = [];
   const chooses: ChooseOperation[] = [];
   for (const rule of compiled.rules) {
-    if (!matched.has(rule.id) || rulesWithGiftLine.has(rule.id) || rule.options === undefined) continue;
+    const given = sets.get(rule.id);
+    if (given === undefined || rulesWithGiftLine.has(rule.id) || rule.options === undefined) continue;
     if (rule.options.actionType === 'customer_choice') {
       const offered = rule.gifts.filter((gift) => available(gift.variantId));
-      if (offered.length > 0) chooses.push(chooseOperation(rule, offered, rule.options));
+      if (offered.length > 0) chooses.push(chooseOperation(rule, offered, rule.options, given));
       continue;
     }
     const gift = pickGift(rule, available);
@@ -68,8 +83,9 @@ export function planCart(
       adds.push({
         type: 'add',
         variantId: gift.variantId,
-        quantity: gift.quantity,
+        quantity: gift.quantity * given,
         attributes: giftLineAttributes(rule, rule.options, { auto: true }),
+        ...(rule.per === undefined ? {} : { sets: given }),
       });
     }
   }
@@ -83,12 +99,33 @@ function pickGift(rule: CompiledRule, available: (variantGid: string) => boolean
   return rule.fallbackOnOOS ? fallbacks.find((gift) => available(gift.variantId)) : undefined;
 }
 
-function chooseOperation(rule: CompiledRule, gifts: readonly Gift[], options: RuleOptions): ChooseOperation {
+function chooseOperation(rule: CompiledRule, gifts: readonly Gift[], options: RuleOptions, sets: number): ChooseOperation {
   return {
     type: 'choose',
     ruleId: rule.id,
     campaignId: rule.campaignId,
-    options: gifts.map((gift) => ({ variantId: gift.variantId, quantity: gift.quantity })),
+    options: gifts.map((gift) => ({ variantId: gift.variantId, quantity: gift.quantity * sets })),
     attributes: giftLineAttributes(rule, options, { auto: false }),
+    ...(rule.per === undefined ? {} : { sets }),
   };
+}
+
+/**
+ * A repeatable gift's line whose quantity is not the gift quantity × sets: the add that
+ * replaces it (the line itself is removed), same variant and auto flag. Lines of other
+ * rules, and lines of a variant the rule does not give, are left as they are.
+ */
+function resizeRepeatedGift(
+  rule: CompiledRule | undefined,
+  line: CartLine,
+  sets: number,
+  available: (variantGid: string) => boolean,
+): AddOperation | undefined {
+  if (rule?.per === undefined || rule.options === undefined) return undefined;
+  const variant = idKeyOf(line.variantId);
+  const gift = rule.gifts.find((candidate) => idKeyOf(candidate.variantId) === variant);
+  // An unavailable variant keeps its line: removing it for an add that fails would lose the gift.
+  if (gift === undefined || line.quantity === gift.quantity * sets || !available(gift.variantId)) return undefined;
+  const auto = line.attributes?.[GIFT_ATTRIBUTE.auto] === 'true';
+  return { type: 'add', variantId: gift.variantId, quantity: gift.quantity * sets, attributes: giftLineAttributes(rule, rule.options, { auto }), sets };
 }

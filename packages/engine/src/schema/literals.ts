@@ -28,3 +28,6 @@ export const isStorableText = (value: string): boolean => !MAYBE_UNSTORABLE.test
 
 /** A product variant gid, as `variantGidSchema` checks it. */
 export const VARIANT_GID_PATTERN = /^gid:\/\/[A-Za-z0-9._-]+\/ProductVariant\/\d+$/;
+
+/** The most gift sets a repeatable gift (`giftConfig.per.max`) gives, whatever the cart. */
+export const MAX_GIFT_SETS = 100;
