@@ -183,6 +183,38 @@ describe('repeatable gifts (giftConfig.per)', () => {
   });
 });
 
+describe('stacking (priority, exclusive, highest_tier)', () => {
+  // Rules 0..2 of campaign 0 need product r in the cart (subtotal 50.00 + r).
+  const shop = shopPayload(3);
+  const withOptions = (options: Array<Record<string, unknown>>, stacking?: 'highest_tier') =>
+    buildCheckoutConfig({
+      ...shop,
+      rules: shop.rules.map((r, i) => ({ ...r, options: { ...r.options, ...options[i] } })),
+      shopSettings: stacking === undefined ? {} : { engine: { stacking } },
+    }).config;
+  const cart = [plainLine(0, '60.00'), plainLine(1, '60.00'), plainLine(2, '60.00'), giftLine(0, 0), giftLine(1, 1), giftLine(2, 2)];
+  const ids = (config: CheckoutFunctionConfig) => Object.keys(discounted(run(functionInput(config, cart)))).sort();
+  it.each([
+    ['no stacking fields: every claimed rule', withOptions([]), ['g0', 'g1', 'g2']],
+    ['rule 1 exclusive: rule 2 after it loses, rule 0 (earlier, equal priority) still gives', withOptions([{}, { exclusive: true }]), ['g0', 'g1']],
+    ['rule 2 exclusive with priority 5: the others lose', withOptions([{}, {}, { priority: 5, exclusive: true }]), ['g2']],
+    ['highest_tier: the last rule of the campaign', withOptions([], 'highest_tier'), ['g2']],
+    ['highest_tier with priorities: the highest', withOptions([{ priority: 3 }], 'highest_tier'), ['g0']],
+  ])('%s', (_name, config, expected) => {
+    expect(ids(config)).toEqual(expected.map((g) => `gid://shopify/CartLine/${g}`));
+    expect(run(functionInput(config, cart))).toEqual(runGiftDiscount(functionInput(config, cart)));
+  });
+  it('an exclusive rule whose gift line is not in the cart still suppresses', () => {
+    const config = withOptions([{}, {}, { priority: 5, exclusive: true }]);
+    expect(discounted(run(functionInput(config, cart.filter((l) => l.id !== 'gid://shopify/CartLine/g2'))))).toEqual({});
+  });
+  it('a malformed stack entry fails closed', () => {
+    const config = withOptions([{ priority: 2 }]);
+    const broken = { ...config, r: config.r.map((r, i) => (i === 0 ? [...r.slice(0, 8), ['x', 2]] : r)) } as unknown as CheckoutFunctionConfig;
+    expect(ids(broken)).toEqual(['gid://shopify/CartLine/g1', 'gid://shopify/CartLine/g2']);
+  });
+});
+
 describe('properties, through QuickJS', () => {
   const plain = fc.record({ n: fc.integer({ min: 0, max: 120 }), cents: fc.integer({ min: 0, max: 9000 }), quantity: fc.integer({ min: 1, max: 4 }) });
   const toLine = (p: { n: number; cents: number; quantity: number }) => plainLine(p.n, (p.cents / 100).toFixed(2), p.quantity);

@@ -29,7 +29,10 @@ export function evaluateContext(
   return {
     results: plan.results.map((result) => {
       const { ruleId, campaignId, matched, reasons } = result;
-      const extra = result.repeat === undefined ? {} : { repeat: result.repeat };
+      const extra = {
+        ...(result.suppressedBy === undefined ? {} : { suppressedBy: result.suppressedBy }),
+        ...(result.repeat === undefined ? {} : { repeat: result.repeat }),
+      };
       return options.trace
         ? { ruleId, campaignId, matched, reasons, ...extra, trace: result.trace ?? null }
         : { ruleId, campaignId, matched, reasons, ...extra };

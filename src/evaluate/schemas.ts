@@ -89,6 +89,13 @@ export const ruleResultSchema = z.object({
   campaignId: z.string(),
   matched: z.boolean(),
   reasons: z.array(z.string()).meta({ description: 'The leaf codes that decided, or why the rule was skipped' }),
+  suppressedBy: z
+    .string()
+    .optional()
+    .meta({
+      description:
+        'Stacking: the id of the rule that won over this one, whose conditions matched; `reasons` then says why (`suppressed_by_exclusive`, `suppressed_by_higher_tier`) and `matched` is false',
+    }),
   repeat: repeatSchema.optional(),
   trace: conditionTraceSchema
     .nullable()

@@ -1,5 +1,5 @@
 /** The response of GET /rules (SPEC "Rules payload"), for the OpenAPI document. */
-import { engineExperimentSchema } from '@gcrs/engine';
+import { engineExperimentSchema, stackingSchema } from '@gcrs/engine';
 import { z } from 'zod';
 import { ruleResponseSchema } from '../campaigns/schemas.ts';
 import { deliveredWidgetsSchema } from '../widgets/schema.ts';
@@ -18,6 +18,7 @@ export const resolvedShopSettingsSchema = z.object({
     runOnCartSubmission: z.boolean(),
     useDiscountedPrices: z.boolean(),
     evaluationDelay: z.int(),
+    stacking: stackingSchema.meta({ description: 'How the matching rules of one campaign stack: `all` or `highest_tier` (docs/promotions.md)' }),
   }),
   checkout: z.object({
     blockZeroValueCart: z.boolean(),

@@ -2,12 +2,13 @@
  * Shop settings: the admin stores a partial `shopSettings` (SPEC "Rules payload") plus
  * `lowStockThreshold`; readers get it merged over the defaults below.
  */
-import { textSchema } from '@gcrs/engine';
+import { stackingSchema, textSchema } from '@gcrs/engine';
+import type { Stacking } from '@gcrs/engine';
 import { z } from 'zod';
 
 /** What a shop gets before its admin changes anything (written down in docs/decisions.md). */
 export const DEFAULT_SHOP_SETTINGS = {
-  engine: { runOnExpressCheckout: true, runOnCartSubmission: true, useDiscountedPrices: false, evaluationDelay: 0 },
+  engine: { runOnExpressCheckout: true, runOnCartSubmission: true, useDiscountedPrices: false, evaluationDelay: 0, stacking: 'all' },
   checkout: { blockZeroValueCart: false, blockGiftOnlyCarts: true, stripZeroPriceItems: false },
   data: { collectCartTokens: true },
 } as const;
@@ -23,6 +24,7 @@ export const shopSettingsPatchSchema = z
         runOnCartSubmission: z.boolean(),
         useDiscountedPrices: z.boolean(),
         evaluationDelay: z.int().min(0).max(60_000),
+        stacking: stackingSchema.meta({ description: '`all`: every matching rule gives; `highest_tier`: per campaign only its highest (docs/promotions.md)' }),
       })
       .partial()
       .strict(),
@@ -48,7 +50,7 @@ export type ShopSettingsPatch = z.infer<typeof shopSettingsPatchSchema>;
 export type StoredShopSettings = ShopSettingsPatch;
 
 export type ResolvedShopSettings = {
-  engine: { runOnExpressCheckout: boolean; runOnCartSubmission: boolean; useDiscountedPrices: boolean; evaluationDelay: number };
+  engine: { runOnExpressCheckout: boolean; runOnCartSubmission: boolean; useDiscountedPrices: boolean; evaluationDelay: number; stacking: Stacking };
   checkout: {
     blockZeroValueCart: boolean;
     blockGiftOnlyCarts: boolean;

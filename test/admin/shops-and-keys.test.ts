@@ -43,7 +43,7 @@ describe('shops', () => {
       limits: { campaigns: 20, rules: 100, activeCampaigns: 5 },
       limitOverrides: {},
       settings: {
-        engine: { runOnExpressCheckout: true, runOnCartSubmission: true, useDiscountedPrices: false, evaluationDelay: 0 },
+        engine: { runOnExpressCheckout: true, runOnCartSubmission: true, useDiscountedPrices: false, evaluationDelay: 0, stacking: 'all' },
         checkout: { blockZeroValueCart: false, blockGiftOnlyCarts: true, stripZeroPriceItems: false },
         data: { collectCartTokens: true },
         storefront: { debug: false },

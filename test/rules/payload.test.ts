@@ -29,7 +29,7 @@ describe('GET /rules payload', () => {
       rules: [],
       debugAllowed: false,
       shopSettings: {
-        engine: { runOnExpressCheckout: true, runOnCartSubmission: true, useDiscountedPrices: false, evaluationDelay: 0 },
+        engine: { runOnExpressCheckout: true, runOnCartSubmission: true, useDiscountedPrices: false, evaluationDelay: 0, stacking: 'all' },
         checkout: { blockZeroValueCart: false, blockGiftOnlyCarts: true, stripZeroPriceItems: false },
         data: { collectCartTokens: true },
       },

@@ -69,7 +69,12 @@ export {
   engineExperimentSchema,
   shopSettingsSchema,
   rulesPayloadSchema,
+  stackingSchema,
 } from './schema/rules-payload.ts';
+export { SUPPRESSED, stackRules } from './planner/stack-rules.ts';
+export type { StackEntry, Stacking, Suppression } from './planner/stack-rules.ts';
+export { giftSets } from './planner/gift-sets.ts';
+export type { GiftSets } from './planner/gift-sets.ts';
 export type {
   PayloadRule,
   EngineExperiment,

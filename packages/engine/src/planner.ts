@@ -12,6 +12,9 @@ export type { AddOperation, RemoveOperation, ChooseOperation, CartOperation } fr
 export { planCart } from './planner/plan-cart.ts';
 export type { PlanOptions, CartPlan } from './planner/plan-cart.ts';
 export { applyOperations } from './planner/apply-operations.ts';
+export { SUPPRESSED, stackRules } from './planner/stack-rules.ts';
+export { giftSets } from './planner/gift-sets.ts';
+export type { GiftSets } from './planner/gift-sets.ts';
 export type { GiftChoices } from './planner/apply-operations.ts';
 export { GIFT_CAMPAIGN_ATTRIBUTE, isGiftLine, prepareContext } from './evaluate/prepare-context.ts';
 export { evaluateCondition } from './evaluate/evaluate-condition.ts';

@@ -19,13 +19,25 @@ export const CHECKOUT_CONFIG_LIMIT_BYTES = 10_000;
  * One rule: `[ruleKey, campaignIndex, tree, gifts, discount?, titleIndex?, experimentIndex?, per?]`.
  * A gift is its variant's numeric id (quantity 1) or `[id, quantity]`; `discount` a number
  * is a percentage, `[minor]` a fixed amount in the base currency's minor units per item.
- * `per` is a repeatable gift as `[every, of (0 items, 1 subtotal), max, currencyOverrides?]`.
- * Trailing defaults are dropped: discount 100 (%), title 0, no experiment (0 when a later
- * field follows), no per.
+ * `per` is a repeatable gift as `[every, of (0 items, 1 subtotal), max, currencyOverrides?]`;
+ * `stack` the rule's stacking options as `[priority, exclusive (0|1)]`.
+ * Trailing defaults are dropped: discount 100 (%), title 0, no experiment, no per, no stack
+ * (`null` stands for an absent one when a later field follows).
  */
 export type CompactGift = number | string | [number | string, number];
 export type CompactPer = [number, 0 | 1, number, Record<string, number>?];
-export type CompactRule = [string, number, CompactNode | 0, CompactGift[], (number | [number])?, number?, (number | null)?, CompactPer?];
+export type CompactStack = [number, 0 | 1];
+export type CompactRule = [
+  string,
+  number,
+  CompactNode | 0,
+  CompactGift[],
+  (number | [number])?,
+  number?,
+  (number | null)?,
+  (CompactPer | null)?,
+  CompactStack?,
+];
 
 export type CheckoutFunctionConfig = {
   /** Format version. */
@@ -37,8 +49,11 @@ export type CheckoutFunctionConfig = {
   /** Distinct discount titles, referenced by index. */
   m: string[];
   r: CompactRule[];
-  /** Checkout settings a discount can express: `s` stripZeroPriceItems, `n` minOrderTotalCents. */
-  k?: { s?: 1; n?: number };
+  /**
+   * Checkout settings a discount can express: `s` stripZeroPriceItems, `n` minOrderTotalCents;
+   * and `t` 1 for `engine.stacking: highest_tier`.
+   */
+  k?: { s?: 1; n?: number; t?: 1 };
 };
 
 /** The input query's variables (a second metafield): customer tags and collections to ask about. */
@@ -200,13 +215,16 @@ export function buildCheckoutConfig(payload: PayloadLike, collections: readonly 
     const per = gifts.per;
     const compactPer: CompactPer | undefined =
       per === undefined ? undefined : [per.every, per.of === 'subtotal' ? 1 : 0, per.max, ...(per.currencyOverrides === undefined ? [] : [per.currencyOverrides])] as CompactPer;
+    const priority = options.priority ?? 0;
+    const stack: CompactStack | null = priority === 0 && options.exclusive !== true ? null : [priority, options.exclusive === true ? 1 : 0];
     const tail: unknown[] = [
       discount,
       titles.indexOf(options.discountTitle),
-      experiment === undefined ? (compactPer === undefined ? undefined : null) : experimentIndex.get(experiment),
-      compactPer,
+      experiment === undefined ? null : (experimentIndex.get(experiment) ?? null),
+      compactPer ?? null,
+      stack,
     ];
-    const defaults: unknown[] = [100, 0, undefined, undefined];
+    const defaults: unknown[] = [100, 0, null, null, null];
     while (tail.length > 0 && tail[tail.length - 1] === defaults[tail.length - 1]) tail.pop();
     rules.push([ruleKeys.get(rule.id) ?? rule.id, campaigns.indexOf(campaignKey), tree, compactGifts, ...tail] as CompactRule);
   }
@@ -215,6 +233,7 @@ export function buildCheckoutConfig(payload: PayloadLike, collections: readonly 
   const k: CheckoutFunctionConfig['k'] = {};
   if (settings.stripZeroPriceItems === true) k.s = 1;
   if (settings.minOrderTotalCents !== undefined) k.n = settings.minOrderTotalCents;
+  if (readShopSettings(payload.shopSettings ?? {})?.engine?.stacking === 'highest_tier') k.t = 1;
   const config: CheckoutFunctionConfig = {
     v: 1,
     c: payload.baseCurrency.toUpperCase(),

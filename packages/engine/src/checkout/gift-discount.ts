@@ -11,6 +11,8 @@
  *    per rule, as the planner gives; one rule per experiment), times the gift sets of a
  *    repeatable gift (`giftSets`, the planner's own count, from the non-gift lines of the
  *    input); the excess pays full price;
+ * 4b. no higher matching rule suppresses it (stacking: `exclusive`, `highest_tier`), decided
+ *    by the planner's own `stackRules`;
  * 5. `checkout.minOrderTotalCents` (base currency) is reached by the non-gift lines, and a
  *    line priced 0 under `stripZeroPriceItems` is left alone.
  * Anything else — a forged attribute, a malformed configuration — pays full price.
@@ -18,6 +20,8 @@
 import { compileConditionProgram } from '../compile/condition-program.ts';
 import { readPer } from '../compile/read-rule-parts.ts';
 import { giftSets } from '../planner/gift-sets.ts';
+import type { StackEntry, Stacking } from '../planner/stack-rules.ts';
+import { stackRules } from '../planner/stack-rules.ts';
 import type { GiftPer } from '../schema/gift-config.ts';
 import { prepareContext } from '../evaluate/prepare-context.ts';
 import { idKeyOf } from '../ids.ts';
@@ -38,6 +42,8 @@ type Rule = {
   title: string;
   experiment: number | undefined;
   per: GiftPer | undefined;
+  priority: number;
+  exclusive: boolean;
   matched?: boolean;
 };
 
@@ -61,7 +67,7 @@ function readConfig(input: GiftFunctionInput): CheckoutFunctionConfig | undefine
 
 function readRule(compact: CompactRule, config: CheckoutFunctionConfig): Rule | undefined {
   if (!Array.isArray(compact)) return undefined;
-  const [, campaignIndex, tree, compactGifts, discount = 100, titleIndex = 0, experiment, compactPer] = compact;
+  const [, campaignIndex, tree, compactGifts, discount = 100, titleIndex = 0, experiment, compactPer, stack] = compact;
   const campaign = config.p[campaignIndex];
   if (typeof campaign !== 'string' || !Array.isArray(compactGifts)) return undefined;
   const gifts = new Map<string, number>();
@@ -73,13 +79,20 @@ function readRule(compact: CompactRule, config: CheckoutFunctionConfig): Rule | 
   const valid = typeof discount === 'number' ? discount > 0 && discount <= 100 : Array.isArray(discount) && Number.isSafeInteger(discount[0]) && discount[0] > 0;
   if (!valid) return undefined;
   let per: GiftPer | undefined;
-  if (compactPer !== undefined) {
+  if (compactPer !== undefined && compactPer !== null) {
     if (!Array.isArray(compactPer)) return undefined;
     const [every, of, max, currencyOverrides] = compactPer;
     per = readPer({ every, of: of === 1 ? 'subtotal' : of === 0 ? 'items' : undefined, max, currencyOverrides });
     if (per === undefined) return undefined;
   }
-  return { campaign, tree, gifts, discount, title: String(config.m[titleIndex] ?? ''), experiment: typeof experiment === 'number' ? experiment : undefined, per };
+  let priority = 0;
+  let exclusive = false;
+  if (stack !== undefined && stack !== null) {
+    if (!Array.isArray(stack) || !Number.isSafeInteger(stack[0]) || (stack[1] !== 0 && stack[1] !== 1)) return undefined;
+    [priority] = stack;
+    exclusive = stack[1] === 1;
+  }
+  return { campaign, tree, gifts, discount, title: String(config.m[titleIndex] ?? ''), experiment: typeof experiment === 'number' ? experiment : undefined, per, priority, exclusive };
 }
 
 const attributeOf = (field: { value: string | null } | null | undefined): string | undefined =>
@@ -107,6 +120,39 @@ function discountValue(rule: Rule, currency: string, config: CheckoutFunctionCon
 }
 
 /**
+ * The rules stacking suppresses (`stackRules`, as the planner applies it): the matching rules
+ * in configuration (payload) order, where a rule of an experiment counts only when a line
+ * claims it (the function does not know the visitor's variant; the storefront only adds the
+ * assigned one). Evaluates every tree only when stacking can suppress anything.
+ */
+function suppressedRules(
+  rules: Map<string, Rule>,
+  keyOfRule: Map<Rule, string>,
+  claims: ReadonlyArray<Rule | undefined>,
+  stacking: Stacking,
+  matches: (rule: Rule) => boolean,
+): Set<Rule> {
+  const all = [...keyOfRule.keys()];
+  if (stacking === 'all' && !all.some((rule) => rule.exclusive)) return new Set();
+  const claimed = new Set(claims);
+  const byKey = new Map<string, Rule>();
+  const matching: StackEntry[] = [];
+  for (const rule of all) {
+    if (rule.experiment !== undefined && !claimed.has(rule)) continue;
+    if (!matches(rule)) continue;
+    const key = keyOfRule.get(rule) ?? '';
+    byKey.set(key, rule);
+    matching.push({ id: key, campaign: rule.campaign, priority: rule.priority, exclusive: rule.exclusive });
+  }
+  const suppressed = new Set<Rule>();
+  for (const key of stackRules(matching, stacking).keys()) {
+    const rule = byKey.get(key) ?? rules.get(key);
+    if (rule !== undefined) suppressed.add(rule);
+  }
+  return suppressed;
+}
+
+/**
  * The Discount Function API result for one cart: one product discount candidate per rule,
  * targeting its verified gift lines with the quantity each may have discounted.
  *
@@ -120,9 +166,12 @@ export function runGiftDiscount(input: GiftFunctionInput): GiftFunctionResult {
   if (config === undefined || !Array.isArray(lines) || lines.length === 0) return NO_DISCOUNT;
 
   const rules = new Map<string, Rule>();
+  const keyOfRule = new Map<Rule, string>();
   for (const compact of config.r) {
     const rule = readRule(compact, config);
-    if (rule !== undefined) rules.set(String(compact[0]), rule);
+    if (rule === undefined) continue;
+    rules.set(String(compact[0]), rule);
+    keyOfRule.set(rule, String(compact[0]));
   }
   const claims = lines.map((line) => claimedRule(line, rules));
   if (claims.every((claim) => claim === undefined)) return NO_DISCOUNT;
@@ -170,6 +219,8 @@ export function runGiftDiscount(input: GiftFunctionInput): GiftFunctionResult {
   // As the validation guard: compared only when the cart is in the base currency.
   if (minimum !== undefined && currency === config.c && nonGiftSubtotal < minimum) return NO_DISCOUNT;
   const rate = Number(input.presentmentCurrencyRate ?? 1);
+  const matches = (rule: Rule) => (rule.matched ??= compileConditionProgram(decodeTree(rule.tree)).run(prepared).matched);
+  const suppressed = suppressedRules(rules, keyOfRule, claims, config.k?.t === 1 ? 'highest_tier' : 'all', matches);
 
   const allowance = new Map<Rule, { variant: string; remaining: number }>();
   const experimentWinner = new Map<number, Rule>();
@@ -178,8 +229,7 @@ export function runGiftDiscount(input: GiftFunctionInput): GiftFunctionResult {
     const rule = claims[index];
     if (rule === undefined) return;
     if (config.k?.s === 1 && toMinorUnits(line.cost.amountPerQuantity.amount, currency) === 0) return;
-    rule.matched ??= compileConditionProgram(decodeTree(rule.tree)).run(prepared).matched;
-    if (!rule.matched) return;
+    if (!matches(rule) || suppressed.has(rule)) return;
     if (rule.experiment !== undefined) {
       const winner = experimentWinner.get(rule.experiment) ?? rule;
       experimentWinner.set(rule.experiment, winner);

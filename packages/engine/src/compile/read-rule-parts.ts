@@ -9,7 +9,7 @@ import type { GiftConfig, GiftPer } from '../schema/gift-config.ts';
 import { RULE_OPTION_DEFAULTS_VALUES } from '../schema/rule-option-defaults.ts';
 import type { RuleOptions } from '../schema/rule-options.ts';
 import type { ShopSettings } from '../schema/rules-payload.ts';
-import { MAX_GIFT_SETS, VARIANT_GID_PATTERN, isStorableText } from '../schema/literals.ts';
+import { MAX_GIFT_SETS, MAX_PRIORITY, VARIANT_GID_PATTERN, isStorableText } from '../schema/literals.ts';
 
 type Plain = Record<string, unknown>;
 
@@ -83,18 +83,23 @@ export function readRuleOptions(input: unknown): RuleOptions | undefined {
   if (typeof discountValue !== 'number' || !Number.isFinite(discountValue) || discountValue < 0) return undefined;
   if (typeof discountTitle !== 'string' || !isStorableText(discountTitle)) return undefined;
   if (discountType === 'percentage' && discountValue > 100) return undefined;
+  const { priority, exclusive } = input;
+  if (priority !== undefined && !(isInt(priority) && Math.abs(priority) <= MAX_PRIORITY)) return undefined;
+  if (exclusive !== undefined && typeof exclusive !== 'boolean') return undefined;
   return {
     actionType: actionType as RuleOptions['actionType'],
     discountMethod,
     discountType: discountType as RuleOptions['discountType'],
     discountValue,
     discountTitle,
+    ...(priority === undefined ? {} : { priority }),
+    ...(exclusive === undefined ? {} : { exclusive }),
   };
 }
 
-type FieldKind = 'boolean' | 'int' | 'string';
+type FieldKind = 'boolean' | 'int' | 'string' | 'stacking';
 const SHOP_SETTING_FIELDS: Record<string, Record<string, FieldKind>> = {
-  engine: { runOnExpressCheckout: 'boolean', runOnCartSubmission: 'boolean', useDiscountedPrices: 'boolean', evaluationDelay: 'int' },
+  engine: { runOnExpressCheckout: 'boolean', runOnCartSubmission: 'boolean', useDiscountedPrices: 'boolean', evaluationDelay: 'int', stacking: 'stacking' },
   checkout: {
     blockZeroValueCart: 'boolean',
     blockGiftOnlyCarts: 'boolean',
@@ -105,7 +110,8 @@ const SHOP_SETTING_FIELDS: Record<string, Record<string, FieldKind>> = {
   data: { collectCartTokens: 'boolean' },
 };
 
-const fits = (value: unknown, kind: FieldKind) => (kind === 'int' ? isInt(value) : typeof value === kind);
+const fits = (value: unknown, kind: FieldKind) =>
+  kind === 'int' ? isInt(value) : kind === 'stacking' ? value === 'all' || value === 'highest_tier' : typeof value === kind;
 
 /**
  * `shopSettingsSchema.safeParse(input)`'s data, or undefined where it fails: every section

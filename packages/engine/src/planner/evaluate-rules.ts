@@ -8,6 +8,8 @@ import { prepareContext } from '../evaluate/prepare-context.ts';
 import { assignVariant } from './assign-variant.ts';
 import type { GiftSets } from './gift-sets.ts';
 import { giftSets } from './gift-sets.ts';
+import type { StackEntry } from './stack-rules.ts';
+import { stackRules } from './stack-rules.ts';
 
 /** One rule's answer for one cart (CONTRACT, `/evaluate` results). */
 export type RuleResult = {
@@ -17,6 +19,12 @@ export type RuleResult = {
   reasons: string[];
   /** A matched repeatable gift (giftConfig.per): how many sets it gives and why. */
   repeat?: GiftSets;
+  /**
+   * A rule whose conditions matched but that a higher rule suppressed (stacking): the winning
+   * rule's id; then `matched` is false and `reasons` is `[suppressed_by_exclusive]` or
+   * `[suppressed_by_higher_tier]`.
+   */
+  suppressedBy?: string;
   trace?: ConditionTrace;
 };
 
@@ -86,7 +94,30 @@ export function evaluateRules(
     }
     results.push(result);
   }
+  applyStacking(compiled, results);
   return results;
+}
+
+/** Marks the matched results a higher rule suppresses (see stackRules); in place. */
+function applyStacking(compiled: CompiledRules, results: RuleResult[]): void {
+  const stacking = compiled.shopSettings.engine?.stacking ?? 'all';
+  const matching: StackEntry[] = [];
+  compiled.rules.forEach((rule, index) => {
+    const result = results[index];
+    if (result?.matched !== true) return;
+    matching.push({ id: rule.id, campaign: rule.campaignId, priority: rule.options?.priority ?? 0, exclusive: rule.options?.exclusive === true });
+  });
+  if (stacking === 'all' && !matching.some((entry) => entry.exclusive)) return;
+  const suppressed = stackRules(matching, stacking);
+  if (suppressed.size === 0) return;
+  for (const result of results) {
+    const suppression = suppressed.get(result.ruleId);
+    if (suppression === undefined) continue;
+    result.matched = false;
+    result.reasons = [suppression.reason];
+    result.suppressedBy = suppression.by;
+    delete result.repeat;
+  }
 }
 
 function traceRule(rule: CompiledRule, prepared: PreparedContext, baseCurrency: string): ConditionTrace {

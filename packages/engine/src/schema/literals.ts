@@ -31,3 +31,6 @@ export const VARIANT_GID_PATTERN = /^gid:\/\/[A-Za-z0-9._-]+\/ProductVariant\/\d
 
 /** The most gift sets a repeatable gift (`giftConfig.per.max`) gives, whatever the cart. */
 export const MAX_GIFT_SETS = 100;
+
+/** `options.priority` is an integer in -MAX_PRIORITY..MAX_PRIORITY. */
+export const MAX_PRIORITY = 1_000_000;

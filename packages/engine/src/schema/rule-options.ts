@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { MAX_PRIORITY } from './literals.ts';
 import { RULE_OPTION_DEFAULTS_VALUES } from './rule-option-defaults.ts';
 import { textSchema } from './text.ts';
 
@@ -8,7 +9,9 @@ export const RULE_OPTION_DEFAULTS = RULE_OPTION_DEFAULTS_VALUES;
 /**
  * How a rule's gift is added and discounted. Every field has a default, and a missing
  * options object becomes {@link RULE_OPTION_DEFAULTS}. `discountValue` is a percentage
- * (0..100, 100 = free) or a fixed amount in minor units, per `discountType`.
+ * (0..100, 100 = free) or a fixed amount in minor units, per `discountType`. `priority` and
+ * `exclusive` (issue 13, stacking) have no default: absent means 0 and false, and a stored
+ * rule without them reads back without them.
  *
  * @example ruleOptionsSchema.parse(undefined) // RULE_OPTION_DEFAULTS
  * @example ruleOptionsSchema.parse({ discountValue: 50 }).discountType // 'percentage'
@@ -22,6 +25,16 @@ export const ruleOptionsSchema = z
       .default(RULE_OPTION_DEFAULTS.discountType),
     discountValue: z.number().min(0).default(RULE_OPTION_DEFAULTS.discountValue),
     discountTitle: textSchema.default(RULE_OPTION_DEFAULTS.discountTitle),
+    priority: z
+      .int()
+      .min(-MAX_PRIORITY)
+      .max(MAX_PRIORITY)
+      .optional()
+      .meta({ description: 'Stacking order, higher first; absent = 0. Ties: payload order' }),
+    exclusive: z
+      .boolean()
+      .optional()
+      .meta({ description: 'When it gives, every rule after it (lower priority, or equal priority later in the payload) gives nothing; absent = false' }),
   })
   .superRefine((options, ctx) => {
     if (options.discountType === 'percentage' && options.discountValue > 100) {

@@ -24,6 +24,12 @@ export const engineExperimentSchema = z.object({
   variants: z.array(z.object({ id: z.string(), ruleId: z.string(), weight: z.number().min(0) })),
 });
 
+/**
+ * How the matching rules of one campaign stack (issue 13): `all` (absent too) every one gives;
+ * `highest_tier` only the campaign's highest (highest priority, then last in payload order).
+ */
+export const stackingSchema = z.enum(['all', 'highest_tier']);
+
 /** SPEC's `shopSettings` of the rules payload; every field optional (absent = off). */
 export const shopSettingsSchema = z.object({
   engine: z
@@ -32,6 +38,7 @@ export const shopSettingsSchema = z.object({
       runOnCartSubmission: z.boolean().optional(),
       useDiscountedPrices: z.boolean().optional(),
       evaluationDelay: z.int().optional(),
+      stacking: stackingSchema.optional(),
     })
     .optional(),
   checkout: z
