@@ -1060,6 +1060,16 @@ export interface operations {
                                 }[];
                                 /** @default false */
                                 fallbackOnOOS?: boolean;
+                                per?: {
+                                    every: number;
+                                    /** @enum {string} */
+                                    of: "items" | "subtotal";
+                                    max: number;
+                                    /** @description `of: subtotal` only: `every` in minor units of the cart currency named */
+                                    currencyOverrides?: {
+                                        [key: string]: number;
+                                    };
+                                };
                             };
                             /**
                              * @default {
@@ -1090,6 +1100,10 @@ export interface operations {
                                 discountValue?: number;
                                 /** @default Free gift */
                                 discountTitle?: string;
+                                /** @description Stacking order, higher first; absent = 0. Ties: payload order */
+                                priority?: number;
+                                /** @description When it gives, every rule after it (lower priority, or equal priority later in the payload) gives nothing; absent = false */
+                                exclusive?: boolean;
                             };
                         }[];
                     }[];
@@ -1200,6 +1214,16 @@ export interface operations {
                                     }[];
                                     /** @default false */
                                     fallbackOnOOS: boolean;
+                                    per?: {
+                                        every: number;
+                                        /** @enum {string} */
+                                        of: "items" | "subtotal";
+                                        max: number;
+                                        /** @description `of: subtotal` only: `every` in minor units of the cart currency named */
+                                        currencyOverrides?: {
+                                            [key: string]: number;
+                                        };
+                                    };
                                 };
                                 options: {
                                     /**
@@ -1221,6 +1245,10 @@ export interface operations {
                                     discountValue: number;
                                     /** @default Free gift */
                                     discountTitle: string;
+                                    /** @description Stacking order, higher first; absent = 0. Ties: payload order */
+                                    priority?: number;
+                                    /** @description When it gives, every rule after it (lower priority, or equal priority later in the payload) gives nothing; absent = false */
+                                    exclusive?: boolean;
                                 };
                                 /**
                                  * Format: date-time
@@ -1323,6 +1351,16 @@ export interface operations {
                             }[];
                             /** @default false */
                             fallbackOnOOS?: boolean;
+                            per?: {
+                                every: number;
+                                /** @enum {string} */
+                                of: "items" | "subtotal";
+                                max: number;
+                                /** @description `of: subtotal` only: `every` in minor units of the cart currency named */
+                                currencyOverrides?: {
+                                    [key: string]: number;
+                                };
+                            };
                         };
                         options: {
                             /**
@@ -1344,6 +1382,10 @@ export interface operations {
                             discountValue?: number;
                             /** @default Free gift */
                             discountTitle?: string;
+                            /** @description Stacking order, higher first; absent = 0. Ties: payload order */
+                            priority?: number;
+                            /** @description When it gives, every rule after it (lower priority, or equal priority later in the payload) gives nothing; absent = false */
+                            exclusive?: boolean;
                         };
                     }[];
                 };
@@ -1391,6 +1433,16 @@ export interface operations {
                                     }[];
                                     /** @default false */
                                     fallbackOnOOS: boolean;
+                                    per?: {
+                                        every: number;
+                                        /** @enum {string} */
+                                        of: "items" | "subtotal";
+                                        max: number;
+                                        /** @description `of: subtotal` only: `every` in minor units of the cart currency named */
+                                        currencyOverrides?: {
+                                            [key: string]: number;
+                                        };
+                                    };
                                 };
                                 options: {
                                     /**
@@ -1412,6 +1464,10 @@ export interface operations {
                                     discountValue: number;
                                     /** @default Free gift */
                                     discountTitle: string;
+                                    /** @description Stacking order, higher first; absent = 0. Ties: payload order */
+                                    priority?: number;
+                                    /** @description When it gives, every rule after it (lower priority, or equal priority later in the payload) gives nothing; absent = false */
+                                    exclusive?: boolean;
                                 };
                                 /**
                                  * Format: date-time
@@ -1897,6 +1953,16 @@ export interface operations {
                                 }[];
                                 /** @default false */
                                 fallbackOnOOS: boolean;
+                                per?: {
+                                    every: number;
+                                    /** @enum {string} */
+                                    of: "items" | "subtotal";
+                                    max: number;
+                                    /** @description `of: subtotal` only: `every` in minor units of the cart currency named */
+                                    currencyOverrides?: {
+                                        [key: string]: number;
+                                    };
+                                };
                             };
                             options: {
                                 /**
@@ -1918,6 +1984,10 @@ export interface operations {
                                 discountValue: number;
                                 /** @default Free gift */
                                 discountTitle: string;
+                                /** @description Stacking order, higher first; absent = 0. Ties: payload order */
+                                priority?: number;
+                                /** @description When it gives, every rule after it (lower priority, or equal priority later in the payload) gives nothing; absent = false */
+                                exclusive?: boolean;
                             };
                             /**
                              * Format: date-time
@@ -1953,6 +2023,11 @@ export interface operations {
                                 runOnCartSubmission: boolean;
                                 useDiscountedPrices: boolean;
                                 evaluationDelay: number;
+                                /**
+                                 * @description How the matching rules of one campaign stack: `all` or `highest_tier` (docs/promotions.md)
+                                 * @enum {string}
+                                 */
+                                stacking: "all" | "highest_tier";
                             };
                             checkout: {
                                 blockZeroValueCart: boolean;
@@ -2180,6 +2255,24 @@ export interface operations {
                             matched: boolean;
                             /** @description The leaf codes that decided, or why the rule was skipped */
                             reasons: string[];
+                            /** @description Stacking: the id of the rule that won over this one, whose conditions matched; `reasons` then says why (`suppressed_by_exclusive`, `suppressed_by_higher_tier`) and `matched` is false */
+                            suppressedBy?: string;
+                            /** @description Only on a matched rule whose giftConfig has `per`: how many gift sets it gives and why */
+                            repeat?: {
+                                /** @description Gift sets given: min(max, floor(counted / every)); 0 gives nothing */
+                                sets: number;
+                                /** @enum {string} */
+                                of: "items" | "subtotal";
+                                /** @description The step that applied (a subtotal step resolved for the cart currency) */
+                                every: number;
+                                max: number;
+                                /** @description Non-gift items, or the non-gift subtotal in the cart currency's minor units */
+                                counted: number;
+                                /** @description Whether `max` cut the sets */
+                                capped: boolean;
+                                /** @enum {string} */
+                                reason: "per_sets" | "per_sets_capped" | "per_below_every" | "foreign_currency_no_override";
+                            };
                             /** @description The full trace of the condition tree; null when the rule was skipped (see `reasons`); absent with `?trace=false` */
                             trace?: components["schemas"]["ConditionTrace"] | null;
                         }[];
@@ -2193,6 +2286,8 @@ export interface operations {
                             attributes: {
                                 [key: string]: string;
                             };
+                            /** @description A repeatable gift only: the gift sets the quantity holds (quantity = gift quantity × sets) */
+                            sets?: number;
                         } | {
                             /** @constant */
                             type: "remove";
@@ -2211,6 +2306,8 @@ export interface operations {
                             attributes: {
                                 [key: string]: string;
                             };
+                            /** @description A repeatable gift only: the gift sets the quantity holds (quantity = gift quantity × sets) */
+                            sets?: number;
                         })[];
                     };
                 };
@@ -3015,6 +3112,11 @@ export interface operations {
                             runOnCartSubmission?: boolean;
                             useDiscountedPrices?: boolean;
                             evaluationDelay?: number;
+                            /**
+                             * @description `all`: every matching rule gives; `highest_tier`: per campaign only its highest (docs/promotions.md)
+                             * @enum {string}
+                             */
+                            stacking?: "all" | "highest_tier";
                         };
                         checkout?: {
                             blockZeroValueCart?: boolean;
@@ -4365,6 +4467,16 @@ export interface operations {
                                 }[];
                                 /** @default false */
                                 fallbackOnOOS?: boolean;
+                                per?: {
+                                    every: number;
+                                    /** @enum {string} */
+                                    of: "items" | "subtotal";
+                                    max: number;
+                                    /** @description `of: subtotal` only: `every` in minor units of the cart currency named */
+                                    currencyOverrides?: {
+                                        [key: string]: number;
+                                    };
+                                };
                             };
                             /**
                              * @default {
@@ -4395,6 +4507,10 @@ export interface operations {
                                 discountValue?: number;
                                 /** @default Free gift */
                                 discountTitle?: string;
+                                /** @description Stacking order, higher first; absent = 0. Ties: payload order */
+                                priority?: number;
+                                /** @description When it gives, every rule after it (lower priority, or equal priority later in the payload) gives nothing; absent = false */
+                                exclusive?: boolean;
                             };
                         }[];
                     };
@@ -4457,6 +4573,24 @@ export interface operations {
                             matched: boolean;
                             /** @description The leaf codes that decided, or why the rule was skipped */
                             reasons: string[];
+                            /** @description Stacking: the id of the rule that won over this one, whose conditions matched; `reasons` then says why (`suppressed_by_exclusive`, `suppressed_by_higher_tier`) and `matched` is false */
+                            suppressedBy?: string;
+                            /** @description Only on a matched rule whose giftConfig has `per`: how many gift sets it gives and why */
+                            repeat?: {
+                                /** @description Gift sets given: min(max, floor(counted / every)); 0 gives nothing */
+                                sets: number;
+                                /** @enum {string} */
+                                of: "items" | "subtotal";
+                                /** @description The step that applied (a subtotal step resolved for the cart currency) */
+                                every: number;
+                                max: number;
+                                /** @description Non-gift items, or the non-gift subtotal in the cart currency's minor units */
+                                counted: number;
+                                /** @description Whether `max` cut the sets */
+                                capped: boolean;
+                                /** @enum {string} */
+                                reason: "per_sets" | "per_sets_capped" | "per_below_every" | "foreign_currency_no_override";
+                            };
                             /** @description The full trace of the condition tree; null when the rule was skipped (see `reasons`); absent with `?trace=false` */
                             trace?: components["schemas"]["ConditionTrace"] | null;
                         }[];
@@ -4470,6 +4604,8 @@ export interface operations {
                             attributes: {
                                 [key: string]: string;
                             };
+                            /** @description A repeatable gift only: the gift sets the quantity holds (quantity = gift quantity × sets) */
+                            sets?: number;
                         } | {
                             /** @constant */
                             type: "remove";
@@ -4488,6 +4624,8 @@ export interface operations {
                             attributes: {
                                 [key: string]: string;
                             };
+                            /** @description A repeatable gift only: the gift sets the quantity holds (quantity = gift quantity × sets) */
+                            sets?: number;
                         })[];
                     };
                 };
