@@ -11,15 +11,17 @@ import type { Session } from './api/client.ts';
 import { ApiKeysPage } from './pages/ApiKeysPage.tsx';
 import { CampaignsPage } from './pages/CampaignsPage.tsx';
 
-type Route = { path: string; label: string; built: boolean };
+/** A screen of the navigation; `page` is absent while it is not built (it then says so). */
+type Route = { path: string; label: string; page?: () => ReactNode };
 
+// One line per screen: a new screen is its page file and its line here.
 export const ROUTES: readonly Route[] = [
-  { path: '/campaigns', label: 'Campaigns', built: true },
-  { path: '/simulator', label: 'Simulator', built: false },
-  { path: '/widgets', label: 'Widgets', built: false },
-  { path: '/analytics', label: 'Analytics', built: false },
-  { path: '/experiments', label: 'Experiments', built: false },
-  { path: '/settings/api-keys', label: 'Settings', built: true },
+  { path: '/campaigns', label: 'Campaigns', page: () => <CampaignsPage /> },
+  { path: '/simulator', label: 'Simulator' },
+  { path: '/widgets', label: 'Widgets' },
+  { path: '/analytics', label: 'Analytics' },
+  { path: '/experiments', label: 'Experiments' },
+  { path: '/settings/api-keys', label: 'Settings', page: () => <ApiKeysPage /> },
 ];
 
 function useHashPath(): string {
@@ -94,10 +96,7 @@ export function App() {
   if (session === undefined) return <SignedOut />;
 
   const route = ROUTES.find((candidate) => path === candidate.path || path.startsWith(`${candidate.path}/`)) ?? ROUTES[0];
-  let content: ReactNode;
-  if (route?.path === '/campaigns') content = <CampaignsPage />;
-  else if (route?.path === '/settings/api-keys') content = <ApiKeysPage />;
-  else content = <NotBuilt label={route?.label ?? 'Page'} />;
+  const content: ReactNode = route?.page ? route.page() : <NotBuilt label={route?.label ?? 'Page'} />;
 
   const topBar = (
     <TopBar
@@ -113,7 +112,7 @@ export function App() {
         title="Gift campaigns"
         items={ROUTES.map((item) => ({
           url: `#${item.path}`,
-          label: item.built ? item.label : `${item.label} (not built yet)`,
+          label: item.page ? item.label : `${item.label} (not built yet)`,
           selected: item.path === route?.path,
           onClick: () => setNavOpen(false),
         }))}

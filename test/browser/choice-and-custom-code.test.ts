@@ -3,13 +3,12 @@
  * chosen gift; the merchant's `customCode` runs on the Scale plan and not on Pro.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { demoWidgets, subtotalGiftCampaign } from '../../dev/storefront/seed.ts';
 import type { Plan } from '../../dev/storefront/seed.ts';
-import { launchChromium, saveScreenshot, skipWithoutChromium } from '../support/chromium.ts';
-import type { Browser } from '../support/chromium.ts';
+import { saveScreenshot, skipWithoutChromium } from '../support/chromium.ts';
 import { addFromCard, expectGiftVariants, giftLines, giftWrites, openStorefront } from '../support/shopper.ts';
-import { startStorefrontStack } from '../support/storefront.ts';
+import { useStorefrontBrowser } from '../support/storefront.ts';
 import type { StorefrontStack } from '../support/storefront.ts';
 
 const MUG = 20011;
@@ -23,24 +22,8 @@ const CUSTOM_CODE = {
 
 describe.skipIf(skipWithoutChromium())('gift choice and custom code, in Chromium', () => {
   let stack: StorefrontStack;
-  let browser: Browser;
   let page: Page;
-
-  beforeAll(async () => {
-    stack = await startStorefrontStack();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-  });
-  beforeEach(async () => {
-    await browser.context.clearCookies();
-    page = await browser.context.newPage();
-  });
-  afterEach(async () => {
-    await page.close();
-  });
+  useStorefrontBrowser((session) => ({ stack, page } = session));
 
   it('shows the gift choice of a customer-choice rule and adds only the chosen gift', async () => {
     const { shopId, standin } = await stack.openShop('scale');

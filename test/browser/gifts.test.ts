@@ -3,13 +3,12 @@
  * served by the service and talking to it through the stand-in's signed app proxy.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gid } from '../../dev/storefront/fixture.ts';
 import { demoWidgets, subtotalGiftCampaign } from '../../dev/storefront/seed.ts';
-import { launchChromium, saveScreenshot, skipWithoutChromium } from '../support/chromium.ts';
-import type { Browser } from '../support/chromium.ts';
+import { saveScreenshot, skipWithoutChromium } from '../support/chromium.ts';
 import { addFromCard, cartOf, expectGiftVariants, giftLines, giftWrites, openStorefront, stepLine } from '../support/shopper.ts';
-import { startStorefrontStack } from '../support/storefront.ts';
+import { useStorefrontBrowser } from '../support/storefront.ts';
 import type { StorefrontStack } from '../support/storefront.ts';
 
 const TEE = 10011; // $30.00
@@ -18,24 +17,8 @@ const TEA = 20031; // sold out in the fixture's catalog
 
 describe.skipIf(skipWithoutChromium())('gifts on the storefront, in Chromium', () => {
   let stack: StorefrontStack;
-  let browser: Browser;
   let page: Page;
-
-  beforeAll(async () => {
-    stack = await startStorefrontStack();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-  });
-  beforeEach(async () => {
-    await browser.context.clearCookies();
-    page = await browser.context.newPage();
-  });
-  afterEach(async () => {
-    await page.close();
-  });
+  useStorefrontBrowser((session) => ({ stack, page } = session));
 
   /** A Scale shop with "spend $50, get `gift`" live and the demo widgets. */
   async function thresholdShop(gift: number, options: { force?: boolean } = {}) {

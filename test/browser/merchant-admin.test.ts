@@ -4,25 +4,23 @@
  * a used link lands on a clear page. axe finds no serious or critical violation on any screen;
  * screenshots at 1440 and 360 px go to test-artifacts/browser/ (git-ignored).
  */
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaign, rule } from '../campaigns/fixtures.ts';
-import { launchChromium, saveScreenshot, skipWithoutChromium } from '../support/chromium.ts';
+import { skipWithoutChromium } from '../support/chromium.ts';
 import type { Browser } from '../support/chromium.ts';
-import { createTestApp } from '../support/test-app.ts';
+import { checkScreen, startMerchantAdmin } from '../support/merchant-admin.ts';
+import type { MerchantAdminStack } from '../support/merchant-admin.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 
 describe.skipIf(skipWithoutChromium())('merchant admin, in Chromium', () => {
+  let stack: MerchantAdminStack;
   let t: TestApp;
   let browser: Browser;
-  let base: string;
   let shop: TestShop;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await launchChromium();
+    stack = await startMerchantAdmin();
+    ({ t, browser } = stack);
     shop = await t.createShop('scale');
     // Its gift is in no catalog: enabling meets a health warning.
     await t.admin({
@@ -32,27 +30,11 @@ describe.skipIf(skipWithoutChromium())('merchant admin, in Chromium', () => {
     });
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
-    await t?.close();
+    await stack?.close();
   });
 
-  async function loginLink(): Promise<string> {
-    const res = await t.admin({ method: 'POST', url: `/admin/v1/shops/${shop.id}/login-links` });
-    const { url } = res.json() as { url: string };
-    return base + new URL(url).pathname + new URL(url).search;
-  }
-
-  /** No serious or critical axe violation, then screenshots at 1440 and 360 px. */
-  async function check(page: Page, name: string): Promise<void> {
-    for (const width of [1440, 360]) {
-      await page.setViewportSize({ width, height: 900 });
-      const result = await new AxeBuilder({ page }).analyze();
-      const bad = result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-      expect(bad.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`), `${name} at ${width}px`).toEqual([]);
-      await saveScreenshot(page, `merchant-admin-${name}-${width}`);
-    }
-    await page.setViewportSize({ width: 1440, height: 900 });
-  }
+  const loginLink = () => stack.loginLink(shop.id);
+  const check = checkScreen;
 
   it('signs in with a link, enables a campaign through its health warning, creates and revokes a key', async () => {
     const page = await browser.context.newPage();
@@ -134,7 +116,7 @@ describe.skipIf(skipWithoutChromium())('merchant admin, in Chromium', () => {
     const empty = await t.createShop('free');
     const res = await t.admin({ method: 'POST', url: `/admin/v1/shops/${empty.id}/login-links` });
     const { url } = res.json() as { url: string };
-    await page.goto(base + new URL(url).pathname + new URL(url).search);
+    await page.goto(stack.base + new URL(url).pathname + new URL(url).search);
     await page.getByRole('heading', { name: 'No gift campaigns yet' }).waitFor();
     await check(page, 'campaigns-empty');
 

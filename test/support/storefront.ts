@@ -3,12 +3,16 @@
  * storefront in front of it, for the browser tests and the stand-in's own tests. Shops are
  * seeded through the admin API, as `npm run storefront:dev` does.
  */
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { DEMO_FIXTURE } from '../../dev/storefront/fixture.ts';
 import type { StorefrontFixture } from '../../dev/storefront/fixture.ts';
 import { AdminClient } from '../../dev/storefront/seed.ts';
 import type { Plan } from '../../dev/storefront/seed.ts';
 import { startStorefrontStandin } from '../../dev/storefront/server.ts';
 import type { StorefrontStandin } from '../../dev/storefront/server.ts';
+import { launchChromium } from './chromium.ts';
+import type { Browser } from './chromium.ts';
 import { ADMIN_TOKEN, createTestApp } from './test-app.ts';
 import type { TestApp } from './test-app.ts';
 
@@ -65,4 +69,37 @@ export async function startStorefrontStack(env: Record<string, string> = {}): Pr
       await t.close();
     },
   };
+}
+
+/**
+ * The hooks of a browser test file on the stand-in storefront: one service + stand-in stack and
+ * one Chromium for the file, a fresh page without cookies for each test. `bind` receives them
+ * before each test, so the file keeps plain `stack` and `page` variables.
+ *
+ * @example
+ *   let stack: StorefrontStack;
+ *   let page: Page;
+ *   useStorefrontBrowser((session) => ({ stack, page } = session));
+ */
+export function useStorefrontBrowser(bind: (session: { stack: StorefrontStack; page: Page }) => void): void {
+  let stack: StorefrontStack | undefined;
+  let browser: Browser | undefined;
+  let page: Page | undefined;
+  beforeAll(async () => {
+    stack = await startStorefrontStack();
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+  beforeEach(async () => {
+    if (!stack || !browser) throw new Error('useStorefrontBrowser: the stack or Chromium did not start');
+    await browser.context.clearCookies();
+    page = await browser.context.newPage();
+    bind({ stack, page });
+  });
+  afterEach(async () => {
+    await page?.close();
+  });
 }

@@ -1,0 +1,64 @@
+/**
+ * The merchant admin in real Chromium: the test app listening on a port, a browser, sign-in by
+ * the operator's login link, and the check every screen passes (no serious or critical axe
+ * violation, screenshots at 1440 and 360 px in test-artifacts/browser/).
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { launchChromium, saveScreenshot } from './chromium.ts';
+import type { Browser } from './chromium.ts';
+import { createTestApp } from './test-app.ts';
+import type { TestApp } from './test-app.ts';
+
+export type MerchantAdminStack = {
+  t: TestApp;
+  /** The app's origin, e.g. `http://127.0.0.1:41234`. */
+  base: string;
+  browser: Browser;
+  /** A fresh one-time login link of `shopId`, on `base`. */
+  loginLink(shopId: string): Promise<string>;
+  close(): Promise<void>;
+};
+
+/**
+ * Starts the app (its own database) on a port and Chromium.
+ *
+ * @example
+ *   const stack = await startMerchantAdmin();
+ *   await page.goto(await stack.loginLink(shop.id));
+ */
+export async function startMerchantAdmin(env: Record<string, string> = {}): Promise<MerchantAdminStack> {
+  const t = await createTestApp(env);
+  const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const browser = await launchChromium();
+  return {
+    t,
+    base,
+    browser,
+    async loginLink(shopId) {
+      const res = await t.admin({ method: 'POST', url: `/admin/v1/shops/${shopId}/login-links` });
+      const { url } = res.json() as { url: string };
+      return base + new URL(url).pathname + new URL(url).search;
+    },
+    async close() {
+      await browser.close();
+      await t.close();
+    },
+  };
+}
+
+/**
+ * No serious or critical axe violation on the page as it is, at 1440 and 360 px wide, and a
+ * screenshot at each (`merchant-admin-<name>-<width>.png`); the viewport goes back to 1440.
+ */
+export async function checkScreen(page: Page, name: string): Promise<void> {
+  for (const width of [1440, 360]) {
+    await page.setViewportSize({ width, height: 900 });
+    const result = await new AxeBuilder({ page }).analyze();
+    const bad = result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+    expect(bad.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`), `${name} at ${width}px`).toEqual([]);
+    await saveScreenshot(page, `merchant-admin-${name}-${width}`);
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
