@@ -9,13 +9,19 @@ import type { ReactNode } from 'react';
 import { api, loadSession } from './api/client.ts';
 import type { Session } from './api/client.ts';
 import { ApiKeysPage } from './pages/ApiKeysPage.tsx';
+import { CampaignEditorPage } from './pages/CampaignEditorPage.tsx';
 import { CampaignsPage } from './pages/CampaignsPage.tsx';
 
-/** A screen of the navigation; `page` is absent while it is not built (it then says so). */
-type Route = { path: string; label: string; page?: () => ReactNode };
+/**
+ * A screen of the navigation; `page` is absent while it is not built (it then says so). A screen
+ * with `nav` is not in the navigation: it highlights that item (a path ending in `/*` matches
+ * everything under it).
+ */
+type Route = { path: string; label: string; page?: () => ReactNode; nav?: string };
 
 // One line per screen: a new screen is its page file and its line here.
 export const ROUTES: readonly Route[] = [
+  { path: '/campaigns/*', label: 'Campaign editor', nav: '/campaigns', page: () => <CampaignEditorPage key={window.location.hash} /> },
   { path: '/campaigns', label: 'Campaigns', page: () => <CampaignsPage /> },
   { path: '/simulator', label: 'Simulator' },
   { path: '/widgets', label: 'Widgets' },
@@ -95,7 +101,10 @@ export function App() {
   }
   if (session === undefined) return <SignedOut />;
 
-  const route = ROUTES.find((candidate) => path === candidate.path || path.startsWith(`${candidate.path}/`)) ?? ROUTES[0];
+  const matches = (candidate: Route) =>
+    candidate.path.endsWith('/*') ? path.startsWith(candidate.path.slice(0, -1)) : path === candidate.path || path.startsWith(`${candidate.path}/`);
+  const route = ROUTES.find(matches) ?? ROUTES.find((candidate) => !candidate.nav);
+  const navPath = route?.nav ?? route?.path;
   const content: ReactNode = route?.page ? route.page() : <NotBuilt label={route?.label ?? 'Page'} />;
 
   const topBar = (
@@ -107,13 +116,13 @@ export function App() {
     />
   );
   const navigation = (
-    <Navigation location={`#${route?.path ?? ''}`} ariaLabelledBy="nav-title">
+    <Navigation location={`#${path}`} ariaLabelledBy="nav-title">
       <Navigation.Section
         title="Gift campaigns"
-        items={ROUTES.map((item) => ({
+        items={ROUTES.filter((item) => !item.nav).map((item) => ({
           url: `#${item.path}`,
           label: item.page ? item.label : `${item.label} (not built yet)`,
-          selected: item.path === route?.path,
+          selected: item.path === navPath,
           onClick: () => setNavOpen(false),
         }))}
       />

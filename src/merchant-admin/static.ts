@@ -37,6 +37,8 @@ async function build(): Promise<AppBundle> {
     format: 'esm',
     target: 'es2022',
     jsx: 'automatic',
+    // The engine's TypeScript sources (its plan matrix and types), as the server runs them.
+    conditions: ['@gcrs/source'],
     outdir: '/app-out',
     entryNames: 'app',
     define: { 'process.env.NODE_ENV': '"production"' },

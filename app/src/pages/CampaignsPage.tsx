@@ -41,7 +41,7 @@ function describeWarning(warning: HealthWarning): string {
 type Pending = { campaign: CampaignListItem; warnings: HealthWarning[] };
 
 /** An ISO instant as a `datetime-local` value in the browser's time zone ('' for none). */
-function toLocalInput(iso: string | null): string {
+export function toLocalInput(iso: string | null): string {
   if (iso === null) return '';
   const date = new Date(iso);
   const pad = (n: number) => String(n).padStart(2, '0');
@@ -49,7 +49,7 @@ function toLocalInput(iso: string | null): string {
 }
 
 /** A `datetime-local` value (browser time zone) as an ISO instant; null when empty. */
-const fromLocalInput = (value: string): string | null => (value === '' ? null : new Date(value).toISOString());
+export const fromLocalInput = (value: string): string | null => (value === '' ? null : new Date(value).toISOString());
 
 function ScheduleModal({ campaign, onDone, onClose }: { campaign: CampaignListItem; onDone: (text: string) => void; onClose: () => void }) {
   const [startAt, setStartAt] = useState(toLocalInput(campaign.startAt));
@@ -180,7 +180,7 @@ export function CampaignsPage() {
     body = (
       <Card>
         <Empty heading="No gift campaigns yet">
-          <p>A campaign gives a gift when a cart meets its conditions. Campaigns created through the API show up here.</p>
+          <p>A campaign gives a gift when a cart meets its conditions. Create one with New campaign; campaigns created through the API show up here too.</p>
         </Empty>
       </Card>
     );
@@ -209,6 +209,9 @@ export function CampaignsPage() {
                       </Text>
                     </BlockStack>
                     <InlineStack gap="200">
+                      <Button url={`#/campaigns/${campaign.id}`} accessibilityLabel={`Edit ${campaign.name}`}>
+                        Edit
+                      </Button>
                       {on ? (
                         <Button onClick={() => void disable(campaign)} loading={busy === campaign.id} accessibilityLabel={`Disable ${campaign.name}`}>
                           Disable
@@ -236,7 +239,7 @@ export function CampaignsPage() {
   }
 
   return (
-    <Page title="Campaigns">
+    <Page title="Campaigns" primaryAction={{ content: 'New campaign', url: '#/campaigns/new' }}>
       <Notice notice={toast} onDismiss={() => setToast(undefined)} />
       {body}
       {warned && (

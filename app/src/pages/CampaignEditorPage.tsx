@@ -1,0 +1,367 @@
+/**
+ * The campaign editor (`#/campaigns/new`, `#/campaigns/<id>`): name, draft, schedule and rules;
+ * per rule its name, enabled, condition tree (ConditionTreeBuilder), gifts and options. Saving a
+ * new campaign is an import of one (POST /campaigns/import), an existing one a PUT; the server's
+ * 400 is shown at the field its `path` names. A JSON view shows exactly what is sent.
+ *
+ * Gifts are variant ids: the API has no catalog listing route (only upserts and deletes), so there
+ * is nothing to pick from yet; enabling the campaign checks each gift's stock (health warnings).
+ */
+import { Banner, BlockStack, Box, Button, Card, Checkbox, FormLayout, InlineGrid, InlineStack, Layout, Page, Select, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
+import type { ConditionNode } from '@gcrs/engine';
+import { useCallback, useEffect, useState } from 'react';
+import { api, errorText } from '../api/client.ts';
+import type { paths } from '../api/schema.d.ts';
+import { Notice } from '../Notice.tsx';
+import type { NoticeText } from '../Notice.tsx';
+import { fromLocalInput, toLocalInput } from './CampaignsPage.tsx';
+import { ConditionNodeEditor, ErrorContext, LockedLeaves, NumberField, OverridesField, defaultLeaf, useErrorAt } from './ConditionTreeBuilder.tsx';
+import type { FieldError, Plan } from './ConditionTreeBuilder.tsx';
+
+type CampaignBody = paths['/app/api/v1/campaigns/{id}']['put']['requestBody']['content']['application/json'];
+type RuleBody = CampaignBody['rules'][number];
+type Loaded = paths['/app/api/v1/campaigns/{id}']['get']['responses'][200]['content']['application/json']['campaign'];
+
+const newRule = (index: number): RuleBody => ({
+  name: `Rule ${index + 1}`,
+  enabled: true,
+  conditionTree: { type: 'AND', children: [defaultLeaf('cart.subtotal_gte')] },
+  giftConfig: { type: 'fixed', gifts: [{ variantId: '', quantity: 1 }], fallbackOnOOS: false },
+  options: { actionType: 'auto_add', discountMethod: 'automatic', discountType: 'percentage', discountValue: 100, discountTitle: 'Free gift' },
+});
+
+const NEW_CAMPAIGN: CampaignBody = { name: '', enabled: false, isDraft: true, startAt: null, endAt: null, rules: [newRule(0)] };
+
+/** The PUT body of a loaded campaign: what the editor edits. */
+function bodyOf(campaign: Loaded): CampaignBody {
+  return {
+    name: campaign.name,
+    enabled: campaign.enabled,
+    isDraft: campaign.isDraft,
+    startAt: campaign.startAt,
+    endAt: campaign.endAt,
+    rules: campaign.rules.map(({ id, name, enabled, conditionTree, giftConfig, options }) => ({ id, name, enabled, conditionTree, giftConfig, options })),
+  };
+}
+
+/** Where a server path points, in the merchant's words (for the banner above the form). */
+function describePath(path: readonly (string | number)[]): string {
+  if (path.length === 0) return '';
+  const [first, index, ...rest] = path;
+  if (first === 'rules' && typeof index === 'number') return ` (rule ${index + 1}${rest.length ? `: ${rest.join(' › ')}` : ''})`;
+  return ` (${path.join(' › ')})`;
+}
+
+function Field({ label, value, onChange, path, type, helpText }: { label: string; value: string; onChange: (value: string) => void; path: (string | number)[]; type?: 'text' | 'datetime-local'; helpText?: string }) {
+  const error = useErrorAt(path);
+  return <TextField label={label} value={value} onChange={onChange} error={error} type={type} helpText={helpText} autoComplete="off" />;
+}
+
+function RuleEditor({ rule, index, plan, onChange, onRemove }: { rule: RuleBody; index: number; plan: Plan; onChange: (rule: RuleBody) => void; onRemove: () => void }) {
+  const at = (...rest: (string | number)[]) => ['rules', index, ...rest];
+  const label = `Rule ${index + 1}`;
+  const gifts = rule.giftConfig.gifts;
+  const setGifts = (next: typeof gifts) => onChange({ ...rule, giftConfig: { ...rule.giftConfig, gifts: next } });
+  const options = rule.options;
+  const setOptions = (patch: Partial<RuleBody['options']>) => {
+    const next: Record<string, unknown> = { ...options, ...patch };
+    for (const key of Object.keys(next)) if (next[key] === undefined) delete next[key];
+    onChange({ ...rule, options: next as RuleBody['options'] });
+  };
+  const per = rule.giftConfig.per;
+  const setPer = (next: typeof per) => {
+    const { per: _old, ...giftConfig } = rule.giftConfig;
+    onChange({ ...rule, giftConfig: next ? { ...giftConfig, per: next } : giftConfig });
+  };
+  return (
+    <Card>
+      <BlockStack gap="400">
+        <InlineStack align="space-between" blockAlign="center" gap="200">
+          <Text as="h2" variant="headingMd">
+            {label}: {rule.name || 'unnamed'}
+          </Text>
+          <Button tone="critical" onClick={onRemove} accessibilityLabel={`Remove ${label}`}>
+            Remove rule
+          </Button>
+        </InlineStack>
+        <FormLayout>
+          <Field label={`${label} name`} value={rule.name} path={at('name')} onChange={(name) => onChange({ ...rule, name })} />
+          <Checkbox label={`${label} is enabled`} checked={rule.enabled} onChange={(enabled) => onChange({ ...rule, enabled })} />
+        </FormLayout>
+
+        <BlockStack gap="200">
+          <Text as="h3" variant="headingSm">
+            Conditions
+          </Text>
+          <LockedLeaves plan={plan} />
+          <ConditionNodeEditor
+            node={rule.conditionTree as ConditionNode}
+            onChange={(conditionTree) => onChange({ ...rule, conditionTree: conditionTree as RuleBody['conditionTree'] })}
+            plan={plan}
+            path={at('conditionTree')}
+            name={`${label} condition`}
+            depth={0}
+          />
+        </BlockStack>
+
+        <BlockStack gap="200">
+          <Text as="h3" variant="headingSm">
+            Gifts
+          </Text>
+          <Text as="p" tone="subdued">
+            Enter the gift's variant id (gid://shopify/ProductVariant/…). There is no catalog to pick from in the API yet; enabling the campaign checks each gift's stock and status.
+          </Text>
+          {gifts.map((gift, giftIndex) => (
+            <InlineGrid key={giftIndex} columns={{ xs: 1, md: ['twoThirds', 'oneThird'] }} gap="200">
+              <Field
+                label={`${label} gift ${giftIndex + 1} variant id`}
+                value={gift.variantId}
+                path={at('giftConfig', 'gifts', giftIndex, 'variantId')}
+                onChange={(variantId) => setGifts(gifts.map((g, i) => (i === giftIndex ? { ...g, variantId } : g)))}
+              />
+              <BlockStack gap="100">
+                <NumberField
+                  label={`${label} gift ${giftIndex + 1} quantity`}
+                  value={gift.quantity}
+                  path={at('giftConfig', 'gifts', giftIndex, 'quantity')}
+                  onChange={(quantity) => setGifts(gifts.map((g, i) => (i === giftIndex ? { ...g, quantity: quantity as number } : g)))}
+                />
+                {gifts.length > 1 && (
+                  <Button variant="plain" tone="critical" onClick={() => setGifts(gifts.filter((_, i) => i !== giftIndex))} accessibilityLabel={`Remove gift ${giftIndex + 1} of ${label}`}>
+                    Remove gift
+                  </Button>
+                )}
+              </BlockStack>
+            </InlineGrid>
+          ))}
+          <InlineStack>
+            <Button onClick={() => setGifts([...gifts, { variantId: '', quantity: 1 }])} accessibilityLabel={`Add gift to ${label}`}>
+              Add gift
+            </Button>
+          </InlineStack>
+          <Checkbox
+            label={`${label}: when a gift is out of stock, give the next one`}
+            checked={rule.giftConfig.fallbackOnOOS ?? false}
+            onChange={(fallbackOnOOS) => onChange({ ...rule, giftConfig: { ...rule.giftConfig, fallbackOnOOS } })}
+          />
+          <Checkbox label={`${label}: repeat the gift`} checked={per !== undefined} onChange={(on) => setPer(on ? { every: 1, of: 'items', max: 1 } : undefined)} />
+          {per && (
+            <InlineGrid columns={{ xs: 1, md: 3 }} gap="200">
+              <NumberField label={`${label}: one gift set per`} value={per.every} path={at('giftConfig', 'per', 'every')} onChange={(every) => setPer({ ...per, every: every as number })} />
+              <Select
+                label={`${label}: counted in`}
+                value={per.of}
+                options={[
+                  { label: 'Items', value: 'items' },
+                  { label: 'Subtotal (minor units)', value: 'subtotal' },
+                ]}
+                onChange={(of) => setPer({ ...per, of: of as 'items' | 'subtotal' })}
+              />
+              <NumberField label={`${label}: at most sets`} value={per.max} path={at('giftConfig', 'per', 'max')} onChange={(max) => setPer({ ...per, max: max as number })} />
+              {per.of === 'subtotal' && (
+                <OverridesField
+                  label={`${label}: subtotal step per currency`}
+                  value={per.currencyOverrides}
+                  path={at('giftConfig', 'per', 'currencyOverrides')}
+                  helpText="Optional. One per line: EUR=4500"
+                  onChange={(currencyOverrides) => setPer({ ...per, ...(currencyOverrides ? { currencyOverrides } : { currencyOverrides: undefined }) })}
+                />
+              )}
+            </InlineGrid>
+          )}
+        </BlockStack>
+
+        <BlockStack gap="200">
+          <Text as="h3" variant="headingSm">
+            Options
+          </Text>
+          <InlineGrid columns={{ xs: 1, md: 2 }} gap="200">
+            <Select
+              label={`${label}: how the gift is added`}
+              value={options.actionType ?? 'auto_add'}
+              options={[
+                { label: 'Added automatically', value: 'auto_add' },
+                { label: "Shopper's choice", value: 'customer_choice' },
+              ]}
+              onChange={(actionType) => setOptions({ actionType: actionType as 'auto_add' | 'customer_choice' })}
+            />
+            <Select label={`${label}: discount method`} value={options.discountMethod ?? 'automatic'} options={[{ label: 'Automatic discount', value: 'automatic' }]} onChange={() => setOptions({ discountMethod: 'automatic' })} />
+            <Select
+              label={`${label}: discount type`}
+              value={options.discountType ?? 'percentage'}
+              options={[
+                { label: 'Percentage', value: 'percentage' },
+                { label: 'Fixed amount (minor units)', value: 'fixed_amount' },
+              ]}
+              onChange={(discountType) => setOptions({ discountType: discountType as 'percentage' | 'fixed_amount' })}
+            />
+            <NumberField
+              label={`${label}: discount value`}
+              value={options.discountValue}
+              path={at('options', 'discountValue')}
+              helpText={options.discountType === 'fixed_amount' ? 'In minor units' : '0 to 100; 100 makes the gift free'}
+              onChange={(discountValue) => setOptions({ discountValue: discountValue as number })}
+            />
+            <Field label={`${label}: discount title`} value={options.discountTitle ?? ''} path={at('options', 'discountTitle')} onChange={(discountTitle) => setOptions({ discountTitle })} />
+            <NumberField
+              label={`${label}: priority`}
+              value={options.priority}
+              path={at('options', 'priority')}
+              helpText="Optional. Higher goes first when rules stack"
+              onChange={(priority) => setOptions({ priority: priority === '' ? undefined : (priority as number) })}
+            />
+          </InlineGrid>
+          <Checkbox
+            label={`${label} is exclusive: when it gives, the rules after it give nothing`}
+            checked={options.exclusive ?? false}
+            onChange={(exclusive) => setOptions({ exclusive: exclusive ? true : undefined })}
+          />
+        </BlockStack>
+      </BlockStack>
+    </Card>
+  );
+}
+
+export function CampaignEditorPage() {
+  const id = window.location.hash.replace(/^#\/campaigns\//, '');
+  const isNew = id === 'new';
+  const [body, setBody] = useState<CampaignBody | undefined>(isNew ? NEW_CAMPAIGN : undefined);
+  const [plan, setPlan] = useState<Plan | undefined>();
+  const [loadError, setLoadError] = useState<string | undefined>();
+  const [fieldError, setFieldError] = useState<FieldError>();
+  const [notice, setNotice] = useState<NoticeText | undefined>();
+  const [saving, setSaving] = useState(false);
+  const [showJson, setShowJson] = useState(false);
+
+  const load = useCallback(async () => {
+    const session = await api.GET('/app/api/v1/session');
+    if (session.data) setPlan(session.data.shop.plan);
+    if (isNew) return;
+    const { data, error } = await api.GET('/app/api/v1/campaigns/{id}', { params: { path: { id } } });
+    if (data) {
+      setBody(bodyOf(data.campaign));
+      setLoadError(undefined);
+    } else setLoadError(errorText(error, 'The campaign could not be loaded'));
+  }, [id, isNew]);
+  useEffect(() => {
+    load().catch(() => setLoadError('The service did not answer'));
+  }, [load]);
+
+  const save = async () => {
+    if (!body) return;
+    setSaving(true);
+    setFieldError(undefined);
+    setNotice(undefined);
+    try {
+      if (isNew) {
+        const { data, error } = await api.POST('/app/api/v1/campaigns/import', { body: { campaigns: [body] } });
+        if (data?.campaignIds[0]) {
+          window.location.hash = `#/campaigns/${data.campaignIds[0]}`;
+          return;
+        }
+        // The import's paths start at campaigns[0]; the form's at the campaign.
+        showError(error, (path) => (path[0] === 'campaigns' ? path.slice(2) : path));
+      } else {
+        const { data, error } = await api.PUT('/app/api/v1/campaigns/{id}', { params: { path: { id } }, body });
+        if (data) {
+          setBody(bodyOf(data.campaign));
+          setNotice({ text: `${data.campaign.name} is saved` });
+        } else showError(error, (path) => path);
+      }
+    } catch {
+      setNotice({ text: 'The service did not answer; try again', error: true });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  function showError(error: unknown, rebase: (path: (string | number)[]) => (string | number)[]) {
+    const e = (error ?? {}) as { issue?: string; path?: (string | number)[] };
+    const text = e.issue ?? errorText(error, 'The campaign could not be saved');
+    const path = rebase(e.path ?? []);
+    setFieldError(e.path ? { path, text } : undefined);
+    setNotice({ text: `Not saved: ${errorText(error, 'the campaign is not valid')}${e.issue ? ` — ${e.issue}` : ''}${describePath(path)}`, error: true });
+  }
+
+  const title = isNew ? 'New campaign' : body ? `Edit ${body.name}` : 'Edit campaign';
+  const backAction = { content: 'Campaigns', url: '#/campaigns' };
+  if (loadError) {
+    return (
+      <Page title={title} backAction={backAction}>
+        <Banner tone="critical" title="The campaign could not be loaded" action={{ content: 'Try again', onAction: () => void load() }}>
+          <p>{loadError}</p>
+        </Banner>
+      </Page>
+    );
+  }
+  if (!body || !plan) {
+    return (
+      <Page title={title} backAction={backAction}>
+        <Card>
+          <span role="status" aria-label="Loading the campaign" />
+          <SkeletonBodyText lines={8} />
+        </Card>
+      </Page>
+    );
+  }
+  const setRule = (index: number, rule: RuleBody) => setBody({ ...body, rules: body.rules.map((r, i) => (i === index ? rule : r)) });
+  const saveAction = { content: isNew ? 'Create campaign' : 'Save campaign', loading: saving, onAction: () => void save() };
+
+  return (
+    <ErrorContext.Provider value={fieldError}>
+      <Page title={title} backAction={backAction} primaryAction={saveAction} secondaryActions={[{ content: showJson ? 'Hide JSON' : 'Show JSON', onAction: () => setShowJson(!showJson) }]}>
+        <Notice notice={notice} onDismiss={() => setNotice(undefined)} />
+        <Layout>
+          <Layout.Section>
+            <BlockStack gap="400">
+              <Card>
+                <FormLayout>
+                  <Field label="Campaign name" value={body.name} path={['name']} onChange={(name) => setBody({ ...body, name })} />
+                  <Checkbox label="Draft (a draft is never live)" checked={body.isDraft} onChange={(isDraft) => setBody({ ...body, isDraft })} />
+                  <FormLayout.Group>
+                    <Field label="Starts" type="datetime-local" value={toLocalInput(body.startAt)} path={['startAt']} helpText="Your browser's time zone; empty for no start" onChange={(value) => setBody({ ...body, startAt: fromLocalInput(value) })} />
+                    <Field label="Ends" type="datetime-local" value={toLocalInput(body.endAt)} path={['endAt']} helpText="Empty for no end" onChange={(value) => setBody({ ...body, endAt: fromLocalInput(value) })} />
+                  </FormLayout.Group>
+                  <Text as="p" tone="subdued">
+                    {body.enabled ? 'The campaign is enabled.' : 'The campaign is not enabled.'} Enable or disable it from the campaigns list.
+                  </Text>
+                </FormLayout>
+              </Card>
+              {body.rules.map((rule, index) => (
+                <RuleEditor key={index} rule={rule} index={index} plan={plan} onChange={(next) => setRule(index, next)} onRemove={() => setBody({ ...body, rules: body.rules.filter((_, i) => i !== index) })} />
+              ))}
+              {body.rules.length === 0 && (
+                <Card>
+                  <Text as="p">This campaign has no rules: it gives nothing. Add a rule.</Text>
+                </Card>
+              )}
+              <InlineStack gap="200">
+                <Button onClick={() => setBody({ ...body, rules: [...body.rules, newRule(body.rules.length)] })}>Add rule</Button>
+                <Button variant="primary" loading={saving} onClick={() => void save()}>
+                  {isNew ? 'Create campaign' : 'Save campaign'}
+                </Button>
+              </InlineStack>
+              {showJson && (
+                <Card>
+                  <BlockStack gap="200">
+                    <Text as="h2" variant="headingMd">
+                      JSON
+                    </Text>
+                    <Text as="p" tone="subdued">
+                      Exactly what {isNew ? 'POST /api/v1/campaigns/import sends as its one campaign' : `PUT /api/v1/campaigns/${id} sends`}.
+                    </Text>
+                    <Box overflowX="scroll">
+                      <pre tabIndex={0} aria-label="Campaign JSON" data-testid="campaign-json" style={{ margin: 0, fontSize: 12, whiteSpace: 'pre' }}>
+                        {JSON.stringify(body, null, 2)}
+                      </pre>
+                    </Box>
+                  </BlockStack>
+                </Card>
+              )}
+            </BlockStack>
+          </Layout.Section>
+        </Layout>
+      </Page>
+    </ErrorContext.Provider>
+  );
+}
