@@ -8,9 +8,9 @@ import { useCallback, useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
 import { api, loadSession } from './api/client.ts';
 import type { Session } from './api/client.ts';
-import { ApiKeysPage } from './pages/ApiKeysPage.tsx';
 import { CampaignEditorPage } from './pages/CampaignEditorPage.tsx';
 import { CampaignsPage } from './pages/CampaignsPage.tsx';
+import { SettingsPage } from './pages/settings/SettingsPage.tsx';
 
 /**
  * A screen of the navigation; `page` is absent while it is not built (it then says so). A screen
@@ -27,7 +27,7 @@ export const ROUTES: readonly Route[] = [
   { path: '/widgets', label: 'Widgets' },
   { path: '/analytics', label: 'Analytics' },
   { path: '/experiments', label: 'Experiments' },
-  { path: '/settings/api-keys', label: 'Settings', page: () => <ApiKeysPage /> },
+  { path: '/settings', label: 'Settings', page: () => <SettingsPage /> },
 ];
 
 function useHashPath(): string {

@@ -6,6 +6,7 @@ import { api, errorText } from '../api/client.ts';
 import { Notice } from '../Notice.tsx';
 import type { NoticeText } from '../Notice.tsx';
 import type { ApiKey } from '../api/client.ts';
+import { SettingsNav } from './settings/SettingsNav.tsx';
 
 export function ApiKeysPage() {
   const [keys, setKeys] = useState<ApiKey[] | undefined>();
@@ -53,6 +54,7 @@ export function ApiKeysPage() {
 
   return (
     <Page title="Settings" subtitle="API keys">
+      <SettingsNav current="api-keys" />
       <Notice notice={toast} onDismiss={() => setToast(undefined)} />
       <BlockStack gap="400">
         <Card>

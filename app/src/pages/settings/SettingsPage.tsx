@@ -1,0 +1,17 @@
+/**
+ * Settings (`#/settings/<section>`): shop settings, webhooks, storefront tokens, API keys. Each
+ * section is a page of its own with the sub-navigation on top; `#/settings` opens shop settings.
+ */
+import { ApiKeysPage } from '../ApiKeysPage.tsx';
+import { ShopSettingsPage } from './ShopSettingsPage.tsx';
+import { StorefrontTokensPage } from './StorefrontTokensPage.tsx';
+import { WebhooksPage } from './WebhooksPage.tsx';
+
+// The layout re-renders on every hash change, so the section is read from the hash as it is now.
+export function SettingsPage() {
+  const section = window.location.hash.replace(/^#\/settings\/?/, '').split('/')[0];
+  if (section === 'webhooks') return <WebhooksPage />;
+  if (section === 'storefront-tokens') return <StorefrontTokensPage />;
+  if (section === 'api-keys') return <ApiKeysPage />;
+  return <ShopSettingsPage />;
+}
