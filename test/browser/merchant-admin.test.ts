@@ -89,6 +89,7 @@ describe.skipIf(skipWithoutChromium())('merchant admin, in Chromium', () => {
     await page.getByRole('heading', { name: 'Winter draft' }).waitFor({ state: 'detached' });
 
     await page.getByRole('link', { name: 'Settings' }).first().click();
+    await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('heading', { name: 'Create an API key' }).waitFor();
     await page.getByLabel('Key name').fill('Headless shop');
     await page.getByRole('button', { name: 'Create key' }).click();
