@@ -8,8 +8,10 @@ import { useCallback, useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
 import { api, loadSession } from './api/client.ts';
 import type { Session } from './api/client.ts';
+import { AnalyticsPage } from './pages/AnalyticsPage.tsx';
 import { CampaignEditorPage } from './pages/CampaignEditorPage.tsx';
 import { CampaignsPage } from './pages/CampaignsPage.tsx';
+import { ExperimentsPage } from './pages/ExperimentsPage.tsx';
 import { SettingsPage } from './pages/settings/SettingsPage.tsx';
 
 /**
@@ -25,8 +27,8 @@ export const ROUTES: readonly Route[] = [
   { path: '/campaigns', label: 'Campaigns', page: () => <CampaignsPage /> },
   { path: '/simulator', label: 'Simulator' },
   { path: '/widgets', label: 'Widgets' },
-  { path: '/analytics', label: 'Analytics' },
-  { path: '/experiments', label: 'Experiments' },
+  { path: '/analytics', label: 'Analytics', page: () => <AnalyticsPage /> },
+  { path: '/experiments', label: 'Experiments', page: () => <ExperimentsPage /> },
   { path: '/settings', label: 'Settings', page: () => <SettingsPage /> },
 ];
 

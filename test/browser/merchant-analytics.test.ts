@@ -1,0 +1,173 @@
+/**
+ * Issue 12, analytics and experiments screens in Chromium: orders posted through the admin API
+ * are read in the analytics screen (charts, the per-campaign row, both CSV downloads match the
+ * data), a range over 90 days shows the API's 400 at its field; an experiment is started (the
+ * server's 400 first, at its field), stopped and concluded, each checked through the API.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGiftCampaign, order, postOrder } from '../orders/fixtures.ts';
+import type { GiftCampaign } from '../orders/fixtures.ts';
+import { skipWithoutChromium } from '../support/chromium.ts';
+import type { Browser } from '../support/chromium.ts';
+import { checkScreen, startMerchantAdmin } from '../support/merchant-admin.ts';
+import type { MerchantAdminStack } from '../support/merchant-admin.ts';
+import type { TestApp, TestShop } from '../support/test-app.ts';
+
+type Experiment = { id: string; status: string; primaryMetric: string; winnerVariantId: string | null; variants: Array<{ id: string; name: string; ruleId: string; weight: number }> };
+
+describe.skipIf(skipWithoutChromium())('merchant admin analytics and experiments, in Chromium', () => {
+  let stack: MerchantAdminStack;
+  let t: TestApp;
+  let browser: Browser;
+  let shop: TestShop;
+  let gift: GiftCampaign;
+  const today = new Date().toISOString().slice(0, 10);
+
+  beforeAll(async () => {
+    stack = await startMerchantAdmin();
+    ({ t, browser } = stack);
+    shop = await t.createShop('scale');
+    gift = await createGiftCampaign(t, shop.id, 2);
+    const now = new Date().toISOString();
+    // Two orders today (UTC shop): 25.00 without a gift, 40.50 with two gifts of the campaign.
+    for (const body of [
+      order({ completedAt: now, total: 2500 }),
+      order({ completedAt: now, total: 4050, lines: [{ price: 4050 }, { quantity: 2, gift: { campaignId: gift.campaignId, ruleId: gift.ruleIds[0] } }] }),
+    ]) {
+      const res = await postOrder(t, shop.id, body);
+      expect(res.statusCode, res.body).toBeLessThan(300);
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  function watchErrors(page: Page): string[] {
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => {
+      // The range's 400 and the start's 400 are the failed requests expected (the browser logs each).
+      if (message.type() === 'error' && !/status of 400/.test(message.text())) errors.push(message.text());
+    });
+    return errors;
+  }
+
+  it('reads the orders in charts, the per-campaign table and both CSV downloads; a 91-day range shows the 400', async () => {
+    const page = await browser.context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(await stack.loginLink(shop.id));
+    await page.goto(`${stack.base}/app/#/analytics`);
+    await page.getByRole('heading', { name: 'Analytics', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'By campaign' }).waitFor();
+
+    // Summary, charts (canvas images with a description), the campaign's row with its name.
+    await page.getByText('$65.50').first().waitFor();
+    const charts = page.getByRole('img', { name: /per day/ });
+    expect(await charts.count()).toBe(2);
+    expect(await charts.first().getAttribute('aria-label')).toContain('2 orders, 1 with gifts');
+    const row = page.getByRole('row', { name: /Gift promo/ });
+    await row.waitFor();
+    expect((await row.innerText()).replace(/\s+/g, ' ')).toMatch(/Gift promo 1 2 \$40\.50/);
+    await check(page, 'analytics');
+
+    // The daily table alternative, opened by keyboard.
+    await page.getByText('Show the daily figures as a table').focus();
+    await page.keyboard.press('Enter');
+    expect((await page.getByRole('row', { name: new RegExp(today) }).innerText()).replace(/\s+/g, ' ')).toMatch(/2 \$65\.50 1 \$40\.50/);
+
+    // CSV downloads: the same figures the API gives.
+    const api = (await t.api(shop, { method: 'GET', url: `/api/v1/analytics?from=${today}&to=${today}` })).json() as { dailyTotals: Array<Record<string, number | string>> };
+    const [daily] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download daily CSV' }).click()]);
+    expect(daily.suggestedFilename()).toMatch(/^analytics-daily-\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}\.csv$/);
+    const dailyText = await readFile((await daily.path()) ?? '', 'utf8');
+    const lines = dailyText.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('date,orders,revenue (USD),orders with gifts,revenue with gifts (USD)');
+    expect(lines).toHaveLength(31);
+    expect(lines.at(-1)).toBe(`${today},2,65.5,1,40.5`);
+    expect(api.dailyTotals[0]).toMatchObject({ date: today, totalOrders: 2, totalRevenue: 65.5, ordersWithGifts: 1, revenueWithGifts: 40.5 });
+
+    const [perCampaign] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download campaigns CSV' }).click()]);
+    expect(perCampaign.suggestedFilename()).toMatch(/^campaigns-.*\.csv$/);
+    expect(await readFile((await perCampaign.path()) ?? '', 'utf8')).toBe(
+      `campaign id,campaign,orders with gifts,gifts given,revenue with gifts (USD)\r\n${gift.campaignId},Gift promo,1,2,40.5\r\n`,
+    );
+
+    // 91 days: the API's 400 at the field its path names; a range without orders shows the empty state.
+    await page.getByLabel('From', { exact: true }).fill('2026-01-01');
+    await page.getByLabel('To', { exact: true }).fill('2026-04-01');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByText('The range may span at most 90 days').waitFor();
+    await check(page, 'analytics-range-error');
+    await page.getByLabel('To', { exact: true }).fill('2026-01-31');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByRole('heading', { name: 'No orders in this range' }).waitFor();
+    expect(await page.getByText('The range may span at most 90 days').count()).toBe(0);
+    await check(page, 'analytics-empty');
+
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  const check = checkScreen;
+  const experiments = async () =>
+    ((await t.admin({ method: 'GET', url: `/admin/v1/shops/${shop.id}/campaigns/${gift.campaignId}/experiments` })).json() as { experiments: Experiment[] }).experiments;
+
+  it('starts (after the server 400 at its field), stops and concludes an experiment', async () => {
+    const page = await browser.context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(await stack.loginLink(shop.id));
+    await page.goto(`${stack.base}/app/#/experiments`);
+    await page.getByRole('heading', { name: 'Experiments', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'No experiments for this campaign' }).waitFor();
+    expect(await page.getByLabel('Campaign').inputValue()).toBe(gift.campaignId);
+    await check(page, 'experiments-empty');
+
+    // Two variants with one name: the server's 400 lands at the second name field.
+    await page.getByLabel('Primary metric').selectOption('average_order_value');
+    await page.getByLabel('Variant name for "Rule 1"').fill('Variant A');
+    await page.getByLabel('Weight for "Rule 0"').fill('70');
+    await page.getByLabel('Weight for "Rule 1"').fill('30');
+    await page.getByRole('button', { name: 'Start experiment' }).click();
+    await page.getByText('Each variant needs its own name').waitFor();
+    expect(await page.getByLabel('Variant name for "Rule 1"').getAttribute('aria-invalid')).toBe('true');
+    await check(page, 'experiment-start-error');
+    expect(await experiments()).toEqual([]);
+
+    await page.getByLabel('Variant name for "Rule 1"').fill('Variant B');
+    await page.getByRole('button', { name: 'Start experiment' }).click();
+    await page.getByText('Running', { exact: true }).waitFor();
+    let [started] = await experiments();
+    expect(started).toMatchObject({ status: 'running', primaryMetric: 'average_order_value' });
+    expect(started?.variants.map((v) => [v.name, v.ruleId, v.weight])).toEqual([
+      ['Variant A', gift.ruleIds[0], 70],
+      ['Variant B', gift.ruleIds[1], 30],
+    ]);
+    expect(await page.getByRole('button', { name: 'Start experiment' }).count()).toBe(0);
+    await check(page, 'experiments');
+
+    await page.getByRole('button', { name: /^Stop experiment/ }).click();
+    await page.getByText('Stopped', { exact: true }).waitFor();
+    [started] = await experiments();
+    expect(started?.status).toBe('stopped');
+
+    await page.getByRole('button', { name: /^Conclude experiment/ }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(/^Variant B/).click();
+    expect(await dialog.getByLabel(/Variant B/).isChecked()).toBe(true);
+    await check(page, 'experiment-conclude');
+    await dialog.getByRole('button', { name: 'Conclude with this winner' }).click();
+    await page.getByText('Concluded', { exact: true }).waitFor();
+    await page.getByText('Experiment concluded: Variant B won').waitFor();
+    [started] = await experiments();
+    expect(started?.status).toBe('concluded');
+    expect(started?.winnerVariantId).toBe(started?.variants.find((v) => v.name === 'Variant B')?.id);
+    // Concluded: no more Stop or Conclude, and a new experiment may start.
+    expect(await page.getByRole('button', { name: /^(Stop|Conclude) experiment/ }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Start experiment' }).waitFor();
+
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
