@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { campaign } from '../campaigns/fixtures.ts';
 import { createGiftCampaign, order, postOrder } from '../orders/fixtures.ts';
 import type { GiftCampaign } from '../orders/fixtures.ts';
 import { skipWithoutChromium } from '../support/chromium.ts';
@@ -23,6 +24,7 @@ describe.skipIf(skipWithoutChromium())('merchant admin analytics and experiments
   let browser: Browser;
   let shop: TestShop;
   let gift: GiftCampaign;
+  let formula: string;
   const today = new Date().toISOString().slice(0, 10);
 
   beforeAll(async () => {
@@ -30,11 +32,19 @@ describe.skipIf(skipWithoutChromium())('merchant admin analytics and experiments
     ({ t, browser } = stack);
     shop = await t.createShop('scale');
     gift = await createGiftCampaign(t, shop.id, 2);
+    // A name a spreadsheet would run as a formula, with a comma and quotes for the CSV's quoting.
+    const imported = await t.admin({
+      method: 'POST',
+      url: `/admin/v1/shops/${shop.id}/campaigns/import`,
+      payload: { campaigns: [campaign('=HYPERLINK("x"), promo')] },
+    });
+    formula = (imported.json() as { campaignIds: string[] }).campaignIds[0] ?? '';
     const now = new Date().toISOString();
-    // Two orders today (UTC shop): 25.00 without a gift, 40.50 with two gifts of the campaign.
+    // Three orders today (UTC shop): 25.00 without a gift, 40.50 with two gifts of the campaign, 10.00 with one of the other.
     for (const body of [
       order({ completedAt: now, total: 2500 }),
       order({ completedAt: now, total: 4050, lines: [{ price: 4050 }, { quantity: 2, gift: { campaignId: gift.campaignId, ruleId: gift.ruleIds[0] } }] }),
+      order({ completedAt: now, total: 1000, lines: [{ price: 1000 }, { gift: { campaignId: formula } }] }),
     ]) {
       const res = await postOrder(t, shop.id, body);
       expect(res.statusCode, res.body).toBeLessThan(300);
@@ -63,10 +73,10 @@ describe.skipIf(skipWithoutChromium())('merchant admin analytics and experiments
     await page.getByRole('heading', { name: 'By campaign' }).waitFor();
 
     // Summary, charts (canvas images with a description), the campaign's row with its name.
-    await page.getByText('$65.50').first().waitFor();
+    await page.getByText('$75.50').first().waitFor();
     const charts = page.getByRole('img', { name: /per day/ });
     expect(await charts.count()).toBe(2);
-    expect(await charts.first().getAttribute('aria-label')).toContain('2 orders, 1 with gifts');
+    expect(await charts.first().getAttribute('aria-label')).toContain('3 orders, 2 with gifts');
     const row = page.getByRole('row', { name: /Gift promo/ });
     await row.waitFor();
     expect((await row.innerText()).replace(/\s+/g, ' ')).toMatch(/Gift promo 1 2 \$40\.50/);
@@ -75,7 +85,7 @@ describe.skipIf(skipWithoutChromium())('merchant admin analytics and experiments
     // The daily table alternative, opened by keyboard.
     await page.getByText('Show the daily figures as a table').focus();
     await page.keyboard.press('Enter');
-    expect((await page.getByRole('row', { name: new RegExp(today) }).innerText()).replace(/\s+/g, ' ')).toMatch(/2 \$65\.50 1 \$40\.50/);
+    expect((await page.getByRole('row', { name: new RegExp(today) }).innerText()).replace(/\s+/g, ' ')).toMatch(/3 \$75\.50 2 \$50\.50/);
 
     // CSV downloads: the same figures the API gives.
     const api = (await t.api(shop, { method: 'GET', url: `/api/v1/analytics?from=${today}&to=${today}` })).json() as { dailyTotals: Array<Record<string, number | string>> };
@@ -85,13 +95,15 @@ describe.skipIf(skipWithoutChromium())('merchant admin analytics and experiments
     const lines = dailyText.trimEnd().split('\r\n');
     expect(lines[0]).toBe('date,orders,revenue (USD),orders with gifts,revenue with gifts (USD)');
     expect(lines).toHaveLength(31);
-    expect(lines.at(-1)).toBe(`${today},2,65.5,1,40.5`);
-    expect(api.dailyTotals[0]).toMatchObject({ date: today, totalOrders: 2, totalRevenue: 65.5, ordersWithGifts: 1, revenueWithGifts: 40.5 });
+    expect(lines.at(-1)).toBe(`${today},3,75.5,2,50.5`);
+    expect(api.dailyTotals[0]).toMatchObject({ date: today, totalOrders: 3, totalRevenue: 75.5, ordersWithGifts: 2, revenueWithGifts: 50.5 });
 
     const [perCampaign] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download campaigns CSV' }).click()]);
     expect(perCampaign.suggestedFilename()).toMatch(/^campaigns-.*\.csv$/);
-    expect(await readFile((await perCampaign.path()) ?? '', 'utf8')).toBe(
-      `campaign id,campaign,orders with gifts,gifts given,revenue with gifts (USD)\r\n${gift.campaignId},Gift promo,1,2,40.5\r\n`,
+    const campaignLines = (await readFile((await perCampaign.path()) ?? '', 'utf8')).split('\r\n');
+    expect(campaignLines[0]).toBe('campaign id,campaign,orders with gifts,gifts given,revenue with gifts (USD)');
+    expect(campaignLines.slice(1).sort()).toEqual(
+      ['', `${gift.campaignId},Gift promo,1,2,40.5`, `${formula},"'=HYPERLINK(""x""), promo",1,1,10`].sort(),
     );
 
     // 91 days: the API's 400 at the field its path names; a range without orders shows the empty state.
