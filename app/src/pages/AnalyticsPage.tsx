@@ -275,9 +275,11 @@ function AnalyticsScreen({ timezone, currency }: { timezone: string; currency: s
           </Card>
         ) : (
           <>
-            <Text as="p" tone="subdued">
-              {range.from} to {range.to} ({dayCount(range)} days)
-            </Text>
+            <Box paddingInline={{ xs: '400', sm: '0' }}>
+              <Text as="p" tone="subdued">
+                {range.from} to {range.to} ({dayCount(range)} days)
+              </Text>
+            </Box>
             <InlineGrid columns={{ xs: 1, sm: 3 }} gap="400">
               {[
                 ['Orders', String(data.summary.totalOrders)],
