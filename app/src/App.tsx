@@ -13,6 +13,7 @@ import { CampaignEditorPage } from './pages/CampaignEditorPage.tsx';
 import { CampaignsPage } from './pages/CampaignsPage.tsx';
 import { ExperimentsPage } from './pages/ExperimentsPage.tsx';
 import { SettingsPage } from './pages/settings/SettingsPage.tsx';
+import { SimulatorPage } from './pages/SimulatorPage.tsx';
 
 /**
  * A screen of the navigation; `page` is absent while it is not built (it then says so). A screen
@@ -25,7 +26,7 @@ type Route = { path: string; label: string; page?: () => ReactNode; nav?: string
 export const ROUTES: readonly Route[] = [
   { path: '/campaigns/*', label: 'Campaign editor', nav: '/campaigns', page: () => <CampaignEditorPage key={window.location.hash} /> },
   { path: '/campaigns', label: 'Campaigns', page: () => <CampaignsPage /> },
-  { path: '/simulator', label: 'Simulator' },
+  { path: '/simulator', label: 'Simulator', page: () => <SimulatorPage /> },
   { path: '/widgets', label: 'Widgets' },
   { path: '/analytics', label: 'Analytics', page: () => <AnalyticsPage /> },
   { path: '/experiments', label: 'Experiments', page: () => <ExperimentsPage /> },

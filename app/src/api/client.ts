@@ -13,6 +13,8 @@ export type CampaignListItem = paths['/app/api/v1/campaigns']['get']['responses'
 export type HealthWarning = paths['/app/api/v1/campaigns/{id}/enable']['post']['responses'][409]['content']['application/json']['warnings'][number];
 export type ApiKey = paths['/app/api/v1/api-keys']['get']['responses'][200]['content']['application/json']['apiKeys'][number];
 export type ApiError = components['schemas']['Error'];
+export type SimulateResult = paths['/app/api/v1/simulate']['post']['responses'][200]['content']['application/json'];
+export type TraceNode = components['schemas']['ConditionTrace'];
 
 declare global {
   interface Window {
