@@ -14,6 +14,7 @@ import { CampaignsPage } from './pages/CampaignsPage.tsx';
 import { ExperimentsPage } from './pages/ExperimentsPage.tsx';
 import { SettingsPage } from './pages/settings/SettingsPage.tsx';
 import { SimulatorPage } from './pages/SimulatorPage.tsx';
+import { WidgetsPage } from './pages/WidgetsPage.tsx';
 
 /**
  * A screen of the navigation; `page` is absent while it is not built (it then says so). A screen
@@ -27,7 +28,7 @@ export const ROUTES: readonly Route[] = [
   { path: '/campaigns/*', label: 'Campaign editor', nav: '/campaigns', page: () => <CampaignEditorPage key={window.location.hash} /> },
   { path: '/campaigns', label: 'Campaigns', page: () => <CampaignsPage /> },
   { path: '/simulator', label: 'Simulator', page: () => <SimulatorPage /> },
-  { path: '/widgets', label: 'Widgets' },
+  { path: '/widgets', label: 'Widgets', page: () => <WidgetsPage /> },
   { path: '/analytics', label: 'Analytics', page: () => <AnalyticsPage /> },
   { path: '/experiments', label: 'Experiments', page: () => <ExperimentsPage /> },
   { path: '/settings', label: 'Settings', page: () => <SettingsPage /> },

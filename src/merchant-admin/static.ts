@@ -37,7 +37,8 @@ async function build(): Promise<AppBundle> {
     format: 'esm',
     target: 'es2022',
     jsx: 'automatic',
-    // The engine's TypeScript sources (its plan matrix and types), as the server runs them.
+    // The engine's TypeScript sources (its plan matrix and types), as the server runs them, and the
+    // storefront package's widget renderers for the widgets preview, as its own build reads them.
     conditions: ['@gcrs/source'],
     outdir: '/app-out',
     entryNames: 'app',

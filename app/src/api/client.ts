@@ -15,6 +15,7 @@ export type ApiKey = paths['/app/api/v1/api-keys']['get']['responses'][200]['con
 export type ApiError = components['schemas']['Error'];
 export type SimulateResult = paths['/app/api/v1/simulate']['post']['responses'][200]['content']['application/json'];
 export type TraceNode = components['schemas']['ConditionTrace'];
+export type Widgets = paths['/app/api/v1/widgets']['get']['responses'][200]['content']['application/json']['widgets'];
 
 declare global {
   interface Window {

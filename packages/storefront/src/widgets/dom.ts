@@ -51,10 +51,17 @@ let dialogCount = 0;
 
 /**
  * A modal dialog in its own shadow root: labelled by its title, focus moved into it and kept
- * there (Tab cycles), Escape or `close()` removes it and gives focus back.
+ * there (Tab cycles), Escape or `close()` removes it and gives focus back. The admin's preview
+ * passes its own `parent` and `focus: false` (it must not take the focus from the form).
  */
-export function openDialog(id: string, title: string, build: (close: () => void) => Node[], onClose: () => void = () => {}): { close: () => void } {
-  const root = shadowHost(id, '');
+export function openDialog(
+  id: string,
+  title: string,
+  build: (close: () => void) => Node[],
+  onClose: () => void = () => {},
+  { parent = document.body, focus = true }: { parent?: Element; focus?: boolean } = {},
+): { close: () => void } {
+  const root = shadowHost(id, '', parent);
   const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
   const titleId = `svc-dialog-title-${++dialogCount}`;
   let open = true;
@@ -89,6 +96,6 @@ export function openDialog(id: string, title: string, build: (close: () => void)
     }
   });
   root.append(backdrop);
-  dialog.querySelector<HTMLElement>('input, button')?.focus();
+  if (focus) dialog.querySelector<HTMLElement>('input, button')?.focus();
   return { close };
 }

@@ -19,6 +19,7 @@ export function openGiftChoice(
   label: GiftLabel,
   onChoose: (variantId: string) => void,
   onDecline: () => void,
+  options?: { parent?: Element; focus?: boolean },
 ): { close: () => void } {
   let chosen = false;
   return openDialog(
@@ -53,5 +54,6 @@ export function openGiftChoice(
     () => {
       if (!chosen) onDecline();
     },
+    options,
   );
 }

@@ -25,7 +25,12 @@ function show(settings: PromoPopupSettings): void {
       // Storage blocked: the popup may show again next page.
     }
   }
-  openDialog('svc-gifts-promo', settings.title ?? '', (close) => {
+  openPromoPopup(settings);
+}
+
+/** The popup itself, now (the admin's preview passes its `parent` and `focus: false`). */
+export function openPromoPopup(settings: PromoPopupSettings, options?: { parent?: Element; focus?: boolean }): { close: () => void } {
+  return openDialog('svc-gifts-promo', settings.title ?? '', (close) => {
     const parts: Node[] = [];
     if (settings.imageUrl) parts.push(h('img', { src: settings.imageUrl, alt: '', style: 'max-width:100%;border-radius:6px' }));
     if (settings.body) parts.push(h('p', {}, settings.body));
@@ -35,7 +40,7 @@ function show(settings: PromoPopupSettings): void {
     if (settings.ctaUrl) actions.append(h('a', { href: settings.ctaUrl, style: 'padding:8px 14px;border-radius:6px;background:#111827;color:#fff;text-decoration:none;font-weight:600' }, settings.ctaLabel ?? 'Shop now'));
     parts.push(actions);
     return parts;
-  });
+  }, undefined, options);
 }
 
 /** Arms the popup's trigger; returns the callback to call on the page's add to cart. */

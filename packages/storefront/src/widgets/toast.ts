@@ -15,13 +15,14 @@ const POSITIONS: Record<string, string> = {
 let timer: ReturnType<typeof setTimeout> | undefined;
 
 /** Shows `settings.message` with `{{giftTitle}}` filled, for `durationMs`, in a polite live region. */
-export function showToast(settings: ToastSettings, giftTitle: string): void {
+export function showToast(settings: ToastSettings, giftTitle: string, parent: Element = document.body): void {
   const position = POSITIONS[settings.position ?? 'bottom-right'] ?? POSITIONS['bottom-right'];
   const root = shadowHost(
     HOST,
     `.toast{position:fixed;${position};z-index:2147483000;max-width:min(360px,calc(100vw - 32px));padding:12px 16px;border-radius:8px;` +
       `box-shadow:0 6px 20px rgba(0,0,0,.25);display:flex;gap:12px;align-items:center}` +
       `.toast button{background:transparent;border:0;color:inherit;padding:2px 6px;font-size:18px}`,
+    parent,
   );
   const close = h('button', { type: 'button', 'aria-label': 'Dismiss' }, '\u00d7');
   const toast = h(

@@ -1,0 +1,97 @@
+/**
+ * Issue 12, the widgets editor in real Chromium: the preview is drawn by the storefront
+ * package's own renderers (its shadow roots inside the page's preview box); a merchant changes
+ * the toast's message and the popup's title, sees the preview change, saves, and GET /widgets
+ * through the API returns what was saved. A bad colour comes back at its field; below Scale the
+ * custom code says it is plan-gated.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipWithoutChromium } from '../support/chromium.ts';
+import type { Browser } from '../support/chromium.ts';
+import { checkScreen, startMerchantAdmin } from '../support/merchant-admin.ts';
+import type { MerchantAdminStack } from '../support/merchant-admin.ts';
+import type { TestShop } from '../support/test-app.ts';
+
+describe.skipIf(skipWithoutChromium())('merchant admin widgets, in Chromium', () => {
+  let stack: MerchantAdminStack;
+  let browser: Browser;
+  let shop: TestShop;
+
+  beforeAll(async () => {
+    stack = await startMerchantAdmin();
+    ({ browser } = stack);
+    shop = await stack.t.createShop('growth');
+  }, 120_000);
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('edits the widgets with a live preview from the storefront renderer and saves them', async () => {
+    const page = await browser.context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => {
+      // The bad colour's 400 is the one failed request expected (the browser logs it).
+      if (message.type() === 'error' && !/status of 400/.test(message.text())) errors.push(message.text());
+    });
+
+    // GET /widgets of the API as mounted for this shop's session (a Growth shop has no API key:
+    // the public API needs Scale), the very handler of /api/v1/widgets.
+    const readWidgets = async () => {
+      const res = await page.request.get(`${stack.base}/app/api/v1/widgets`);
+      expect(res.status()).toBe(200);
+      return (await res.json()) as unknown;
+    };
+    await page.goto(await stack.loginLink(shop.id));
+    await page.goto(`${stack.base}/app/#/widgets`);
+    await page.getByRole('heading', { name: 'Widgets', level: 1 }).waitFor();
+    const preview = page.getByRole('region', { name: 'Widget preview' });
+    // The toast, drawn by showToast into its shadow root inside the preview box.
+    await preview.getByRole('status').getByText('Mug was added to your cart').waitFor();
+    expect(await page.getByText('Needs the Scale plan').count()).toBe(1);
+    await check(page, 'widgets');
+
+    await page.getByLabel('Toast message').fill('Enjoy your {{giftTitle}}!');
+    await preview.getByText('Enjoy your Mug!').waitFor();
+    await page.getByLabel('Toast background colour').fill('#7c3aed');
+    await expect.poll(() => preview.getByRole('status').evaluate((element) => element.ownerDocument.defaultView?.getComputedStyle(element).backgroundColor)).toBe('rgb(124, 58, 237)');
+
+    // The promo popup: its dialog, inside the preview, with the new title.
+    await page.getByRole('button', { name: 'Preview promo popup' }).click();
+    await page.getByLabel('Popup title').fill('A tote bag on us');
+    await preview.getByRole('dialog', { name: 'A tote bag on us' }).waitFor();
+    expect(await page.getByLabel('Popup title').evaluate((element) => element === element.ownerDocument.activeElement)).toBe(true);
+    await check(page, 'widgets-popup-preview');
+
+    await page.getByRole('button', { name: 'Preview progress bar' }).click();
+    await page.getByRole('button', { name: 'Add a threshold' }).click();
+    await page.getByLabel('Threshold 1 amount (minor units)').fill('10000');
+    await preview.getByRole('progressbar').waitFor();
+    await expect.poll(() => preview.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('60');
+
+    // A bad colour: the server's message at that field, nothing saved.
+    await page.getByLabel('Bar colour').fill('green');
+    await page.getByRole('button', { name: 'Save widgets' }).first().click();
+    await page.getByText(/could not be saved|Invalid|Expected a hex colour/).first().waitFor();
+    await expect.poll(async () => page.getByLabel('Bar colour').getAttribute('aria-invalid')).toBe('true');
+    await check(page, 'widgets-error');
+    expect(((await readWidgets()) as { widgets: { _version: number } }).widgets._version).toBe(0);
+
+    await page.getByLabel('Bar colour').fill('#16a34a');
+    await page.getByRole('button', { name: 'Save widgets' }).first().click();
+    await page.getByText('Widget settings saved').waitFor();
+
+    const saved = (await readWidgets()) as {
+      widgets: { _version: number; toast: { message: string; backgroundColor: string }; promoPopup: { title: string }; progressBar: { thresholds: Array<{ amountCents: number }> } };
+    };
+    expect(saved.widgets._version).toBeGreaterThan(0);
+    expect(saved.widgets.toast).toMatchObject({ message: 'Enjoy your {{giftTitle}}!', backgroundColor: '#7c3aed' });
+    expect(saved.widgets.promoPopup.title).toBe('A tote bag on us');
+    expect(saved.widgets.progressBar.thresholds).toMatchObject([{ amountCents: 10000 }]);
+
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 180_000);
+
+  const check = checkScreen;
+});
