@@ -105,8 +105,8 @@ describe.skipIf(skipWithoutChromium())('merchant admin, in Chromium', () => {
     await page.getByRole('button', { name: 'Revoke Headless shop' }).waitFor({ state: 'detached' });
     expect((await t.api(key, { method: 'GET', url: '/api/v1/campaigns' })).statusCode).toBe(401);
 
-    await page.getByRole('link', { name: /Simulator/ }).first().click();
-    await page.getByText('Simulator is not built yet').waitFor();
+    await page.getByRole('link', { name: /Experiments/ }).first().click();
+    await page.getByText('Experiments is not built yet').waitFor();
     await check(page, 'not-built-yet');
     expect(errors).toEqual([]);
     await page.close();
