@@ -20,6 +20,8 @@ export type CliIo = {
   env: Record<string, string | undefined>;
   /** Opens the configured database; tests hand in theirs. The real one by default. */
   openDatabase?: (config: Config) => Promise<DatabaseHandle>;
+  /** HTTP to a running server (`shop:login-link` while it holds the data directory); global fetch by default. */
+  fetch?: typeof fetch;
 };
 
 // Loaded only when a command needs them: `help` then starts without the database driver.
@@ -77,6 +79,39 @@ function describeOpenError(error: unknown, config: Config): string {
   return `Could not open the database at ${where}: ${message}.`;
 }
 
+/**
+ * `shop:login-link` while the server holds the embedded database (the README's newcomer runs it
+ * in a second terminal): the server makes the link through its admin API (`POST
+ * /admin/v1/shops/:shopId/login-links`, same code), reached on this configuration's PORT with its
+ * ADMIN_TOKEN. Without ADMIN_TOKEN the lock's own message explains what to do.
+ */
+async function loginLinkFromServer(config: Config, shopId: string, fetchFn: typeof fetch): Promise<CommandOutput> {
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+  let res: Response;
+  try {
+    res = await fetchFn(`${origin}/admin/v1/shops/${encodeURIComponent(shopId)}/login-links`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${config.adminToken ?? ''}` },
+    });
+  } catch {
+    throw new CliError(`The data directory is held by a running server, and ${origin} did not answer: stop the server, or check PORT and HOST.`);
+  }
+  const body = (await res.json().catch(() => ({}))) as { url?: string; expiresAt?: string; error?: string };
+  if (res.status === 404 && body.error === 'Shop not found') {
+    throw new CliError(`Shop ${shopId} not found. \`npm run cli -- shop:list\` lists the shops (with the server stopped).`);
+  }
+  if (res.status !== 201 || body.url === undefined || body.expiresAt === undefined) {
+    throw new CliError(`The running server at ${origin} refused the login link (${res.status}${body.error ? `: ${body.error}` : ''}); is ADMIN_TOKEN the server's?`);
+  }
+  const link = { url: body.url, expiresAt: body.expiresAt };
+  return {
+    json: { loginLink: link },
+    text: `${link.url}\n(Opens the merchant admin once, until ${link.expiresAt}; made by the running server at ${origin}.)`,
+    warnings: [],
+  };
+}
+
 async function execute(line: Extract<CommandLine, { kind: 'command' }>, io: CliIo): Promise<CommandOutput> {
   let config: Config;
   try {
@@ -89,6 +124,10 @@ async function execute(line: Extract<CommandLine, { kind: 'command' }>, io: CliI
   try {
     handle = await (io.openDatabase ?? openConfiguredDatabase)(config);
   } catch (error) {
+    const locked = error instanceof Error && error.name === 'DataDirLockedError';
+    if (locked && line.name === 'shop:login-link' && config.adminToken !== undefined) {
+      return loginLinkFromServer(config, line.args.shopId ?? '', io.fetch ?? fetch);
+    }
     throw new CliError(describeOpenError(error, config));
   }
   const versions = versionBumper(config);

@@ -6,7 +6,8 @@
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli.ts';
-import { createTestApp } from '../support/test-app.ts';
+import { DataDirLockedError } from '../../src/db/data-dir-lock.ts';
+import { ADMIN_TOKEN, createTestApp } from '../support/test-app.ts';
 import type { TestApp } from '../support/test-app.ts';
 
 let t: TestApp;
@@ -49,6 +50,46 @@ describe('shop:login-link', () => {
     const shop = await t.createShop('free');
     const res = await t.app.inject({ method: 'POST', url: `/admin/v1/shops/${shop.id}/login-links`, headers: { authorization: `Bearer ${shop.key}` } });
     expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('shop:login-link while the server holds the embedded database', () => {
+  const locked = async () => {
+    throw new DataDirLockedError('The data directory ./data is in use by process 4242 (started …): stop it first.');
+  };
+  const cliBeside = async (argv: string[], env: Record<string, string>) => {
+    let stdout = '';
+    let stderr = '';
+    const code = await runCli(argv, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), env, openDatabase: locked });
+    return { code, stdout, stderr };
+  };
+
+  it('asks the running server for the link with ADMIN_TOKEN, and the link opens the app once', async () => {
+    const origin = new URL(await t.app.listen({ port: 0, host: '127.0.0.1' }));
+    const env = { PORT: origin.port, HOST: '127.0.0.1', ADMIN_TOKEN };
+    const shop = await t.createShop('free');
+    const out = await cliBeside(['shop:login-link', shop.id], env);
+    expect(out.code, out.stderr).toBe(0);
+    const url = new URL(out.stdout.split('\n')[0] ?? '');
+    expect(url.pathname).toBe('/app/login');
+    expect((await t.app.inject({ method: 'GET', url: url.pathname + url.search })).statusCode).toBe(303);
+    expect((await t.app.inject({ method: 'GET', url: url.pathname + url.search })).statusCode).toBe(410);
+
+    const unknown = await cliBeside(['shop:login-link', 'shp_doesnotexist00'], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('not found');
+    const wrongToken = await cliBeside(['shop:login-link', shop.id], { ...env, ADMIN_TOKEN: 'not-the-servers-admin-token' });
+    expect(wrongToken.code).toBe(1);
+    expect(wrongToken.stderr).toContain('refused the login link (401');
+  });
+
+  it('without ADMIN_TOKEN says what holds the directory, and other commands never go over HTTP', async () => {
+    const out = await cliBeside(['shop:login-link', 'shp_doesnotexist00'], {});
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain('in use by process 4242');
+    const list = await cliBeside(['shop:list'], { ADMIN_TOKEN });
+    expect(list.code).toBe(1);
+    expect(list.stderr).toContain('in use by process 4242');
   });
 });
 
