@@ -8,8 +8,9 @@ import { ApiError, notFound } from '../http/errors.ts';
 import { defineAdminRoute } from '../http/shop-routes.ts';
 import type { MountableRoute } from '../http/shop-routes.ts';
 import { writeShop } from '../shops/unit-of-work.ts';
-import { catalogUpsertBodySchema } from './schemas.ts';
-import { markProductDeleted, upsertCatalog } from './store.ts';
+import { catalogListQuerySchema, catalogListResponseSchema, catalogUpsertBodySchema, encodeCatalogCursor } from './schemas.ts';
+import { isSoldOut } from './stock.ts';
+import { listCatalogProducts, markProductDeleted, upsertCatalog } from './store.ts';
 
 const productParamsSchema = z.object({
   productId: z.string().regex(/^(gid:\/\/[A-Za-z0-9._-]+\/Product\/)?\d+$/, 'Expected a product gid or its numeric id'),
@@ -47,6 +48,32 @@ export function catalogAdminRoutes(ctx: AppContext): MountableRoute[] {
           }
         });
         return { ok: true as const };
+      },
+    }),
+
+    defineAdminRoute({
+      scope: 'shop',
+      method: 'GET',
+      path: '/catalog/products',
+      operationId: 'listCatalogProducts',
+      summary: 'List products with their variants and stock',
+      description:
+        'By product id, `limit` per page; `q` keeps the products whose title contains it (case-insensitive). ' +
+        'Deleted products are left out unless `includeDeleted=true`. `soldOut`: policy DENY and no stock.',
+      tag: 'Catalog',
+      query: catalogListQuerySchema,
+      responses: {
+        200: { description: 'One page of products', schema: catalogListResponseSchema },
+        400: { description: '`{ "error": "Invalid query", issue, path }`' },
+      },
+      handler: async ({ shop, query }) => {
+        const { q, limit, cursor, includeDeleted } = query;
+        const page = await listCatalogProducts(ctx.db, shop.id, { q, limit, afterId: cursor, includeDeleted });
+        const last = page.products.at(-1);
+        return {
+          products: page.products.map((p) => ({ ...p, variants: p.variants.map((v) => ({ ...v, soldOut: isSoldOut(v) })) })),
+          nextCursor: page.more && last ? encodeCatalogCursor(last.id) : null,
+        };
       },
     }),
 

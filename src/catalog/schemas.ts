@@ -66,3 +66,47 @@ export const catalogUpsertBodySchema = z
 export type CatalogProduct = z.output<typeof productSchema>;
 export type CatalogCollection = z.output<typeof collectionSchema>;
 export type CatalogUpsert = z.output<typeof catalogUpsertBodySchema>;
+
+/**
+ * The catalog listing's cursor: the last product id of a page, base64url, so a client treats
+ * it as opaque. Decoding answers undefined for anything that is not such a cursor.
+ *
+ * @example
+ *   decodeCatalogCursor(encodeCatalogCursor('gid://shopify/Product/7')); // 'gid://shopify/Product/7'
+ */
+export const encodeCatalogCursor = (productId: string): string => Buffer.from(productId, 'utf8').toString('base64url');
+export function decodeCatalogCursor(cursor: string): string | undefined {
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
+  const productId = Buffer.from(cursor, 'base64url').toString('utf8');
+  return productGidSchema.safeParse(productId).success && encodeCatalogCursor(productId) === cursor ? productId : undefined;
+}
+
+/** `GET /catalog/products`: a title search, a page size and the opaque cursor of the previous page. */
+export const catalogListQuerySchema = z.object({
+  q: textSchema.max(255).optional().meta({ description: 'Products whose title contains this text, case-insensitive' }),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  cursor: z
+    .string()
+    .max(512)
+    .transform((cursor, ctx) => {
+      const afterId = decodeCatalogCursor(cursor);
+      if (afterId === undefined) ctx.addIssue({ code: 'custom', message: 'Expected the nextCursor of a previous page' });
+      return afterId;
+    })
+    .optional()
+    .meta({ description: 'The `nextCursor` of the previous page' }),
+  includeDeleted: z.enum(['true', 'false'], { message: 'Expected true or false' }).default('false').transform((value) => value === 'true'),
+});
+
+const listedVariantSchema = variantSchema.extend({
+  soldOut: z.boolean().meta({ description: 'Policy DENY and no stock: the platform will not sell it' }),
+});
+
+export const catalogListResponseSchema = z.object({
+  products: z.array(
+    z.object({ id: z.string(), title: z.string(), status: z.enum(PRODUCT_STATUSES), deleted: z.boolean(), variants: z.array(listedVariantSchema) }),
+  ),
+  nextCursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null on the last page' }),
+});
+
+export type CatalogListQuery = z.output<typeof catalogListQuerySchema>;

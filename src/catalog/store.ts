@@ -3,7 +3,7 @@
  * Ids are stored as gids; lookups compare by numeric id, as the engine does (SPEC: a numeric
  * id is extracted from a gid), so a rule written with either form finds its product.
  */
-import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, ilike, inArray, notInArray, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../db/database.ts';
@@ -159,4 +159,63 @@ export async function findProducts(db: Queryable, shopId: string, numericIds: re
     .from(products)
     .where(and(eq(products.shopId, shopId), inArray(numericTail(products.id), [...numericIds])));
   return rows.map((row) => ({ ...row, status: row.status as ProductStatus }));
+}
+
+export type CatalogListedProduct = CatalogProductState & {
+  variants: { id: string; title: string; inventoryQuantity: number; inventoryPolicy: string }[];
+};
+
+/** LIKE's wildcards and its escape character, matched literally. */
+const likeLiteral = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * One page of the shop's products with their variants, by product id (keyset: the products
+ * after `afterId`), `limit` + 1 read so the caller knows whether another page follows.
+ *
+ * @example
+ *   await listCatalogProducts(db, shop.id, { q: 'mug', limit: 50, includeDeleted: false }); // { products, more }
+ */
+export async function listCatalogProducts(
+  db: Queryable,
+  shopId: string,
+  query: { q?: string | undefined; limit: number; afterId?: string | undefined; includeDeleted: boolean },
+): Promise<{ products: CatalogListedProduct[]; more: boolean }> {
+  const rows = await db
+    .select({ id: products.id, title: products.title, status: products.status, deleted: products.deleted })
+    .from(products)
+    .where(
+      and(
+        eq(products.shopId, shopId),
+        query.includeDeleted ? undefined : eq(products.deleted, false),
+        query.q === undefined || query.q === '' ? undefined : ilike(products.title, `%${likeLiteral(query.q)}%`),
+        query.afterId === undefined ? undefined : gt(products.id, query.afterId),
+      ),
+    )
+    .orderBy(asc(products.id))
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const variantRows =
+    page.length === 0
+      ? []
+      : await db
+          .select({
+            id: variants.id,
+            productId: variants.productId,
+            title: variants.title,
+            inventoryQuantity: variants.inventoryQuantity,
+            inventoryPolicy: variants.inventoryPolicy,
+          })
+          .from(variants)
+          .where(and(eq(variants.shopId, shopId), inArray(variants.productId, page.map((p) => p.id))))
+          .orderBy(asc(variants.id));
+  const byProduct = new Map<string, CatalogListedProduct['variants']>();
+  for (const { productId, ...variant } of variantRows) {
+    const list = byProduct.get(productId) ?? [];
+    list.push(variant);
+    byProduct.set(productId, list);
+  }
+  return {
+    products: page.map((row) => ({ ...row, status: row.status as ProductStatus, variants: byProduct.get(row.id) ?? [] })),
+    more: rows.length > query.limit,
+  };
 }

@@ -389,6 +389,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/app/api/v1/catalog/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List products with their variants and stock
+         * @description By product id, `limit` per page; `q` keeps the products whose title contains it (case-insensitive). Deleted products are left out unless `includeDeleted=true`. `soldOut`: policy DENY and no stock.
+         */
+        get: operations["listCatalogProducts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/app/api/v1/catalog/products/{productId}": {
         parameters: {
             query?: never;
@@ -3652,6 +3672,85 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCatalogProducts: {
+        parameters: {
+            query?: {
+                /** @description Products whose title contains this text, case-insensitive */
+                q?: string;
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+                includeDeleted?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of products */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        products: {
+                            id: string;
+                            title: string;
+                            /** @enum {string} */
+                            status: "active" | "draft" | "archived";
+                            deleted: boolean;
+                            variants: {
+                                id: string;
+                                title: string;
+                                inventoryQuantity: number;
+                                /** @enum {string} */
+                                inventoryPolicy: "DENY" | "CONTINUE";
+                                /** @description Policy DENY and no stock: the platform will not sell it */
+                                soldOut: boolean;
+                            }[];
+                        }[];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `{ "error": "Invalid query", issue, path }` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session: no valid session token and no live session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A state-changing request of a cookie session without its `X-CSRF-Token`, or from another site */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
