@@ -4,8 +4,8 @@
  * new campaign is an import of one (POST /campaigns/import), an existing one a PUT; the server's
  * 400 is shown at the field its `path` names. A JSON view shows exactly what is sent.
  *
- * Gifts are variant ids: the API has no catalog listing route (only upserts and deletes), so there
- * is nothing to pick from yet; enabling the campaign checks each gift's stock (health warnings).
+ * Gifts are variant ids, chosen from the catalog with GiftPicker (stock shown) or typed in for a
+ * variant the catalog mirror does not know; enabling the campaign checks each gift's stock.
  */
 import { Banner, BlockStack, Box, Button, Card, Checkbox, FormLayout, InlineGrid, InlineStack, Layout, Page, Select, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
 import type { ConditionNode } from '@gcrs/engine';
@@ -15,6 +15,7 @@ import type { paths } from '../api/schema.d.ts';
 import { Notice } from '../Notice.tsx';
 import type { NoticeText } from '../Notice.tsx';
 import { fromLocalInput, toLocalInput } from './CampaignsPage.tsx';
+import { GiftPicker } from './GiftPicker.tsx';
 import { ConditionNodeEditor, ErrorContext, LockedLeaves, NumberField, OverridesField, defaultLeaf, useErrorAt } from './ConditionTreeBuilder.tsx';
 import type { FieldError, Plan } from './ConditionTreeBuilder.tsx';
 
@@ -109,16 +110,19 @@ function RuleEditor({ rule, index, plan, onChange, onRemove }: { rule: RuleBody;
             Gifts
           </Text>
           <Text as="p" tone="subdued">
-            Enter the gift's variant id (gid://shopify/ProductVariant/…). There is no catalog to pick from in the API yet; enabling the campaign checks each gift's stock and status.
+            Choose each gift from the catalog, or type its variant id (gid://shopify/ProductVariant/…) when the catalog does not have it. Enabling the campaign checks each gift's stock and status.
           </Text>
           {gifts.map((gift, giftIndex) => (
             <InlineGrid key={giftIndex} columns={{ xs: 1, md: ['twoThirds', 'oneThird'] }} gap="200">
-              <Field
-                label={`${label} gift ${giftIndex + 1} variant id`}
-                value={gift.variantId}
-                path={at('giftConfig', 'gifts', giftIndex, 'variantId')}
-                onChange={(variantId) => setGifts(gifts.map((g, i) => (i === giftIndex ? { ...g, variantId } : g)))}
-              />
+              <BlockStack gap="100">
+                <Field
+                  label={`${label} gift ${giftIndex + 1} variant id`}
+                  value={gift.variantId}
+                  path={at('giftConfig', 'gifts', giftIndex, 'variantId')}
+                  onChange={(variantId) => setGifts(gifts.map((g, i) => (i === giftIndex ? { ...g, variantId } : g)))}
+                />
+                <GiftPicker label={`${label} gift ${giftIndex + 1}`} onPick={(variantId) => setGifts(gifts.map((g, i) => (i === giftIndex ? { ...g, variantId } : g)))} />
+              </BlockStack>
               <BlockStack gap="100">
                 <NumberField
                   label={`${label} gift ${giftIndex + 1} quantity`}

@@ -1,0 +1,105 @@
+/**
+ * Issue 12, the gift picker of the campaign editor in real Chromium: the catalog is seeded
+ * through the admin API (one sold-out variant, one not tracked); the merchant searches, reads
+ * each variant's stock, picks a gift by keyboard, keeps a typed-in id for a second gift, saves,
+ * and the API returns both gifts. axe and screenshots on the picker (checkScreen).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipWithoutChromium } from '../support/chromium.ts';
+import { checkScreen, startMerchantAdmin } from '../support/merchant-admin.ts';
+import type { MerchantAdminStack } from '../support/merchant-admin.ts';
+import type { TestShop } from '../support/test-app.ts';
+
+type Campaign = { id: string; rules: Array<{ giftConfig: { gifts: Array<{ variantId: string; quantity: number }> } }> };
+
+describe.skipIf(skipWithoutChromium())('the gift picker, in Chromium', () => {
+  let stack: MerchantAdminStack;
+  let shop: TestShop;
+
+  beforeAll(async () => {
+    stack = await startMerchantAdmin();
+    shop = await stack.t.createShop('growth');
+    const other = await stack.t.createShop('growth');
+    const seed = async (shopId: string, products: unknown[]) =>
+      expect((await stack.t.admin({ method: 'POST', url: `/admin/v1/shops/${shopId}/catalog`, payload: { products } })).statusCode).toBe(200);
+    await seed(shop.id, [
+      {
+        id: 'gid://shopify/Product/1',
+        title: 'Enamel Mug',
+        status: 'active',
+        variants: [
+          { id: 'gid://shopify/ProductVariant/11', title: 'Blue', inventoryQuantity: 12, inventoryPolicy: 'DENY' },
+          { id: 'gid://shopify/ProductVariant/12', title: 'Red', inventoryQuantity: 0, inventoryPolicy: 'DENY' },
+        ],
+      },
+      { id: 'gid://shopify/Product/2', title: 'Canvas Tote', status: 'active', variants: [{ id: 'gid://shopify/ProductVariant/21', title: 'Default Title', inventoryQuantity: 0, inventoryPolicy: 'CONTINUE' }] },
+    ]);
+    await seed(other.id, [{ id: 'gid://shopify/Product/3', title: 'Enamel Mug of another shop', status: 'active', variants: [{ id: 'gid://shopify/ProductVariant/31', title: 'Default Title', inventoryQuantity: 5, inventoryPolicy: 'DENY' }] }]);
+  }, 120_000);
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('searches the catalog, shows stock, picks a gift by keyboard and saves it', async () => {
+    const page = await stack.browser.context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    const field = (label: string) => page.getByLabel(label, { exact: true });
+
+    await page.goto(await stack.loginLink(shop.id));
+    await page.getByRole('link', { name: 'New campaign' }).click();
+    await page.getByRole('heading', { name: 'New campaign', level: 1 }).waitFor();
+    await field('Campaign name').fill('Mug with every order');
+
+    await page.getByRole('button', { name: 'Choose from catalog for Rule 1 gift 1' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('3 variants').waitFor();
+    await expect.poll(() => dialog.getByRole('button', { name: /^Choose / }).count()).toBe(3);
+    await dialog.getByRole('button', { name: 'Choose Canvas Tote, Not tracked' }).waitFor();
+    await checkScreen(page, 'gift-picker-all');
+
+    await dialog.getByLabel('Search products').fill('enamel');
+    await dialog.getByText('2 variants').waitFor();
+    await dialog.getByRole('button', { name: 'Choose Enamel Mug – Red, Sold out' }).waitFor();
+    expect(await dialog.getByText('12 in stock').count()).toBe(1);
+    expect(await dialog.getByText('another shop').count()).toBe(0);
+    expect(await dialog.getByRole('button', { name: /Canvas Tote/ }).count()).toBe(0);
+    await checkScreen(page, 'gift-picker-search');
+
+    await dialog.getByLabel('Search products').fill('nothing like this');
+    await dialog.getByText(/No product matches/).waitFor();
+    await checkScreen(page, 'gift-picker-empty');
+
+    await dialog.getByLabel('Search products').fill('mug');
+    const blue = dialog.getByRole('button', { name: 'Choose Enamel Mug – Blue, 12 in stock' });
+    await blue.focus();
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await field('Rule 1 gift 1 variant id').inputValue()).toBe('gid://shopify/ProductVariant/11');
+
+    // A variant the catalog does not know is still typed in.
+    await page.getByRole('button', { name: 'Add gift to Rule 1' }).click();
+    await field('Rule 1 gift 2 variant id').fill('gid://shopify/ProductVariant/777');
+
+    // Cancel leaves the gift as it was.
+    await page.getByRole('button', { name: 'Choose from catalog for Rule 1 gift 2' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    expect(await field('Rule 1 gift 2 variant id').inputValue()).toBe('gid://shopify/ProductVariant/777');
+
+    await page.getByRole('button', { name: 'Create campaign' }).last().click();
+    await page.getByRole('heading', { name: 'Edit Mug with every order', level: 1 }).waitFor();
+    const id = /#\/campaigns\/(.+)$/.exec(page.url())?.[1] ?? '';
+    const res = await stack.t.admin({ method: 'GET', url: `/admin/v1/shops/${shop.id}/campaigns/${id}` });
+    const { campaign } = res.json() as { campaign: Campaign };
+    expect(campaign.rules[0]?.giftConfig.gifts).toEqual([
+      { variantId: 'gid://shopify/ProductVariant/11', quantity: 1 },
+      { variantId: 'gid://shopify/ProductVariant/777', quantity: 1 },
+    ]);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 240_000);
+});
