@@ -31,6 +31,22 @@ describe.skipIf(skipWithoutChromium())('merchant admin simulator, in Chromium', 
       payload: { campaigns: [campaign('Spend 50, no code', { rules: [rule('Spend 50', TREE)] })] },
     });
     expect(res.statusCode).toBeLessThan(300);
+    // The cart's line is picked from this catalog in the screen.
+    const catalog = await t.admin({
+      method: 'POST',
+      url: `/admin/v1/shops/${shop.id}/catalog`,
+      payload: {
+        products: [
+          {
+            id: 'gid://shopify/Product/10',
+            title: 'Organic Tee',
+            status: 'active',
+            variants: [{ id: 'gid://shopify/ProductVariant/10', title: 'Default Title', inventoryQuantity: 8, inventoryPolicy: 'DENY' }],
+          },
+        ],
+      },
+    });
+    expect(catalog.statusCode, catalog.body).toBe(200);
     const list = await t.api(shop, { method: 'GET', url: '/api/v1/campaigns' });
     campaignId = (list.json() as { campaigns: Array<{ id: string; name: string }> }).campaigns.find((c) => c.name === 'Spend 50, no code')?.id ?? '';
     expect(campaignId).not.toBe('');
@@ -54,8 +70,10 @@ describe.skipIf(skipWithoutChromium())('merchant admin simulator, in Chromium', 
     await check(page, 'simulator-empty');
 
     // The draft is not live: the live rules have nothing to evaluate.
-    await page.getByLabel('Product ID, line 1').fill('gid://shopify/Product/10');
-    await page.getByLabel('Variant ID, line 1').fill('gid://shopify/ProductVariant/10');
+    await page.getByRole('button', { name: 'Choose from catalog for line 1' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: /^Choose Organic Tee/ }).click();
+    await expect.poll(() => page.getByLabel('Product ID, line 1').inputValue()).toBe('gid://shopify/Product/10');
+    expect(await page.getByLabel('Variant ID, line 1').inputValue()).toBe('gid://shopify/ProductVariant/10');
     await page.getByLabel('Quantity, line 1').fill('2');
     await page.getByLabel('Unit price in minor units, line 1').fill('3000');
     await page.getByRole('button', { name: 'Simulate' }).click();

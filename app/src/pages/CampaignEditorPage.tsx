@@ -121,7 +121,7 @@ function RuleEditor({ rule, index, plan, onChange, onRemove }: { rule: RuleBody;
                   path={at('giftConfig', 'gifts', giftIndex, 'variantId')}
                   onChange={(variantId) => setGifts(gifts.map((g, i) => (i === giftIndex ? { ...g, variantId } : g)))}
                 />
-                <GiftPicker label={`${label} gift ${giftIndex + 1}`} onPick={(variantId) => setGifts(gifts.map((g, i) => (i === giftIndex ? { ...g, variantId } : g)))} />
+                <GiftPicker label={`${label} gift ${giftIndex + 1}`} onPick={({ variantId }) => setGifts(gifts.map((g, i) => (i === giftIndex ? { ...g, variantId } : g)))} />
               </BlockStack>
               <BlockStack gap="100">
                 <NumberField

@@ -25,7 +25,10 @@ const variantName = (product: ListedProduct, variant: ListedVariant) =>
 const PAGE = 20;
 const SEARCH_DELAY_MS = 250;
 
-export function GiftPicker({ label, onPick }: { label: string; onPick: (variantId: string) => void }) {
+/** A catalog variant as chosen: its id and its product's (a cart line needs both). */
+export type PickedVariant = { variantId: string; productId: string };
+
+export function GiftPicker({ label, onPick }: { label: string; onPick: (picked: PickedVariant) => void }) {
   const [open, setOpen] = useState(false);
   return (
     <>
@@ -38,8 +41,8 @@ export function GiftPicker({ label, onPick }: { label: string; onPick: (variantI
         <PickerDialog
           label={label}
           onClose={() => setOpen(false)}
-          onPick={(variantId) => {
-            onPick(variantId);
+          onPick={(picked) => {
+            onPick(picked);
             setOpen(false);
           }}
         />
@@ -48,7 +51,7 @@ export function GiftPicker({ label, onPick }: { label: string; onPick: (variantI
   );
 }
 
-function PickerDialog({ label, onClose, onPick }: { label: string; onClose: () => void; onPick: (variantId: string) => void }) {
+function PickerDialog({ label, onClose, onPick }: { label: string; onClose: () => void; onPick: (picked: PickedVariant) => void }) {
   const [query, setQuery] = useState('');
   const [products, setProducts] = useState<ListedProduct[] | undefined>();
   const [nextCursor, setNextCursor] = useState<string | null>(null);
@@ -149,7 +152,7 @@ function PickerDialog({ label, onClose, onPick }: { label: string; onClose: () =
                               {stockText(variant)}
                             </Text>
                           </Text>
-                          <Button onClick={() => onPick(variant.id)} accessibilityLabel={`Choose ${variantName(product, variant)}, ${stockText(variant)}`}>
+                          <Button onClick={() => onPick({ variantId: variant.id, productId: product.id })} accessibilityLabel={`Choose ${variantName(product, variant)}, ${stockText(variant)}`}>
                             Choose
                           </Button>
                         </InlineStack>

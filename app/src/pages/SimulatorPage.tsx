@@ -11,6 +11,7 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import { api, errorText } from '../api/client.ts';
 import type { CampaignListItem, SimulateResult, TraceNode } from '../api/client.ts';
 import { Empty } from '../Empty.tsx';
+import { GiftPicker } from './GiftPicker.tsx';
 
 type Line = { key: number; productId: string; variantId: string; quantity: string; price: string };
 type Scope = 'live' | 'all' | string;
@@ -173,6 +174,12 @@ export function SimulatorPage() {
                     <Text as="h3" variant="headingSm">
                       Line {index + 1}
                     </Text>
+                    <GiftPicker
+                      label={`line ${index + 1}`}
+                      onPick={({ productId, variantId }) =>
+                        setLines((current) => current.map((candidate) => (candidate.key === line.key ? { ...candidate, productId, variantId } : candidate)))
+                      }
+                    />
                     <FormLayout>
                       <FormLayout.Group condensed>
                         <TextField label={`Product ID, line ${index + 1}`} value={line.productId} onChange={(value) => setLine(line.key, 'productId', value)} autoComplete="off" placeholder="gid://shopify/Product/1" error={lineError(index, 'productId')} />
