@@ -11,7 +11,8 @@
  * Entries are stamped with the version read in the same snapshot as their data
  * (load-source.ts), so an entry never claims a newer version than its content.
  */
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, brotliCompressSync, constants as zlibConstants, gzip, gzipSync } from 'node:zlib';
 import type { InvalidationBus } from '../cache/invalidation-bus.ts';
 import { EVERY_KEY } from '../cache/invalidation-bus.ts';
 import type { Database } from '../db/database.ts';
@@ -103,6 +104,9 @@ export function rulesEtag(shopId: string, version: number, plan: string, segment
   return `"${shopId}-v${version}-${plan}-${boundary}-${mount}"`;
 }
 
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+
 /** Brotli quality 9 packs ~97 KB of rules into ~7 KB in a few ms, once per entry; 11 takes ~20x longer for ~5% less. */
 const BROTLI_OPTIONS = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 9, [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT } };
 
@@ -116,14 +120,26 @@ const BROTLI_OPTIONS = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 9, [zli
  *   encodeRepresentations('"shp_1-v1-scale-open-api"', body).gzip.etag; // '"shp_1-v1-scale-open-api-gzip"'
  */
 export function encodeRepresentations(etag: string, body: Buffer): Record<ContentCoding, RulesRepresentation> {
+  return representationsOf(etag, body, gzipSync(body, { level: 9 }), brotliCompressSync(body, BROTLI_OPTIONS));
+}
+
+/**
+ * encodeRepresentations for large bodies (the merchant admin's ~1.2 MB of assets): the same
+ * codings, compressed on libuv's thread pool, so the event loop keeps answering meanwhile.
+ *
+ * @example
+ *   const { br } = await encodeRepresentationsOffThread('"abc"', bundle);
+ */
+export async function encodeRepresentationsOffThread(etag: string, body: Buffer): Promise<Record<ContentCoding, RulesRepresentation>> {
+  const [gzipped, brotli] = await Promise.all([gzipAsync(body, { level: 9 }), brotliAsync(body, BROTLI_OPTIONS)]);
+  return representationsOf(etag, body, gzipped, brotli);
+}
+
+function representationsOf(etag: string, body: Buffer, gzipped: Buffer, brotli: Buffer): Record<ContentCoding, RulesRepresentation> {
   const identity: RulesRepresentation = { coding: 'identity', etag, body };
   const variant = (coding: 'gzip' | 'br', compressed: Buffer): RulesRepresentation =>
     compressed.length < body.length ? { coding, etag: `${etag.slice(0, -1)}-${coding}"`, body: compressed } : identity;
-  return {
-    identity,
-    gzip: variant('gzip', gzipSync(body, { level: 9 })),
-    br: variant('br', brotliCompressSync(body, BROTLI_OPTIONS)),
-  };
+  return { identity, gzip: variant('gzip', gzipped), br: variant('br', brotli) };
 }
 
 /**
