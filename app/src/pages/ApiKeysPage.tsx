@@ -7,6 +7,7 @@ import { Notice } from '../Notice.tsx';
 import type { NoticeText } from '../Notice.tsx';
 import type { ApiKey } from '../api/client.ts';
 import { SettingsNav } from './settings/SettingsNav.tsx';
+import { CreateCard } from './settings/CreateCard.tsx';
 
 export function ApiKeysPage() {
   const [keys, setKeys] = useState<ApiKey[] | undefined>();
@@ -57,29 +58,9 @@ export function ApiKeysPage() {
       <SettingsNav current="api-keys" />
       <Notice notice={toast} onDismiss={() => setToast(undefined)} />
       <BlockStack gap="400">
-        <Card>
-          <form
-            onSubmit={(event) => {
-              event.preventDefault();
-              void create();
-            }}
-          >
-            <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
-                Create an API key
-              </Text>
-              <Text as="p" tone="subdued">
-                A key opens the whole API for this shop (Scale plan). It is shown once, when it is created.
-              </Text>
-              <TextField label="Key name" value={name} onChange={setName} autoComplete="off" placeholder="e.g. Headless storefront" />
-              <InlineStack>
-                <Button submit variant="primary" loading={creating}>
-                  Create key
-                </Button>
-              </InlineStack>
-            </BlockStack>
-          </form>
-        </Card>
+        <CreateCard title="Create an API key" description="A key opens the whole API for this shop (Scale plan). It is shown once, when it is created." submitLabel="Create key" busy={creating} onSubmit={() => void create()}>
+          <TextField label="Key name" value={name} onChange={setName} autoComplete="off" placeholder="e.g. Headless storefront" />
+        </CreateCard>
         {created && (
           <Banner tone="success" title={`Key "${created.name}" created: copy it now, it is not shown again`} onDismiss={() => setCreated(undefined)}>
             <Box paddingBlockStart="200">

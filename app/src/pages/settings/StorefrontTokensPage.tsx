@@ -12,6 +12,7 @@ import type { NoticeText } from '../../Notice.tsx';
 import { fieldErrorOf } from './field-errors.ts';
 import { SettingsNav } from './SettingsNav.tsx';
 import { ShownOnce } from './ShownOnce.tsx';
+import { CreateCard } from './CreateCard.tsx';
 
 type StorefrontToken = paths['/app/api/v1/storefront-tokens']['get']['responses'][200]['content']['application/json']['storefrontTokens'][number];
 
@@ -82,38 +83,18 @@ export function StorefrontTokensPage() {
       <SettingsNav current="storefront-tokens" />
       <Notice notice={notice} onDismiss={() => setNotice(undefined)} />
       <BlockStack gap="400">
-        <Card>
-          <form
-            onSubmit={(event) => {
-              event.preventDefault();
-              void create();
-            }}
-          >
-            <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
-                Create a storefront token
-              </Text>
-              <Text as="p" tone="subdued">
-                A publishable token for a headless storefront: it opens the storefront routes only, from the origins listed. It is shown once, when it is created.
-              </Text>
-              <TextField
-                label="Allowed origins (one a line)"
-                value={origins}
-                onChange={setOrigins}
-                multiline={3}
-                autoComplete="off"
-                placeholder="https://shop.example.com"
-                helpText="scheme://host[:port], without a path."
-                error={originsError}
-              />
-              <InlineStack>
-                <Button submit variant="primary" loading={creating}>
-                  Create token
-                </Button>
-              </InlineStack>
-            </BlockStack>
-          </form>
-        </Card>
+        <CreateCard title="Create a storefront token" description="A publishable token for a headless storefront: it opens the storefront routes only, from the origins listed. It is shown once, when it is created." submitLabel="Create token" busy={creating} onSubmit={() => void create()}>
+          <TextField
+            label="Allowed origins (one a line)"
+            value={origins}
+            onChange={setOrigins}
+            multiline={3}
+            autoComplete="off"
+            placeholder="https://shop.example.com"
+            helpText="scheme://host[:port], without a path."
+            error={originsError}
+          />
+        </CreateCard>
         {created && (
           <ShownOnce title="Token created: copy it now, it is not shown again" label="The new token" value={created} onDismiss={() => setCreated(undefined)} />
         )}

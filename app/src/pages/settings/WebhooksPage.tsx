@@ -12,6 +12,7 @@ import type { NoticeText } from '../../Notice.tsx';
 import { fieldErrorOf } from './field-errors.ts';
 import { SettingsNav } from './SettingsNav.tsx';
 import { ShownOnce } from './ShownOnce.tsx';
+import { CreateCard } from './CreateCard.tsx';
 
 type Endpoint = paths['/app/api/v1/webhook-endpoints']['get']['responses'][200]['content']['application/json']['endpoints'][number];
 type Delivery = paths['/app/api/v1/webhook-deliveries']['get']['responses'][200]['content']['application/json']['deliveries'][number];
@@ -198,37 +199,17 @@ export function WebhooksPage() {
       <SettingsNav current="webhooks" />
       <Notice notice={notice} onDismiss={() => setNotice(undefined)} />
       <BlockStack gap="400">
-        <Card>
-          <form
-            onSubmit={(event) => {
-              event.preventDefault();
-              void create();
-            }}
-          >
-            <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
-                Add a webhook endpoint
-              </Text>
-              <Text as="p" tone="subdued">
-                Events are signed (Standard Webhooks) with the endpoint's secret, shown once when it is added.
-              </Text>
-              <TextField label="Endpoint URL" type="url" value={url} onChange={setUrl} autoComplete="off" placeholder="https://example.com/hooks" error={fieldErrors.url} />
-              <ChoiceList
-                allowMultiple
-                title="Events (none chosen: every event)"
-                choices={EVENTS}
-                selected={events}
-                onChange={(chosen) => setEvents(EVENTS.filter((event) => chosen.includes(event.value)).map((event) => event.value))}
-                error={fieldErrors.events}
-              />
-              <InlineStack>
-                <Button submit variant="primary" loading={creating}>
-                  Add endpoint
-                </Button>
-              </InlineStack>
-            </BlockStack>
-          </form>
-        </Card>
+        <CreateCard title="Add a webhook endpoint" description="Events are signed (Standard Webhooks) with the endpoint's secret, shown once when it is added." submitLabel="Add endpoint" busy={creating} onSubmit={() => void create()}>
+          <TextField label="Endpoint URL" type="url" value={url} onChange={setUrl} autoComplete="off" placeholder="https://example.com/hooks" error={fieldErrors.url} />
+          <ChoiceList
+            allowMultiple
+            title="Events (none chosen: every event)"
+            choices={EVENTS}
+            selected={events}
+            onChange={(chosen) => setEvents(EVENTS.filter((event) => chosen.includes(event.value)).map((event) => event.value))}
+            error={fieldErrors.events}
+          />
+        </CreateCard>
         {created && (
           <ShownOnce
             title={`Endpoint ${created.url} added: copy its signing secret now, it is not shown again`}
