@@ -11,6 +11,7 @@ import { mountRoutes } from '../http/shop-routes.ts';
 import { createAppSessionResolver } from './auth.ts';
 import { merchantRoutes, sessionCookie } from './routes.ts';
 import { consumeLoginLink, createSession, SESSION_ABSOLUTE_MS } from './sessions.ts';
+import { frameAncestors } from './embedding.ts';
 import { registerAppAssets } from './static.ts';
 
 export const APP_API_PREFIX = '/app/api/v1';
@@ -30,7 +31,8 @@ h1{font-size:1.25rem;margin:0 0 .5rem}code{background:#f1f1f1;padding:.1rem .3re
 }
 
 function problem(reply: FastifyReply, status: number, title: string, detail: string) {
-  return reply.code(status).type('text/html; charset=utf-8').send(signInProblemPage(title, detail));
+  // Not rendered in the platform's admin: framed by no one (docs/merchant-admin.md "Embedded").
+  return reply.code(status).header('Content-Security-Policy', frameAncestors(undefined)).type('text/html; charset=utf-8').send(signInProblemPage(title, detail));
 }
 
 /**
@@ -81,5 +83,5 @@ export async function registerMerchantAdmin(app: FastifyInstance, ctx: AppContex
     return reply.code(303).header('Location', '/app/').send();
   });
 
-  registerAppAssets(app);
+  registerAppAssets(app, { db: ctx.db, appKey: ctx.config.platformAppKey, appSecret: ctx.config.platformAppSecret });
 }

@@ -11,10 +11,12 @@
  */
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { chooseContentCoding } from '../http/accept-encoding.ts';
 import type { ContentCoding } from '../http/accept-encoding.ts';
 import { notFound } from '../http/errors.ts';
+import { APP_BRIDGE_SCRIPT, embeddingShop, frameAncestors } from './embedding.ts';
+import type { EmbeddingInput } from './embedding.ts';
 import { encodeRepresentationsOffThread } from '../rules/rules-cache.ts';
 import type { RulesRepresentation } from '../rules/rules-cache.ts';
 
@@ -24,6 +26,9 @@ type Asset = { type: string; representations: Record<ContentCoding, RulesReprese
 
 /** The built app: its page, its assets precompressed per coding (like GET /rules), and their sizes. */
 export type AppBundle = { html: string; assets: Map<string, Asset>; jsBytes: number; cssBytes: number };
+
+/** Where an embedded load's App Bridge tags go: before the app's own script, as the platform requires. */
+const APP_BRIDGE_SLOT = '<!--app-bridge-->';
 
 let loading: Promise<AppBundle> | undefined;
 
@@ -69,7 +74,7 @@ async function build(): Promise<AppBundle> {
 <title>Gift campaigns</title>
 <link rel="icon" href="data:,">
 ${names.css ? `<link rel="stylesheet" href="/app/assets/${names.css}">` : ''}
-<script type="module" src="/app/assets/${names.js}"></script></head>
+${APP_BRIDGE_SLOT}<script type="module" src="/app/assets/${names.js}"></script></head>
 <body><div id="root"><p style="font:14px sans-serif;padding:1rem">Loading…</p></div>
 <noscript>The merchant admin needs JavaScript.</noscript></body></html>`;
   return { html, assets, jsBytes, cssBytes };
@@ -93,18 +98,36 @@ export function warmAppBundle(onError: (error: unknown) => void): void {
   loadAppBundle().catch(onError);
 }
 
-async function page(reply: FastifyReply) {
-  const bundle = await loadAppBundle();
+const escapeAttribute = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The page for one load: a verified admin load of a known shop (./embedding.ts) may be framed by
+ * that shop's admin and loads App Bridge (which gives the app its session tokens); any other
+ * load may be framed by no one.
+ */
+async function page(request: FastifyRequest, reply: FastifyReply, options: AppAssetsOptions) {
+  const [bundle, shop] = await Promise.all([loadAppBundle(), embeddingShop({ ...options, query: request.query })]);
+  const appBridge =
+    shop && options.appKey
+      ? `<meta name="shopify-api-key" content="${escapeAttribute(options.appKey)}"><script src="${APP_BRIDGE_SCRIPT}"></script>\n`
+      : '';
   return reply
-    .headers({ 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'same-origin' })
+    .headers({
+      'Cache-Control': 'no-cache',
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'same-origin',
+      'Content-Security-Policy': frameAncestors(shop),
+    })
     .type('text/html; charset=utf-8')
-    .send(bundle.html);
+    .send(bundle.html.replace(APP_BRIDGE_SLOT, appBridge));
 }
 
-export function registerAppAssets(app: FastifyInstance): void {
+export type AppAssetsOptions = Omit<EmbeddingInput, 'query'>;
+
+export function registerAppAssets(app: FastifyInstance, options: AppAssetsOptions): void {
   // ignoreTrailingSlash: this serves `/app` too.
-  app.get('/app/', async (_request, reply) => page(reply));
-  app.get('/app/index.html', async (_request, reply) => page(reply));
+  app.get('/app/', async (request, reply) => page(request, reply, options));
+  app.get('/app/index.html', async (request, reply) => page(request, reply, options));
   app.get<{ Params: { file: string } }>('/app/assets/:file', async (request, reply) => {
     const asset = (await loadAppBundle()).assets.get(request.params.file);
     if (!asset) throw notFound('Asset');
