@@ -12,9 +12,6 @@ import { isLive } from './caps.ts';
 
 type CampaignState = { id: string; name: string; enabled: boolean; isDraft: boolean };
 
-/** Who changed the state: a route's mount, or the platform itself (`app/uninstalled`). */
-export type TransitionTrigger = Trigger | 'platform';
-
 /**
  * The discount sync and the webhook when `before` and `after` differ in liveness; nothing
  * otherwise. `after` is null when the campaign was deleted.
@@ -22,7 +19,7 @@ export type TransitionTrigger = Trigger | 'platform';
  * @example
  *   uow.enqueue(...liveTransitionEvents(before, { ...before, enabled: true, isDraft: false }, 'api'));
  */
-export function liveTransitionEvents(before: CampaignState, after: CampaignState | null, trigger: TransitionTrigger): OutboxEvent[] {
+export function liveTransitionEvents(before: CampaignState, after: CampaignState | null, trigger: Trigger): OutboxEvent[] {
   const wasLive = isLive(before);
   const nowLive = after !== null && isLive(after);
   if (wasLive === nowLive) return [];

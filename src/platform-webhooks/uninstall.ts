@@ -2,7 +2,8 @@
  * `app/uninstalled` (CONTRACT part two "Platform webhooks"): the shop removed the app, so
  * nothing of it may be offered any more. Every live campaign is disabled through the same
  * transition as POST /campaigns/:id/disable — the discount sync and `campaign.deactivated`
- * queued in the unit of work — with `trigger: "platform"`. Nothing is deleted: a shop that
+ * queued in the unit of work — with `trigger: "admin"` (CONTRACT lists `api`, `admin` and
+ * `schedule` only; the merchant removed the app in the platform's admin). Nothing is deleted: a shop that
  * installs the app again finds its campaigns disabled and enables what it wants. The shop's
  * platform access token is deleted: the platform has revoked it (a reinstall issues a new one).
  */
@@ -27,7 +28,7 @@ export async function disableLiveCampaigns(uow: ShopUnitOfWork): Promise<string[
     .where(and(eq(campaigns.shopId, shop.id), eq(campaigns.enabled, true), eq(campaigns.isDraft, false)));
   for (const campaign of live) {
     const after = await updateCampaignFields(tx, shop.id, campaign.id, { enabled: false });
-    if (after) uow.enqueue(...liveTransitionEvents(campaign, after, 'platform'));
+    if (after) uow.enqueue(...liveTransitionEvents(campaign, after, 'admin'));
   }
   if (live.length > 0) uow.touchRules();
   return live.map((campaign) => campaign.id);

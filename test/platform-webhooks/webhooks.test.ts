@@ -332,7 +332,7 @@ describe('POST /webhooks/platform', () => {
       const deactivated = events.filter((row) => row.eventType === 'campaign.deactivated');
       expect(deactivated).toHaveLength(1);
       expect(JSON.stringify(deactivated[0]?.payload)).toContain(`"campaignId":"${live.campaignId}"`);
-      expect(JSON.stringify(deactivated[0]?.payload)).toContain('"trigger":"platform"');
+      expect(JSON.stringify(deactivated[0]?.payload)).toContain('"trigger":"admin"');
       const syncs = events.filter((row) => row.kind === 'discount_sync').map((row) => row.payload);
       expect(syncs).toContainEqual({ campaignId: live.campaignId, active: false });
       expect((await t.api(shopC, { method: 'GET', url: '/api/v1/rules' })).json()).toMatchObject({ rules: [] });
