@@ -4,7 +4,7 @@ import type { CampaignRow, CampaignWithRules, ExperimentRow, RuleRecord } from '
 const iso = (date: Date) => date.toISOString();
 const isoOrNull = (date: Date | null) => (date === null ? null : date.toISOString());
 
-const campaignFields = (c: CampaignRow) => ({
+const campaignFields = (c: Omit<CampaignRow, 'budget'>) => ({
   id: c.id,
   name: c.name,
   enabled: c.enabled,
@@ -15,7 +15,7 @@ const campaignFields = (c: CampaignRow) => ({
   updatedAt: iso(c.updatedAt),
 });
 
-export const presentListItem = (c: CampaignRow & { rulesCount: number }) => ({ ...campaignFields(c), rulesCount: c.rulesCount });
+export const presentListItem = (c: Omit<CampaignRow, 'budget'> & { rulesCount: number }) => ({ ...campaignFields(c), rulesCount: c.rulesCount });
 
 export const presentRule = (r: RuleRecord) => ({
   id: r.id,
@@ -39,8 +39,10 @@ export const presentExperiment = (e: ExperimentRow) => ({
   variants: e.variants,
 });
 
+/** A single campaign; `budget` only when it has one, so a campaign without keeps SPEC's shape. */
 export const presentCampaign = (c: CampaignWithRules, experiment: ExperimentRow | undefined) => ({
   ...campaignFields(c),
+  ...(c.budget ? { budget: c.budget } : {}),
   rules: c.rules.map(presentRule),
   experiment: experiment ? presentExperiment(experiment) : null,
 });

@@ -33,6 +33,7 @@ import {
 } from './store.ts';
 import type { NewRule } from './store.ts';
 import { discountSyncEvents, liveConfigSyncEvents, liveTransitionEvents } from './transitions.ts';
+import { campaignBudgetUsage } from '../budgets/usage.ts';
 
 
 /** SPEC rule 4: plan-gated condition types are stripped silently, at any depth. */
@@ -105,10 +106,13 @@ export function campaignRoutes(ctx: AppContext): ShopRoute[] {
       rateLimit: 'default',
       params: campaignIdParamsSchema,
       responses: { 200: { description: 'The campaign', schema: singleResponseSchema }, 404: notFoundResponse },
-      handler: async ({ shop, params }) => {
+      handler: async ({ shop, params, trigger }) => {
         const campaign = await getCampaign(ctx.db, shop.id, params.id);
         if (!campaign) throw campaignNotFound();
-        return { campaign: presentCampaign(campaign, await getRunningExperiment(ctx.db, shop.id, campaign.id)) };
+        const presented = presentCampaign(campaign, await getRunningExperiment(ctx.db, shop.id, campaign.id));
+        // The merchant's view only: API clients keep SPEC's shape.
+        const budgetUsage = trigger === 'admin' ? await campaignBudgetUsage(ctx.db, shop, campaign, ctx.now().getTime()) : undefined;
+        return { campaign: budgetUsage ? { ...presented, budgetUsage } : presented };
       },
     }),
 

@@ -2,7 +2,7 @@
  * Campaign and rule shapes of SPEC "Resources" and the campaign endpoints: one Zod schema
  * each, used to validate requests and to write the OpenAPI document.
  */
-import { conditionNodeSchema, giftConfigSchema, ruleOptionsSchema, textSchema } from '@gcrs/engine';
+import { budgetSchema, conditionNodeSchema, giftConfigSchema, ruleOptionsSchema, textSchema } from '@gcrs/engine';
 import { z } from 'zod';
 import { timestampInputSchema } from '../http/timestamp.ts';
 
@@ -33,6 +33,11 @@ type Window = { startAt: Date | null; endAt: Date | null };
 const windowIsOrdered = (value: Window) => value.startAt === null || value.endAt === null || value.endAt > value.startAt;
 const windowIssue = { message: 'endAt must be after startAt', path: ['endAt'] };
 
+/** A campaign's gift budget (docs/promotions.md "Budgets"): every rule of it counts against it. */
+const campaignBudgetSchema = budgetSchema.meta({
+  description: 'At most maxGifts gift units of all the campaign\'s rules per window; once spent every rule of it leaves GET /rules',
+});
+
 export const importCampaignSchema = z
   .object({
     name: nameSchema,
@@ -40,6 +45,7 @@ export const importCampaignSchema = z
     isDraft: z.boolean().default(false),
     startAt: timestampInputSchema.nullable().default(null),
     endAt: timestampInputSchema.nullable().default(null),
+    budget: campaignBudgetSchema.nullable().default(null),
     rules: z.array(importRuleSchema).default([]),
   })
   .refine(windowIsOrdered, windowIssue);
@@ -61,6 +67,11 @@ export const putCampaignSchema = z
     isDraft: z.boolean(),
     startAt: timestampInputSchema.nullable(),
     endAt: timestampInputSchema.nullable(),
+    // PUT replaces: a body without it leaves the campaign without a budget.
+    budget: campaignBudgetSchema
+      .nullable()
+      .optional()
+      .transform((value) => value ?? null),
     rules: z.array(putRuleSchema),
   })
   .refine(windowIsOrdered, windowIssue);
@@ -122,10 +133,26 @@ export const experimentResponseSchema = z.object({
   variants: z.array(z.object({ id: z.string(), name: z.string(), ruleId: z.string(), weight: z.int() })),
 });
 
+const budgetUsageSchema = z.object({
+  used: z.int().meta({ description: 'Gift units granted in the current window' }),
+  maxGifts: z.int(),
+  window: budgetSchema.shape.window.unwrap(),
+  windowStart: z.iso.date().meta({ description: "The current window's first local date (1970-01-01 for total)" }),
+  spent: z.boolean().meta({ description: 'used ≥ maxGifts: left out of GET /rules and the checkout until the window ends or maxGifts is raised' }),
+});
+
 export const campaignResponseSchema = z.object({
   ...campaignFields,
+  budget: campaignBudgetSchema.optional().meta({ description: 'Present only when the campaign has a budget' }),
   rules: z.array(ruleResponseSchema),
   experiment: experimentResponseSchema.nullable(),
+  budgetUsage: z
+    .object({
+      campaign: budgetUsageSchema.nullable(),
+      rules: z.record(z.string(), budgetUsageSchema).meta({ description: 'By rule id, for the rules with a budget' }),
+    })
+    .optional()
+    .meta({ description: 'Admin and merchant admin only, when the campaign or a rule of it has a budget: what the current windows used' }),
 });
 
 export const listResponseSchema = z.object({

@@ -3,7 +3,7 @@
  * of another shop is simply not found. Writes take a transaction handle so the caller can
  * put caps, version bump and outbox rows in the same transaction.
  */
-import type { ConditionNode, GiftConfig, RuleOptions } from '@gcrs/engine';
+import type { Budget, ConditionNode, GiftConfig, RuleOptions } from '@gcrs/engine';
 import { and, asc, count, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../db/database.ts';
 import { campaigns, experiments, rules, storefrontEvents } from '../db/schema.ts';
@@ -33,6 +33,7 @@ export type NewCampaign = {
   isDraft: boolean;
   startAt: Date | null;
   endAt: Date | null;
+  budget: Budget | null;
   rules: NewRule[];
 };
 
@@ -69,7 +70,7 @@ export async function listCampaigns(
   db: Queryable,
   shopId: string,
   query: { page: number; perPage: number; enabled?: boolean | undefined },
-): Promise<{ total: number; items: Array<CampaignRow & { rulesCount: number }> }> {
+): Promise<{ total: number; items: Array<Omit<CampaignRow, 'budget'> & { rulesCount: number }> }> {
   const where = and(eq(campaigns.shopId, shopId), query.enabled === undefined ? undefined : eq(campaigns.enabled, query.enabled));
   const [totalRow] = await db.select({ total: count() }).from(campaigns).where(where);
   const items = await db
@@ -149,6 +150,7 @@ export async function insertCampaigns(tx: Queryable, shopId: string, input: read
       isDraft: c.isDraft,
       startAt: c.startAt,
       endAt: c.endAt,
+      budget: c.budget,
       createdAt: now,
       updatedAt: now,
     })),
@@ -176,7 +178,15 @@ export async function replaceCampaign(
   const now = new Date();
   await tx
     .update(campaigns)
-    .set({ name: input.name, enabled: input.enabled, isDraft: input.isDraft, startAt: input.startAt, endAt: input.endAt, updatedAt: now })
+    .set({
+      name: input.name,
+      enabled: input.enabled,
+      isDraft: input.isDraft,
+      startAt: input.startAt,
+      endAt: input.endAt,
+      budget: input.budget,
+      updatedAt: now,
+    })
     .where(and(eq(campaigns.shopId, shopId), eq(campaigns.id, campaignId)));
   const kept = input.rules.flatMap((rule) => (rule.id === undefined ? [] : [rule.id]));
   await tx

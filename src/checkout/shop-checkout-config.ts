@@ -26,7 +26,7 @@ export async function shopCheckoutConfig(
   shopId: string,
   at: number = Date.now(),
 ): Promise<{ built: CheckoutConfigBuild; until: number } | undefined> {
-  const source = await loadRulesSource(db, shopId);
+  const source = await loadRulesSource(db, shopId, at);
   if (source === undefined) return undefined;
   const { payload, segment } = buildRulesPayload(source, at);
   return { built: buildCheckoutConfig(payload, source.collections), until: segment.until };

@@ -98,6 +98,8 @@ export const campaigns = pgTable(
     isDraft: boolean('is_draft').notNull(),
     startAt: ts('start_at'),
     endAt: ts('end_at'),
+    /** The campaign's gift budget `{ maxGifts, window }` (docs/promotions.md "Budgets"); null: none. */
+    budget: jsonb('budget').$type<{ maxGifts: number; window: 'day' | 'week' | 'month' | 'total' }>(),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -404,6 +406,8 @@ export const orders = pgTable(
     total: bigint('total', { mode: 'number' }).notNull(),
     giftLines: integer('gift_lines').notNull(),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    /** Gift units intake did not grant because a budget was spent: `[{ ruleId, campaignId, quantity }]`; null: none. */
+    overBudget: jsonb('over_budget').$type<Array<{ ruleId: string; campaignId: string; quantity: number }>>(),
     receivedAt: ts('received_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.shopId, t.id] }), index('orders_shop_day_idx').on(t.shopId, t.day)],
@@ -420,6 +424,26 @@ export const redemptions = pgTable(
     lastRedeemedAt: ts('last_redeemed_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.shopId, t.customerId, t.ruleId] })],
+);
+
+/**
+ * Gift budgets' counters (docs/promotions.md "Budgets"): gift units granted per rule or
+ * campaign (`scope`) and window, the window named by its first local date in the shop's
+ * timezone (`1970-01-01` for `total`). Moved only by order intake, under a row lock taken in
+ * key order; `used` never exceeds the budget's maxGifts at the time of the order.
+ */
+export const giftBudgetUsage = pgTable(
+  'gift_budget_usage',
+  {
+    // No foreign key, like the other tables intake writes: inserting a counter row would
+    // key-share-lock the shop row that writeShop locks FOR UPDATE.
+    shopId: text('shop_id').notNull(),
+    scope: text('scope').$type<'rule' | 'campaign'>().notNull(),
+    scopeId: text('scope_id').notNull(),
+    windowStart: date('window_start', { mode: 'string' }).notNull(),
+    used: bigint('used', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.scope, t.scopeId, t.windowStart] })],
 );
 
 /** Daily rollups in minor units, maintained by the order transaction; analytics read only these. */

@@ -27,7 +27,7 @@ export function orderAdminRoutes(ctx: AppContext): MountableRoute[] {
         200: { description: 'Recorded, or already recorded', schema: orderResponseSchema },
         400: { description: '`{ "error": "Invalid order body", issue, path }`, also for a currency other than the shop\'s' },
       },
-      handler: async ({ shop, body }) => recordReceivedOrder(ctx.db, shop, body),
+      handler: async ({ shop, body }) => recordReceivedOrder(ctx, shop, body),
     }),
   ];
 }

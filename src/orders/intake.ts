@@ -3,19 +3,27 @@
  * platform webhook. One transaction: the order row, redemption counts, both daily rollups
  * and the `order.converted` webhook commit together or not at all. The orders primary key
  * makes it idempotent under concurrency: the second of two identical orders, even sent at
- * the same instant, finds the first's row and changes nothing.
+ * the same instant, finds the first's row and changes nothing. Gift budgets are charged in
+ * the same transaction (budgets/usage.ts); when the order spends one, the rules version is
+ * bumped and a discount sync queued with it, and the caller evicts cached rules after commit
+ * (`rulesChanged`, see afterIntake in receive.ts).
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { localDateOf } from '../analytics/calendar.ts';
 import type { Database, Queryable, Tx } from '../db/database.ts';
 import { campaigns, dailyCampaignStats, dailyTotals, orders, redemptions, rules } from '../db/schema.ts';
-import { enqueueWebhookEvent } from '../outbox/enqueue.ts';
+import { enqueueJob, enqueueWebhookEvent } from '../outbox/enqueue.ts';
+import { chargeBudgets, ruleUnitsOf } from '../budgets/usage.ts';
+import { bumpRulesVersion } from '../shops/store.ts';
 import type { ShopRecord } from '../shops/store.ts';
 import { referencedIds, summarizeGiftLines } from './gift-lines.ts';
 import type { Order } from './schema.ts';
 
-/** Expected outcomes of intake: counted, already counted, or not in the shop's currency. */
-export type IntakeResult = { ok: true; duplicate: boolean } | { ok: false; reason: 'currency_mismatch'; expected: string };
+/**
+ * Expected outcomes of intake: counted, already counted, or not in the shop's currency.
+ * `rulesChanged`: the order spent a gift budget, so GET /rules changed (evict after commit).
+ */
+export type IntakeResult = { ok: true; duplicate: boolean; rulesChanged: boolean } | { ok: false; reason: 'currency_mismatch'; expected: string };
 
 type Known = { campaignIds: Set<string>; ruleCampaign: Map<string, string> };
 
@@ -98,7 +106,14 @@ export async function recordOrderIn(
     })
     .onConflictDoNothing()
     .returning({ id: orders.id });
-  if (inserted.length === 0) return { ok: true as const, duplicate: true };
+  if (inserted.length === 0) return { ok: true as const, duplicate: true, rulesChanged: false };
+
+  // Budgets first of the counters: every intake locks its rows in the same order
+  // (budget counters, redemptions, rollups, and last the shop row when a budget is spent).
+  const budget = await chargeBudgets(tx, shop, order.completedAt, ruleUnitsOf(order.lines, known.ruleCampaign));
+  if (budget.overBudget.length > 0) {
+    await tx.update(orders).set({ overBudget: budget.overBudget }).where(and(eq(orders.shopId, shop.id), eq(orders.id, order.id)));
+  }
 
   // One redemption per (customer, rule) per order, however many gift lines of the rule it
   // has; only for rules of this shop that belong to the campaign the line names.
@@ -182,6 +197,15 @@ export async function recordOrderIn(
     total: order.total,
     campaignIds: byKey(gifts.giftsByCampaign).map(([campaignId]) => campaignId),
     ruleIds: redeemed.map(([ruleId]) => ruleId),
+    // Gift units the order carried beyond a spent budget (given at checkout all the same).
+    overBudget: budget.overBudget,
   });
-  return { ok: true as const, duplicate: false };
+  const rulesChanged = budget.spentCampaigns.length > 0;
+  if (rulesChanged) {
+    // The spent rules leave the payload and the checkout configuration (the sync rewrites the
+    // shop's whole configuration; it re-syncs by itself when a windowed budget re-opens).
+    for (const campaignId of budget.spentCampaigns) await enqueueJob(tx, shop.id, 'discount_sync', { campaignId, active: true });
+    await bumpRulesVersion(tx, shop.id);
+  }
+  return { ok: true as const, duplicate: false, rulesChanged };
 }

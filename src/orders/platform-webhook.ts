@@ -47,7 +47,7 @@ export function platformOrderWebhook(ctx: AppContext) {
       const shop = typeof domain === 'string' && isStorableText(domain) ? await getShopByDomain(ctx.db, domain.trim().toLowerCase()) : undefined;
       if (!shop) throw notFound('Shop');
       request.log = request.log.child({ shopId: shop.id, platformWebhook: true });
-      return receiveOrder(ctx.db, shop, parseJson(raw));
+      return receiveOrder(ctx, shop, parseJson(raw));
     });
   };
 }

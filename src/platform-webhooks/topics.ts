@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { parseOr400 } from '../http/errors.ts';
 import { recordOrderIn } from '../orders/intake.ts';
-import { acceptedOrder } from '../orders/receive.ts';
+import { acceptedOrder, afterIntake } from '../orders/receive.ts';
 import type { ShopRecord } from '../shops/store.ts';
 import { writeShop } from '../shops/unit-of-work.ts';
 import type { ShopUnitOfWork } from '../shops/unit-of-work.ts';
@@ -50,11 +50,16 @@ function shopWrite<S extends z.ZodType>(schema: S, apply: (uow: ShopUnitOfWork, 
  */
 const ordersPaid: TopicHandler = async (ctx, delivery) => {
   const order = parseOr400(platformOrderSchema, delivery.payload, invalid(delivery.topic));
-  return ctx.db.transaction(async (tx) => {
-    if (!(await claimDelivery(tx, delivery.shop.id, delivery.webhookId, delivery.topic))) return true;
+  const result = await ctx.db.transaction(async (tx) => {
+    if (!(await claimDelivery(tx, delivery.shop.id, delivery.webhookId, delivery.topic))) return undefined;
+    const recorded = await recordOrderIn(tx, delivery.shop, order);
     // A refused order (another currency) throws here: its claim rolls back with it.
-    return acceptedOrder(await recordOrderIn(tx, delivery.shop, order)).duplicate;
+    acceptedOrder(recorded);
+    return recorded;
   });
+  if (result === undefined) return true;
+  await afterIntake(ctx, delivery.shop.id, result);
+  return acceptedOrder(result).duplicate;
 };
 
 /** The topics the service subscribes to, by the `X-Shopify-Topic` value. */

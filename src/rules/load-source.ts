@@ -9,6 +9,7 @@ import { toRuleRecord } from '../campaigns/store.ts';
 import { giftVariantFacts } from '../catalog/stock.ts';
 import type { Database } from '../db/database.ts';
 import { campaigns, collections, experiments, rules, shops } from '../db/schema.ts';
+import { budgetUsageAt } from '../budgets/usage.ts';
 import type { Plan } from '../shops/plans.ts';
 import type { StoredShopSettings } from '../shops/settings.ts';
 import { widgetSettingsOf } from '../widgets/store.ts';
@@ -18,13 +19,13 @@ import { bytewise } from '../db/collation.ts';
 
 /**
  * The shop's live campaigns, their enabled rules, running experiments, the catalog
- * collections those rules name and which of their gifts are sold out, or undefined when
- * the shop does not exist.
+ * collections those rules name, which of their gifts are sold out and the budget counters of
+ * the windows holding `at` (epoch ms), or undefined when the shop does not exist.
  *
  * @example
- *   const source = await loadRulesSource(ctx.db, shop.id); // source.shop.rulesVersion
+ *   const source = await loadRulesSource(ctx.db, shop.id, Date.now()); // source.shop.rulesVersion
  */
-export async function loadRulesSource(db: Database, shopId: string): Promise<RulesSource | undefined> {
+export async function loadRulesSource(db: Database, shopId: string, at: number = Date.now()): Promise<RulesSource | undefined> {
   return db.transaction(
     async (tx) => {
       const [shop] = await tx
@@ -32,6 +33,7 @@ export async function loadRulesSource(db: Database, shopId: string): Promise<Rul
           id: shops.id,
           plan: shops.plan,
           currency: shops.currency,
+          timezone: shops.timezone,
           settings: shops.settings,
           rulesVersion: shops.rulesVersion,
           widgets: shops.widgets,
@@ -42,7 +44,7 @@ export async function loadRulesSource(db: Database, shopId: string): Promise<Rul
       if (!shop) return undefined;
 
       const live = await tx
-        .select({ id: campaigns.id, startAt: campaigns.startAt, endAt: campaigns.endAt })
+        .select({ id: campaigns.id, startAt: campaigns.startAt, endAt: campaigns.endAt, budget: campaigns.budget })
         .from(campaigns)
         .where(and(eq(campaigns.shopId, shopId), eq(campaigns.enabled, true), eq(campaigns.isDraft, false)))
         .orderBy(asc(campaigns.createdAt), asc(bytewise(campaigns.id)));
@@ -93,13 +95,18 @@ export async function loadRulesSource(db: Database, shopId: string): Promise<Rul
       const giftIds = ruleRecords.flatMap((rule) => rule.giftConfig.gifts.map((gift) => gift.variantId));
       const gifts = await giftVariantFacts(tx, shopId, giftIds);
 
+      // Budget counters of the current windows; no read when no live rule or campaign has a budget.
+      const budgetUsage = await budgetUsageAt(tx, shopId, { rules: ruleRecords, campaigns: live, timeZone: shop.timezone }, at);
+
       return {
         soldOutGifts: gifts.soldOut,
+        budgetUsage,
         giftTitles: gifts.titles,
         shop: {
           id: shop.id,
           plan: shop.plan as Plan,
           currency: shop.currency,
+          timezone: shop.timezone,
           settings: shop.settings as StoredShopSettings,
           rulesVersion: shop.rulesVersion,
           widgets: widgetSettingsOf(shop.widgets, shop.widgetsVersion),

@@ -2,7 +2,9 @@
  * The rules payload of SPEC "Rules payload", built from what storage holds for one shop at
  * one instant. Pure: the database read is in load-source.ts, caching in rules-cache.ts.
  */
-import type { EngineExperiment } from '@gcrs/engine';
+import type { Budget, EngineExperiment } from '@gcrs/engine';
+import { spentBudgets } from '../budgets/spent.ts';
+import type { BudgetUsageIndex } from '../budgets/spent.ts';
 import { presentRule } from '../campaigns/present.ts';
 import type { RuleRecord } from '../campaigns/store.ts';
 import type { Plan } from '../shops/plans.ts';
@@ -20,12 +22,14 @@ export type RulesSource = {
     id: string;
     plan: Plan;
     currency: string;
+    /** IANA zone budget windows are counted in. */
+    timezone: string;
     settings: StoredShopSettings;
     rulesVersion: number;
     widgets: WidgetSettings;
   };
-  /** The live campaigns (enabled, not draft), oldest first. */
-  campaigns: Array<{ id: string } & ScheduleWindow>;
+  /** The live campaigns (enabled, not draft), oldest first, with their budget. */
+  campaigns: Array<{ id: string; budget: Budget | null } & ScheduleWindow>;
   /** The enabled rules of those campaigns, in campaign order, then rule position. */
   rules: RuleRecord[];
   /** The running experiments of those campaigns. */
@@ -36,6 +40,8 @@ export type RulesSource = {
   soldOutGifts: ReadonlySet<string>;
   /** Numeric id → shopper-facing name of those gift variants the catalog knows, for the storefront variant. */
   giftTitles: ReadonlyMap<string, string>;
+  /** Budget counters of those rules and campaigns for the windows current when it was read (budgets/spent.ts). */
+  budgetUsage: BudgetUsageIndex;
 };
 
 type PresentedRule = ReturnType<typeof presentRule>;
@@ -71,7 +77,9 @@ export function deliveredWidgets(widgets: WidgetSettings, plan: Plan): Delivered
  * A live campaign whose window does not contain `at` contributes no rules and no
  * experiment; `experiments` is left out when none runs (SPEC: "omitted (not empty)"). Rules
  * are offered as the catalog's stock allows (gift-stock.ts); a campaign whose every gift is
- * sold out contributes no rules and no experiment either.
+ * sold out contributes no rules and no experiment either, and so does a campaign whose
+ * budget is spent; a rule whose own budget is spent is left out like a sold-out one
+ * (budgets/spent.ts). The segment ends when a spent windowed budget re-opens.
  *
  * @example
  *   const { payload, segment } = buildRulesPayload(source, Date.now());
@@ -80,14 +88,19 @@ export function buildRulesPayload(source: RulesSource, at: number): { payload: R
   const current = new Map<string, ScheduleWindow>();
   for (const campaign of source.campaigns) if (isWithinWindow(campaign, at)) current.set(campaign.id, campaign);
 
+  const spent = spentBudgets(
+    { rules: source.rules, campaigns: source.campaigns, usage: source.budgetUsage, timeZone: source.shop.timezone },
+    at,
+  );
   const rules: PayloadRule[] = [];
-  // Campaigns whose every current rule is left out for stock: their experiments go too.
+  // Campaigns whose every current rule is left out for stock or budget: their experiments go too.
   const soldOutCampaigns = new Set<string>();
   const offeringCampaigns = new Set<string>();
   for (const stored of source.rules) {
     const window = current.get(stored.campaignId);
     if (!window) continue;
-    const rule = offeredRule(stored, source.soldOutGifts);
+    const spentRule = spent.campaigns.has(stored.campaignId) || spent.rules.has(stored.id);
+    const rule = spentRule ? undefined : offeredRule(stored, source.soldOutGifts);
     if (rule === undefined) {
       soldOutCampaigns.add(stored.campaignId);
       continue;
@@ -116,5 +129,7 @@ export function buildRulesPayload(source: RulesSource, at: number): { payload: R
     widgets: deliveredWidgets(source.shop.widgets, source.shop.plan),
     baseCurrency: source.shop.currency,
   };
-  return { payload, segment: segmentAround(source.campaigns, at) };
+  const schedule = segmentAround(source.campaigns, at);
+  const segment = { from: Math.max(schedule.from, spent.segment.from), until: Math.min(schedule.until, spent.segment.until) };
+  return { payload, segment };
 }

@@ -180,7 +180,7 @@ export function createRulesCache(options: RulesCacheOptions): RulesCache {
       const shared = await pending;
       if (shared === undefined || shared.shop.rulesVersion >= minVersion) return shared;
     }
-    const fresh = loadRulesSource(options.db, shopId);
+    const fresh = loadRulesSource(options.db, shopId, now().getTime());
     loading.set(shopId, fresh);
     try {
       return await fresh;

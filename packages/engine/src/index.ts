@@ -56,10 +56,10 @@ export type {
   ConditionTreeValidation,
 } from './schema/condition-node.ts';
 export { giftSchema, giftConfigSchema, perSchema } from './schema/gift-config.ts';
-export { MAX_GIFT_SETS } from './schema/literals.ts';
+export { BUDGET_WINDOWS, MAX_BUDGET_GIFTS, MAX_GIFT_SETS } from './schema/literals.ts';
 export type { Gift, GiftConfig, GiftPer } from './schema/gift-config.ts';
-export { RULE_OPTION_DEFAULTS, ruleOptionsSchema } from './schema/rule-options.ts';
-export type { RuleOptions } from './schema/rule-options.ts';
+export { RULE_OPTION_DEFAULTS, budgetSchema, ruleOptionsSchema } from './schema/rule-options.ts';
+export type { Budget, RuleOptions } from './schema/rule-options.ts';
 export { cartLineSchema, evaluationContextSchema } from './schema/evaluation-context.ts';
 export type { CartLine, Cart, EvaluationContext, EvaluationContextInput } from './schema/evaluation-context.ts';
 export { attributesFromList, lineAttributesSchema } from './schema/line-attributes.ts';

@@ -34,3 +34,9 @@ export const MAX_GIFT_SETS = 100;
 
 /** `options.priority` is an integer in -MAX_PRIORITY..MAX_PRIORITY. */
 export const MAX_PRIORITY = 1_000_000;
+
+/** A budget (`options.budget.maxGifts`, a campaign's `budget.maxGifts`) is an integer 1..MAX_BUDGET_GIFTS gift units. */
+export const MAX_BUDGET_GIFTS = 1_000_000_000;
+
+/** The windows a budget counts in (issue 13, budgets): a local day, ISO week, calendar month, or forever. */
+export const BUDGET_WINDOWS = ['day', 'week', 'month', 'total'] as const;

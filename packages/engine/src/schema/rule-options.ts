@@ -1,7 +1,26 @@
 import * as z from 'zod';
-import { MAX_PRIORITY } from './literals.ts';
+import { BUDGET_WINDOWS, MAX_BUDGET_GIFTS, MAX_PRIORITY } from './literals.ts';
 import { RULE_OPTION_DEFAULTS_VALUES } from './rule-option-defaults.ts';
 import { textSchema } from './text.ts';
+
+/**
+ * A gift budget (issue 13, budgets; docs/promotions.md "Budgets"): at most `maxGifts` gift units
+ * per `window` (the shop's local day, ISO week from Monday, calendar month, or `total` — one
+ * window forever, the default). The server counts it at order intake and leaves a spent rule
+ * out of the rules payload; the engine itself never reads it. Shared by `options.budget` and a
+ * campaign's `budget`.
+ *
+ * @example budgetSchema.parse({ maxGifts: 100 }) // { maxGifts: 100, window: 'total' }
+ */
+export const budgetSchema = z.object({
+  maxGifts: z.int().min(1).max(MAX_BUDGET_GIFTS).meta({ description: `Gift units the window may grant, 1..${MAX_BUDGET_GIFTS}` }),
+  window: z
+    .enum(BUDGET_WINDOWS)
+    .default('total')
+    .meta({ description: "`day`, `week` (ISO, from Monday) or `month` in the shop's timezone, or `total` (forever, the default)" }),
+});
+
+export type Budget = z.output<typeof budgetSchema>;
 
 /** The options a rule gets when it (or one of its fields) is left out. */
 export const RULE_OPTION_DEFAULTS = RULE_OPTION_DEFAULTS_VALUES;
@@ -35,6 +54,9 @@ export const ruleOptionsSchema = z
       .boolean()
       .optional()
       .meta({ description: 'When it gives, every rule after it (lower priority, or equal priority later in the payload) gives nothing; absent = false' }),
+    budget: budgetSchema
+      .optional()
+      .meta({ description: 'At most maxGifts gift units of this rule per window; once spent the rule leaves GET /rules until the window ends or the budget is raised' }),
   })
   .superRefine((options, ctx) => {
     if (options.discountType === 'percentage' && options.discountValue > 100) {
