@@ -1066,6 +1066,17 @@ export interface operations {
                         isDraft?: boolean;
                         startAt?: string | null;
                         endAt?: string | null;
+                        /** @default null */
+                        budget?: {
+                            /** @description Gift units the window may grant, 1..1000000000 */
+                            maxGifts: number;
+                            /**
+                             * @description `day`, `week` (ISO, from Monday) or `month` in the shop's timezone, or `total` (forever, the default)
+                             * @default total
+                             * @enum {string}
+                             */
+                            window?: "day" | "week" | "month" | "total";
+                        } | null;
                         rules?: {
                             name: string;
                             /** @default true */
@@ -1124,6 +1135,17 @@ export interface operations {
                                 priority?: number;
                                 /** @description When it gives, every rule after it (lower priority, or equal priority later in the payload) gives nothing; absent = false */
                                 exclusive?: boolean;
+                                /** @description At most maxGifts gift units of this rule per window; once spent the rule leaves GET /rules until the window ends or the budget is raised */
+                                budget?: {
+                                    /** @description Gift units the window may grant, 1..1000000000 */
+                                    maxGifts: number;
+                                    /**
+                                     * @description `day`, `week` (ISO, from Monday) or `month` in the shop's timezone, or `total` (forever, the default)
+                                     * @default total
+                                     * @enum {string}
+                                     */
+                                    window?: "day" | "week" | "month" | "total";
+                                };
                             };
                         }[];
                     }[];
@@ -1220,6 +1242,17 @@ export interface operations {
                              * @example 2026-01-31T09:30:00.000Z
                              */
                             updatedAt: string;
+                            /** @description Present only when the campaign has a budget */
+                            budget?: {
+                                /** @description Gift units the window may grant, 1..1000000000 */
+                                maxGifts: number;
+                                /**
+                                 * @description `day`, `week` (ISO, from Monday) or `month` in the shop's timezone, or `total` (forever, the default)
+                                 * @default total
+                                 * @enum {string}
+                                 */
+                                window: "day" | "week" | "month" | "total";
+                            };
                             rules: {
                                 id: string;
                                 name: string;
@@ -1269,6 +1302,17 @@ export interface operations {
                                     priority?: number;
                                     /** @description When it gives, every rule after it (lower priority, or equal priority later in the payload) gives nothing; absent = false */
                                     exclusive?: boolean;
+                                    /** @description At most maxGifts gift units of this rule per window; once spent the rule leaves GET /rules until the window ends or the budget is raised */
+                                    budget?: {
+                                        /** @description Gift units the window may grant, 1..1000000000 */
+                                        maxGifts: number;
+                                        /**
+                                         * @description `day`, `week` (ISO, from Monday) or `month` in the shop's timezone, or `total` (forever, the default)
+                                         * @default total
+                                         * @enum {string}
+                                         */
+                                        window: "day" | "week" | "month" | "total";
+                                    };
                                 };
                                 /**
                                  * Format: date-time
@@ -1302,6 +1346,40 @@ export interface operations {
                                     weight: number;
                                 }[];
                             } | null;
+                            /** @description Admin and merchant admin only, when the campaign or a rule of it has a budget: what the current windows used */
+                            budgetUsage?: {
+                                campaign: {
+                                    /** @description Gift units granted in the current window */
+                                    used: number;
+                                    maxGifts: number;
+                                    /** @enum {string} */
+                                    window: "day" | "week" | "month" | "total";
+                                    /**
+                                     * Format: date
+                                     * @description The current window's first local date (1970-01-01 for total)
+                                     */
+                                    windowStart: string;
+                                    /** @description used ≥ maxGifts: left out of GET /rules and the checkout until the window ends or maxGifts is raised */
+                                    spent: boolean;
+                                } | null;
+                                /** @description By rule id, for the rules with a budget */
+                                rules: {
+                                    [key: string]: {
+                                        /** @description Gift units granted in the current window */
+                                        used: number;
+                                        maxGifts: number;
+                                        /** @enum {string} */
+                                        window: "day" | "week" | "month" | "total";
+                                        /**
+                                         * Format: date
+                                         * @description The current window's first local date (1970-01-01 for total)
+                                         */
+                                        windowStart: string;
+                                        /** @description used ≥ maxGifts: left out of GET /rules and the checkout until the window ends or maxGifts is raised */
+                                        spent: boolean;
+                                    };
+                                };
+                            };
                         };
                     };
                 };
@@ -1357,6 +1435,16 @@ export interface operations {
                     isDraft: boolean;
                     startAt: string | null;
                     endAt: string | null;
+                    budget?: {
+                        /** @description Gift units the window may grant, 1..1000000000 */
+                        maxGifts: number;
+                        /**
+                         * @description `day`, `week` (ISO, from Monday) or `month` in the shop's timezone, or `total` (forever, the default)
+                         * @default total
+                         * @enum {string}
+                         */
+                        window?: "day" | "week" | "month" | "total";
+                    } | null;
                     rules: {
                         id?: string;
                         name: string;
@@ -1406,6 +1494,17 @@ export interface operations {
                             priority?: number;
                             /** @description When it gives, every rule after it (lower priority, or equal priority later in the payload) gives nothing; absent = false */
                             exclusive?: boolean;
+                            /** @description At most maxGifts gift units of this rule per window; once spent the rule leaves GET /rules until the window ends or the budget is raised */
+                            budget?: {
+                                /** @description Gift units the window may grant, 1..1000000000 */
+                                maxGifts: number;
+                                /**
+                                 * @description `day`, `week` (ISO, from Monday) or `month` in the shop's timezone, or `total` (forever, the default)
+                                 * @default total
+                                 * @enum {string}
+                                 */
+                                window?: "day" | "week" | "month" | "total";
+                            };
                         };
                     }[];
                 };
@@ -1439,6 +1538,17 @@ export interface operations {
                              * @example 2026-01-31T09:30:00.000Z
                              */
                             updatedAt: string;
+                            /** @description Present only when the campaign has a budget */
+                            budget?: {
+                                /** @description Gift units the window may grant, 1..1000000000 */
+                                maxGifts: number;
+                                /**
+                                 * @description `day`, `week` (ISO, from Monday) or `month` in the shop's timezone, or `total` (forever, the default)
+                                 * @default total
+                                 * @enum {string}
+                                 */
+                                window: "day" | "week" | "month" | "total";
+                            };
                             rules: {
                                 id: string;
                                 name: string;
@@ -1488,6 +1598,17 @@ export interface operations {
                                     priority?: number;
                                     /** @description When it gives, every rule after it (lower priority, or equal priority later in the payload) gives nothing; absent = false */
                                     exclusive?: boolean;
+                                    /** @description At most maxGifts gift units of this rule per window; once spent the rule leaves GET /rules until the window ends or the budget is raised */
+                                    budget?: {
+                                        /** @description Gift units the window may grant, 1..1000000000 */
+                                        maxGifts: number;
+                                        /**
+                                         * @description `day`, `week` (ISO, from Monday) or `month` in the shop's timezone, or `total` (forever, the default)
+                                         * @default total
+                                         * @enum {string}
+                                         */
+                                        window: "day" | "week" | "month" | "total";
+                                    };
                                 };
                                 /**
                                  * Format: date-time
@@ -1521,6 +1642,40 @@ export interface operations {
                                     weight: number;
                                 }[];
                             } | null;
+                            /** @description Admin and merchant admin only, when the campaign or a rule of it has a budget: what the current windows used */
+                            budgetUsage?: {
+                                campaign: {
+                                    /** @description Gift units granted in the current window */
+                                    used: number;
+                                    maxGifts: number;
+                                    /** @enum {string} */
+                                    window: "day" | "week" | "month" | "total";
+                                    /**
+                                     * Format: date
+                                     * @description The current window's first local date (1970-01-01 for total)
+                                     */
+                                    windowStart: string;
+                                    /** @description used ≥ maxGifts: left out of GET /rules and the checkout until the window ends or maxGifts is raised */
+                                    spent: boolean;
+                                } | null;
+                                /** @description By rule id, for the rules with a budget */
+                                rules: {
+                                    [key: string]: {
+                                        /** @description Gift units granted in the current window */
+                                        used: number;
+                                        maxGifts: number;
+                                        /** @enum {string} */
+                                        window: "day" | "week" | "month" | "total";
+                                        /**
+                                         * Format: date
+                                         * @description The current window's first local date (1970-01-01 for total)
+                                         */
+                                        windowStart: string;
+                                        /** @description used ≥ maxGifts: left out of GET /rules and the checkout until the window ends or maxGifts is raised */
+                                        spent: boolean;
+                                    };
+                                };
+                            };
                         };
                     };
                 };
@@ -2008,6 +2163,17 @@ export interface operations {
                                 priority?: number;
                                 /** @description When it gives, every rule after it (lower priority, or equal priority later in the payload) gives nothing; absent = false */
                                 exclusive?: boolean;
+                                /** @description At most maxGifts gift units of this rule per window; once spent the rule leaves GET /rules until the window ends or the budget is raised */
+                                budget?: {
+                                    /** @description Gift units the window may grant, 1..1000000000 */
+                                    maxGifts: number;
+                                    /**
+                                     * @description `day`, `week` (ISO, from Monday) or `month` in the shop's timezone, or `total` (forever, the default)
+                                     * @default total
+                                     * @enum {string}
+                                     */
+                                    window: "day" | "week" | "month" | "total";
+                                };
                             };
                             /**
                              * Format: date-time
@@ -4552,6 +4718,17 @@ export interface operations {
                         isDraft?: boolean;
                         startAt?: string | null;
                         endAt?: string | null;
+                        /** @default null */
+                        budget?: {
+                            /** @description Gift units the window may grant, 1..1000000000 */
+                            maxGifts: number;
+                            /**
+                             * @description `day`, `week` (ISO, from Monday) or `month` in the shop's timezone, or `total` (forever, the default)
+                             * @default total
+                             * @enum {string}
+                             */
+                            window?: "day" | "week" | "month" | "total";
+                        } | null;
                         rules?: {
                             name: string;
                             /** @default true */
@@ -4610,6 +4787,17 @@ export interface operations {
                                 priority?: number;
                                 /** @description When it gives, every rule after it (lower priority, or equal priority later in the payload) gives nothing; absent = false */
                                 exclusive?: boolean;
+                                /** @description At most maxGifts gift units of this rule per window; once spent the rule leaves GET /rules until the window ends or the budget is raised */
+                                budget?: {
+                                    /** @description Gift units the window may grant, 1..1000000000 */
+                                    maxGifts: number;
+                                    /**
+                                     * @description `day`, `week` (ISO, from Monday) or `month` in the shop's timezone, or `total` (forever, the default)
+                                     * @default total
+                                     * @enum {string}
+                                     */
+                                    window?: "day" | "week" | "month" | "total";
+                                };
                             };
                         }[];
                     };
