@@ -6,6 +6,8 @@
  *
  * Gifts are variant ids, chosen from the catalog with GiftPicker (stock shown) or typed in for a
  * variant the catalog mirror does not know; enabling the campaign checks each gift's stock.
+ * Budgets (the campaign's and each rule's: max gifts per day, week, month or in total) show what
+ * the current window used, from the read's `budgetUsage` (docs/promotions.md "Budgets").
  */
 import { Banner, BlockStack, Box, Button, Card, Checkbox, FormLayout, InlineGrid, InlineStack, Layout, Page, Select, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
 import type { ConditionNode } from '@gcrs/engine';
@@ -22,6 +24,44 @@ import type { FieldError, Plan } from './ConditionTreeBuilder.tsx';
 type CampaignBody = paths['/app/api/v1/campaigns/{id}']['put']['requestBody']['content']['application/json'];
 type RuleBody = CampaignBody['rules'][number];
 type Loaded = paths['/app/api/v1/campaigns/{id}']['get']['responses'][200]['content']['application/json']['campaign'];
+type Budget = NonNullable<CampaignBody['budget']>;
+type Usage = NonNullable<Loaded['budgetUsage']>['rules'][string];
+
+const WINDOW_OPTIONS = [
+  { label: 'In total', value: 'total' },
+  { label: 'Per day', value: 'day' },
+  { label: 'Per week (from Monday)', value: 'week' },
+  { label: 'Per month', value: 'month' },
+];
+const WINDOW_WORDS: Record<NonNullable<Budget['window']>, string> = { total: 'in total', day: 'today', week: 'this week', month: 'this month' };
+
+/** "Used 12 of 50 this week", and whether the budget is spent; nothing before the first save. */
+function usageText(usage: Usage | null | undefined, budget: Budget): string | undefined {
+  if (!usage || usage.window !== (budget.window ?? 'total')) return undefined;
+  const text = `Used ${usage.used} of ${budget.maxGifts} ${WINDOW_WORDS[budget.window ?? 'total']}`;
+  return usage.used >= budget.maxGifts ? `${text}: spent, no gift is offered until ${budget.window === 'total' ? 'the budget is raised' : 'the window ends or the budget is raised'}` : text;
+}
+
+/** Max gifts and window of one budget (the campaign's or a rule's); off = no budget. */
+function BudgetFields({ label, budget, usage, path, onChange }: { label: string; budget: Budget | undefined; usage: Usage | null | undefined; path: (string | number)[]; onChange: (budget: Budget | undefined) => void }) {
+  const used = budget ? usageText(usage, budget) : undefined;
+  return (
+    <BlockStack gap="200">
+      <Checkbox label={`${label}: limit the gifts given`} checked={budget !== undefined} onChange={(on) => onChange(on ? { maxGifts: 100, window: 'total' } : undefined)} />
+      {budget && (
+        <InlineGrid columns={{ xs: 1, md: 2 }} gap="200">
+          <NumberField label={`${label}: at most gifts`} value={budget.maxGifts} path={[...path, 'maxGifts']} helpText="Gift units, counted when orders complete" onChange={(maxGifts) => onChange({ ...budget, maxGifts: maxGifts as number })} />
+          <Select label={`${label}: counted`} value={budget.window ?? 'total'} options={WINDOW_OPTIONS} onChange={(window) => onChange({ ...budget, window: window as NonNullable<Budget['window']> })} />
+        </InlineGrid>
+      )}
+      {used && (
+        <Text as="p" tone={usage && usage.used >= (budget?.maxGifts ?? 0) ? 'critical' : 'subdued'}>
+          {used}
+        </Text>
+      )}
+    </BlockStack>
+  );
+}
 
 const newRule = (index: number): RuleBody => ({
   name: `Rule ${index + 1}`,
@@ -41,6 +81,7 @@ function bodyOf(campaign: Loaded): CampaignBody {
     isDraft: campaign.isDraft,
     startAt: campaign.startAt,
     endAt: campaign.endAt,
+    ...(campaign.budget ? { budget: campaign.budget } : {}),
     rules: campaign.rules.map(({ id, name, enabled, conditionTree, giftConfig, options }) => ({ id, name, enabled, conditionTree, giftConfig, options })),
   };
 }
@@ -58,7 +99,7 @@ function Field({ label, value, onChange, path, type, helpText }: { label: string
   return <TextField label={label} value={value} onChange={onChange} error={error} type={type} helpText={helpText} autoComplete="off" />;
 }
 
-function RuleEditor({ rule, index, plan, onChange, onRemove }: { rule: RuleBody; index: number; plan: Plan; onChange: (rule: RuleBody) => void; onRemove: () => void }) {
+function RuleEditor({ rule, index, plan, usage, onChange, onRemove }: { rule: RuleBody; index: number; plan: Plan; usage: Usage | undefined; onChange: (rule: RuleBody) => void; onRemove: () => void }) {
   const at = (...rest: (string | number)[]) => ['rules', index, ...rest];
   const label = `Rule ${index + 1}`;
   const gifts = rule.giftConfig.gifts;
@@ -220,6 +261,7 @@ function RuleEditor({ rule, index, plan, onChange, onRemove }: { rule: RuleBody;
             checked={options.exclusive ?? false}
             onChange={(exclusive) => setOptions({ exclusive: exclusive ? true : undefined })}
           />
+          <BudgetFields label={label} budget={options.budget} usage={usage} path={at('options', 'budget')} onChange={(budget) => setOptions({ budget })} />
         </BlockStack>
       </BlockStack>
     </Card>
@@ -230,6 +272,7 @@ export function CampaignEditorPage() {
   const id = window.location.hash.replace(/^#\/campaigns\//, '');
   const isNew = id === 'new';
   const [body, setBody] = useState<CampaignBody | undefined>(isNew ? NEW_CAMPAIGN : undefined);
+  const [usage, setUsage] = useState<Loaded['budgetUsage']>();
   const [plan, setPlan] = useState<Plan | undefined>();
   const [loadError, setLoadError] = useState<string | undefined>();
   const [fieldError, setFieldError] = useState<FieldError>();
@@ -244,6 +287,7 @@ export function CampaignEditorPage() {
     const { data, error } = await api.GET('/app/api/v1/campaigns/{id}', { params: { path: { id } } });
     if (data) {
       setBody(bodyOf(data.campaign));
+      setUsage(data.campaign.budgetUsage);
       setLoadError(undefined);
     } else setLoadError(errorText(error, 'The campaign could not be loaded'));
   }, [id, isNew]);
@@ -269,6 +313,9 @@ export function CampaignEditorPage() {
         const { data, error } = await api.PUT('/app/api/v1/campaigns/{id}', { params: { path: { id } }, body });
         if (data) {
           setBody(bodyOf(data.campaign));
+          // The PUT answer carries no usage: read it again for the budgets as saved.
+          const read = await api.GET('/app/api/v1/campaigns/{id}', { params: { path: { id } } });
+          setUsage(read.data?.campaign.budgetUsage);
           setNotice({ text: `${data.campaign.name} is saved` });
         } else showError(error, (path) => path);
       }
@@ -329,10 +376,20 @@ export function CampaignEditorPage() {
                   <Text as="p" tone="subdued">
                     {body.enabled ? 'The campaign is enabled.' : 'The campaign is not enabled.'} Enable or disable it from the campaigns list.
                   </Text>
+                  <BudgetFields
+                    label="Campaign"
+                    budget={body.budget ?? undefined}
+                    usage={usage?.campaign}
+                    path={['budget']}
+                    onChange={(budget) => {
+                      const { budget: _old, ...rest } = body;
+                      setBody(budget ? { ...rest, budget } : rest);
+                    }}
+                  />
                 </FormLayout>
               </Card>
               {body.rules.map((rule, index) => (
-                <RuleEditor key={index} rule={rule} index={index} plan={plan} onChange={(next) => setRule(index, next)} onRemove={() => setBody({ ...body, rules: body.rules.filter((_, i) => i !== index) })} />
+                <RuleEditor key={index} rule={rule} index={index} plan={plan} usage={rule.id === undefined ? undefined : usage?.rules[rule.id]} onChange={(next) => setRule(index, next)} onRemove={() => setBody({ ...body, rules: body.rules.filter((_, i) => i !== index) })} />
               ))}
               {body.rules.length === 0 && (
                 <Card>
