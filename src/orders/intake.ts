@@ -13,7 +13,7 @@ import { localDateOf } from '../analytics/calendar.ts';
 import type { Database, Queryable, Tx } from '../db/database.ts';
 import { campaigns, dailyCampaignStats, dailyTotals, orders, redemptions, rules } from '../db/schema.ts';
 import { enqueueJob, enqueueWebhookEvent } from '../outbox/enqueue.ts';
-import { chargeBudgets, ruleUnitsOf } from '../budgets/usage.ts';
+import { chargeBudgets, ruleUnitsOf } from '../budgets/charge.ts';
 import { bumpRulesVersion } from '../shops/store.ts';
 import type { ShopRecord } from '../shops/store.ts';
 import { referencedIds, summarizeGiftLines } from './gift-lines.ts';
