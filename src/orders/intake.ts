@@ -4,7 +4,7 @@
  * and the `order.converted` webhook commit together or not at all. The orders primary key
  * makes it idempotent under concurrency: the second of two identical orders, even sent at
  * the same instant, finds the first's row and changes nothing. Gift budgets are charged in
- * the same transaction (budgets/usage.ts); when the order spends one, the rules version is
+ * the same transaction (budgets/charge.ts); when the order spends one, the rules version is
  * bumped and a discount sync queued with it, and the caller evicts cached rules after commit
  * (`rulesChanged`, see afterIntake in receive.ts).
  */
