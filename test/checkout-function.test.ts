@@ -215,6 +215,42 @@ describe('stacking (priority, exclusive, highest_tier)', () => {
   });
 });
 
+describe('per-customer limits (maxPerCustomer, the customer metafield)', () => {
+  // Rule 0 (campaign 0) may be redeemed twice per customer; rule 1 has no limit.
+  const shop = shopPayload(2);
+  const limited = buildCheckoutConfig({ ...shop, rules: shop.rules.map((r, i) => (i === 0 ? { ...r, options: { ...r.options, maxPerCustomer: 2 } } : r)) }).config;
+  const cart = [plainLine(0, '60.00'), plainLine(1, '60.00'), giftLine(0, 0), giftLine(1, 1)];
+  const withBuyer = (buyer: NonNullable<GiftFunctionInput['cart']['buyerIdentity']> | null) => {
+    const input = functionInput(limited, cart);
+    return { ...input, cart: { ...input.cart, buyerIdentity: buyer } };
+  };
+  const ada = (metafield: { value: string } | null, isAuthenticated = true) => withBuyer({ isAuthenticated, customer: { id: 'gid://shopify/Customer/501', hasTags: [], metafield } });
+  const ids = (input: GiftFunctionInput) => Object.keys(discounted(run(input))).sort();
+  const both = ['gid://shopify/CartLine/g0', 'gid://shopify/CartLine/g1'];
+  const unlimitedOnly = ['gid://shopify/CartLine/g1'];
+  it.each([
+    ['under the limit (1 of 2)', ada({ value: JSON.stringify({ [ruleIdOf(0)]: 1 }) }), both],
+    ['no metafield yet: 0 redemptions', ada(null), both],
+    ['at the limit (2 of 2)', ada({ value: JSON.stringify({ [ruleIdOf(0)]: 2 }) }), unlimitedOnly],
+    ['over the limit (5 of 2)', ada({ value: JSON.stringify({ [ruleIdOf(0)]: 5, [ruleIdOf(1)]: 9 }) }), unlimitedOnly],
+    ['no buyer customer', withBuyer(null), unlimitedOnly],
+    ['a customer who is not signed in', ada(null, false), unlimitedOnly],
+    ['malformed metafield: not JSON', ada({ value: '{"rul_' }), unlimitedOnly],
+    ['malformed metafield: a count that is not a count', ada({ value: JSON.stringify({ [ruleIdOf(0)]: '1' }) }), unlimitedOnly],
+  ])('%s', (_name, input, expected) => {
+    expect(ids(input)).toEqual(expected);
+    expect(run(input)).toEqual(runGiftDiscount(input));
+  });
+  it('the 100-rule fixture without limits keeps its size; a limit adds its number', () => {
+    const plainBytes = hundredRuleConfig().bytes;
+    const withOne = buildCheckoutConfig({ ...shopPayload(100), rules: shopPayload(100).rules.map((r, i) => (i === 0 ? { ...r, options: { ...r.options, maxPerCustomer: 2 } } : r)) });
+    console.log(`100-rule shop: ${plainBytes} bytes; with one maxPerCustomer: ${withOne.bytes} bytes`);
+    expect(plainBytes).toBe(9826);
+    // ",100,0,null,null,null,2": the defaults before it are written out, 23 bytes at most for a 1-digit limit.
+    expect(withOne.bytes - plainBytes).toBe(23);
+  });
+});
+
 describe('properties, through QuickJS', () => {
   const plain = fc.record({ n: fc.integer({ min: 0, max: 120 }), cents: fc.integer({ min: 0, max: 9000 }), quantity: fc.integer({ min: 1, max: 4 }) });
   const toLine = (p: { n: number; cents: number; quantity: number }) => plainLine(p.n, (p.cents / 100).toFixed(2), p.quantity);

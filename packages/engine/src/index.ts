@@ -56,7 +56,7 @@ export type {
   ConditionTreeValidation,
 } from './schema/condition-node.ts';
 export { giftSchema, giftConfigSchema, perSchema } from './schema/gift-config.ts';
-export { BUDGET_WINDOWS, MAX_BUDGET_GIFTS, MAX_GIFT_SETS } from './schema/literals.ts';
+export { BUDGET_WINDOWS, MAX_BUDGET_GIFTS, MAX_GIFT_SETS, MAX_PER_CUSTOMER } from './schema/literals.ts';
 export type { Gift, GiftConfig, GiftPer } from './schema/gift-config.ts';
 export { RULE_OPTION_DEFAULTS, budgetSchema, ruleOptionsSchema } from './schema/rule-options.ts';
 export type { Budget, RuleOptions } from './schema/rule-options.ts';
@@ -72,6 +72,8 @@ export {
   stackingSchema,
 } from './schema/rules-payload.ts';
 export { SUPPRESSED, stackRules } from './planner/stack-rules.ts';
+export { LIMIT_REASON, customerLimit, isKnownCustomer } from './planner/customer-limit.ts';
+export type { CustomerLimit, RedemptionCounts } from './planner/customer-limit.ts';
 export type { StackEntry, Stacking, Suppression } from './planner/stack-rules.ts';
 export { giftSets } from './planner/gift-sets.ts';
 export type { GiftSets } from './planner/gift-sets.ts';

@@ -13,6 +13,8 @@ export { planCart } from './planner/plan-cart.ts';
 export type { PlanOptions, CartPlan } from './planner/plan-cart.ts';
 export { applyOperations } from './planner/apply-operations.ts';
 export { SUPPRESSED, stackRules } from './planner/stack-rules.ts';
+export { LIMIT_REASON, customerLimit, isKnownCustomer } from './planner/customer-limit.ts';
+export type { CustomerLimit, RedemptionCounts } from './planner/customer-limit.ts';
 export { giftSets } from './planner/gift-sets.ts';
 export type { GiftSets } from './planner/gift-sets.ts';
 export type { GiftChoices } from './planner/apply-operations.ts';

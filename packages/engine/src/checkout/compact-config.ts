@@ -20,9 +20,10 @@ export const CHECKOUT_CONFIG_LIMIT_BYTES = 10_000;
  * A gift is its variant's numeric id (quantity 1) or `[id, quantity]`; `discount` a number
  * is a percentage, `[minor]` a fixed amount in the base currency's minor units per item.
  * `per` is a repeatable gift as `[every, of (0 items, 1 subtotal), max, currencyOverrides?]`;
- * `stack` the rule's stacking options as `[priority, exclusive (0|1)]`.
- * Trailing defaults are dropped: discount 100 (%), title 0, no experiment, no per, no stack
- * (`null` stands for an absent one when a later field follows).
+ * `stack` the rule's stacking options as `[priority, exclusive (0|1)]`; `maxPerCustomer` the
+ * per-customer limit (the counts come from the buyer's `$app:gifts` / `redemptions` metafield).
+ * Trailing defaults are dropped: discount 100 (%), title 0, no experiment, no per, no stack,
+ * no limit (`null` stands for an absent one when a later field follows).
  */
 export type CompactGift = number | string | [number | string, number];
 export type CompactPer = [number, 0 | 1, number, Record<string, number>?];
@@ -36,7 +37,8 @@ export type CompactRule = [
   number?,
   (number | null)?,
   (CompactPer | null)?,
-  CompactStack?,
+  (CompactStack | null)?,
+  number?,
 ];
 
 export type CheckoutFunctionConfig = {
@@ -223,8 +225,9 @@ export function buildCheckoutConfig(payload: PayloadLike, collections: readonly 
       experiment === undefined ? null : (experimentIndex.get(experiment) ?? null),
       compactPer ?? null,
       stack,
+      options.maxPerCustomer ?? null,
     ];
-    const defaults: unknown[] = [100, 0, null, null, null];
+    const defaults: unknown[] = [100, 0, null, null, null, null];
     while (tail.length > 0 && tail[tail.length - 1] === defaults[tail.length - 1]) tail.pop();
     rules.push([ruleKeys.get(rule.id) ?? rule.id, campaigns.indexOf(campaignKey), tree, compactGifts, ...tail] as CompactRule);
   }

@@ -26,7 +26,12 @@ export type GiftFunctionInput = {
     lines: GiftFunctionLine[];
     buyerIdentity?: {
       isAuthenticated?: boolean;
-      customer?: { id?: string; hasTags?: Array<{ tag: string; hasTag: boolean }> } | null;
+      customer?: {
+        id?: string;
+        hasTags?: Array<{ tag: string; hasTag: boolean }>;
+        /** `$app:gifts` / `redemptions`: the customer's counts `{ "<ruleId>": count }` (per-customer limits). */
+        metafield?: { value?: string | null; jsonValue?: unknown } | null;
+      } | null;
     } | null;
   };
   localization?: { country?: { isoCode: string } | null; market?: { handle: string } | null } | null;

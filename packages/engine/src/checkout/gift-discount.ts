@@ -13,12 +13,18 @@
  *    input); the excess pays full price;
  * 4b. no higher matching rule suppresses it (stacking: `exclusive`, `highest_tier`), decided
  *    by the planner's own `stackRules`;
+ * 4c. a rule with a per-customer limit has a signed-in buyer whose redemptions (the customer
+ *    metafield `$app:gifts` / `redemptions`) are below it, decided by the planner's own
+ *    `customerLimit`; no buyer, or a malformed metafield, gives nothing (fail closed). Such a
+ *    rule takes no part in stacking, as in the planner;
  * 5. `checkout.minOrderTotalCents` (base currency) is reached by the non-gift lines, and a
  *    line priced 0 under `stripZeroPriceItems` is left alone.
  * Anything else — a forged attribute, a malformed configuration — pays full price.
  */
 import { compileConditionProgram } from '../compile/condition-program.ts';
 import { readPer } from '../compile/read-rule-parts.ts';
+import type { RedemptionCounts } from '../planner/customer-limit.ts';
+import { LIMIT_REASON, customerLimit, isKnownCustomer } from '../planner/customer-limit.ts';
 import { giftSets } from '../planner/gift-sets.ts';
 import type { StackEntry, Stacking } from '../planner/stack-rules.ts';
 import { stackRules } from '../planner/stack-rules.ts';
@@ -44,6 +50,8 @@ type Rule = {
   per: GiftPer | undefined;
   priority: number;
   exclusive: boolean;
+  /** Per-customer limit (options.maxPerCustomer); undefined = none. */
+  maxPerCustomer: number | undefined;
   matched?: boolean;
 };
 
@@ -67,7 +75,7 @@ function readConfig(input: GiftFunctionInput): CheckoutFunctionConfig | undefine
 
 function readRule(compact: CompactRule, config: CheckoutFunctionConfig): Rule | undefined {
   if (!Array.isArray(compact)) return undefined;
-  const [, campaignIndex, tree, compactGifts, discount = 100, titleIndex = 0, experiment, compactPer, stack] = compact;
+  const [, campaignIndex, tree, compactGifts, discount = 100, titleIndex = 0, experiment, compactPer, stack, maxPerCustomer] = compact;
   const campaign = config.p[campaignIndex];
   if (typeof campaign !== 'string' || !Array.isArray(compactGifts)) return undefined;
   const gifts = new Map<string, number>();
@@ -92,7 +100,10 @@ function readRule(compact: CompactRule, config: CheckoutFunctionConfig): Rule | 
     [priority] = stack;
     exclusive = stack[1] === 1;
   }
-  return { campaign, tree, gifts, discount, title: String(config.m[titleIndex] ?? ''), experiment: typeof experiment === 'number' ? experiment : undefined, per, priority, exclusive };
+  // A limit that is not a positive integer drops the rule (fail closed), like any malformed field.
+  if (maxPerCustomer !== undefined && maxPerCustomer !== null && !(Number.isSafeInteger(maxPerCustomer) && maxPerCustomer >= 1)) return undefined;
+  const title = String(config.m[titleIndex] ?? '');
+  return { campaign, tree, gifts, discount, title, experiment: typeof experiment === 'number' ? experiment : undefined, per, priority, exclusive, maxPerCustomer: maxPerCustomer ?? undefined };
 }
 
 const attributeOf = (field: { value: string | null } | null | undefined): string | undefined =>
@@ -117,6 +128,36 @@ function discountValue(rule: Rule, currency: string, config: CheckoutFunctionCon
   if (!sameCurrency && !(rate > 0 && Number.isFinite(rate))) return undefined;
   const minor = sameCurrency ? base : Math.floor(toMinorUnits(toDecimalString(base, config.c), currency) * rate);
   return minor > 0 ? { fixedAmount: { amount: toDecimalString(minor, currency), appliesToEachItem: true } } : undefined;
+}
+
+/**
+ * The buyer's redemption counts from the customer metafield (`{ "<ruleId>": count }`), keyed
+ * as the configuration keys its rules: by full id and by short key (`keyOf`); two ids sharing
+ * a key keep the larger count (stricter). Undefined (every limited rule gives nothing) when
+ * there is no signed-in buyer or the metafield is malformed; an absent metafield is no
+ * redemptions yet.
+ */
+function readRedemptions(input: GiftFunctionInput): RedemptionCounts | undefined {
+  const buyer = input.cart.buyerIdentity;
+  const customer = buyer?.customer;
+  if (!isKnownCustomer(customer == null ? null : { id: customer.id, loggedIn: buyer?.isAuthenticated === true })) return undefined;
+  const metafield = customer?.metafield;
+  let value: unknown = metafield?.jsonValue;
+  if (value === undefined && typeof metafield?.value === 'string') {
+    try {
+      value = JSON.parse(metafield.value);
+    } catch {
+      return undefined;
+    }
+  }
+  if (value === undefined || value === null) return metafield == null ? {} : undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const counts: Record<string, number> = Object.create(null) as Record<string, number>;
+  for (const [ruleId, count] of Object.entries(value)) {
+    if (!Number.isSafeInteger(count) || (count as number) < 0) return undefined;
+    for (const key of [ruleId, keyOf(ruleId)]) counts[key] = Math.max(counts[key] ?? 0, count as number);
+  }
+  return counts;
 }
 
 /**
@@ -219,7 +260,12 @@ export function runGiftDiscount(input: GiftFunctionInput): GiftFunctionResult {
   // As the validation guard: compared only when the cart is in the base currency.
   if (minimum !== undefined && currency === config.c && nonGiftSubtotal < minimum) return NO_DISCOUNT;
   const rate = Number(input.presentmentCurrencyRate ?? 1);
-  const matches = (rule: Rule) => (rule.matched ??= compileConditionProgram(decodeTree(rule.tree)).run(prepared).matched);
+  const redemptions = readRedemptions(input);
+  // A limited rule over its limit (or for an unknown buyer) is as a rule whose conditions did not match.
+  const matches = (rule: Rule) =>
+    (rule.matched ??=
+      compileConditionProgram(decodeTree(rule.tree)).run(prepared).matched &&
+      (rule.maxPerCustomer === undefined || customerLimit(rule.maxPerCustomer, redemptions, keyOfRule.get(rule) ?? '').reason === LIMIT_REASON.below));
   const suppressed = suppressedRules(rules, keyOfRule, claims, config.k?.t === 1 ? 'highest_tier' : 'all', matches);
 
   const allowance = new Map<Rule, { variant: string; remaining: number }>();

@@ -9,7 +9,7 @@ import type { GiftConfig, GiftPer } from '../schema/gift-config.ts';
 import { RULE_OPTION_DEFAULTS_VALUES } from '../schema/rule-option-defaults.ts';
 import type { RuleOptions } from '../schema/rule-options.ts';
 import type { ShopSettings } from '../schema/rules-payload.ts';
-import { MAX_GIFT_SETS, MAX_PRIORITY, VARIANT_GID_PATTERN, isStorableText } from '../schema/literals.ts';
+import { MAX_GIFT_SETS, MAX_PER_CUSTOMER, MAX_PRIORITY, VARIANT_GID_PATTERN, isStorableText } from '../schema/literals.ts';
 
 type Plain = Record<string, unknown>;
 
@@ -83,9 +83,10 @@ export function readRuleOptions(input: unknown): RuleOptions | undefined {
   if (typeof discountValue !== 'number' || !Number.isFinite(discountValue) || discountValue < 0) return undefined;
   if (typeof discountTitle !== 'string' || !isStorableText(discountTitle)) return undefined;
   if (discountType === 'percentage' && discountValue > 100) return undefined;
-  const { priority, exclusive } = input;
+  const { priority, exclusive, maxPerCustomer } = input;
   if (priority !== undefined && !(isInt(priority) && Math.abs(priority) <= MAX_PRIORITY)) return undefined;
   if (exclusive !== undefined && typeof exclusive !== 'boolean') return undefined;
+  if (maxPerCustomer !== undefined && !isCount(maxPerCustomer, MAX_PER_CUSTOMER)) return undefined;
   return {
     actionType: actionType as RuleOptions['actionType'],
     discountMethod,
@@ -94,6 +95,7 @@ export function readRuleOptions(input: unknown): RuleOptions | undefined {
     discountTitle,
     ...(priority === undefined ? {} : { priority }),
     ...(exclusive === undefined ? {} : { exclusive }),
+    ...(maxPerCustomer === undefined ? {} : { maxPerCustomer }),
   };
 }
 

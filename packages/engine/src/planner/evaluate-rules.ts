@@ -8,6 +8,8 @@ import { prepareContext } from '../evaluate/prepare-context.ts';
 import { assignVariant } from './assign-variant.ts';
 import type { GiftSets } from './gift-sets.ts';
 import { giftSets } from './gift-sets.ts';
+import type { CustomerLimit, RedemptionCounts } from './customer-limit.ts';
+import { LIMIT_REASON, customerLimit, isKnownCustomer } from './customer-limit.ts';
 import type { StackEntry } from './stack-rules.ts';
 import { stackRules } from './stack-rules.ts';
 
@@ -25,6 +27,13 @@ export type RuleResult = {
    * `[suppressed_by_higher_tier]`.
    */
   suppressedBy?: string;
+  /**
+   * A rule with `options.maxPerCustomer` whose conditions matched: the limit, the customer's
+   * redemptions (null when the customer is unknown) and why. When the customer has reached it
+   * or is unknown, `matched` is false and `reasons` is `[max_per_customer_reached]` or
+   * `[max_per_customer_unknown_customer]`.
+   */
+  limit?: CustomerLimit;
   trace?: ConditionTrace;
 };
 
@@ -41,6 +50,13 @@ export type RuleEvaluationOptions = {
    * size of a traced answer is bounded whatever the trees; default: unbounded.
    */
   traceNodeLimit?: number | undefined;
+  /**
+   * The customer's redemption counts by rule id, for rules with `options.maxPerCustomer`
+   * (trusted: the caller reads them from the redemption records of `ctx.customer.id`, never
+   * from the context body). Absent: the customer's counts are unknown, and such rules give
+   * nothing; a customer who is not logged in or has no id is unknown whatever this holds.
+   */
+  redemptions?: RedemptionCounts | undefined;
 };
 
 /** Reason codes of rules that were not evaluated. */
@@ -74,6 +90,7 @@ export function evaluateRules(
   const assigned = new Map<string, string | undefined>();
   const results: RuleResult[] = [];
   let traceBudget = options.trace === true ? (options.traceNodeLimit ?? Infinity) : 0;
+  const counts = isKnownCustomer(ctx.customer) ? options.redemptions : undefined;
   for (const rule of compiled.rules) {
     const skip = skipReason(compiled, rule, now, visitorId, assigned);
     if (skip !== undefined) {
@@ -82,7 +99,16 @@ export function evaluateRules(
     }
     const { matched, reasons } = rule.program.run(prepared);
     const result: RuleResult = { ruleId: rule.id, campaignId: rule.campaignId, matched, reasons };
-    if (matched && rule.per !== undefined) result.repeat = giftSets(rule.per, prepared);
+    const maxPerCustomer = rule.options?.maxPerCustomer;
+    if (matched && maxPerCustomer !== undefined) {
+      result.limit = customerLimit(maxPerCustomer, counts, rule.id);
+      // Limited: like a rule whose conditions did not match (no gift, no part in stacking).
+      if (result.limit.reason !== LIMIT_REASON.below) {
+        result.matched = false;
+        result.reasons = [result.limit.reason];
+      }
+    }
+    if (result.matched && rule.per !== undefined) result.repeat = giftSets(rule.per, prepared);
     if (options.trace === true) {
       // A full trace has one node per program node (the program is the tree, flattened).
       if (rule.program.size <= traceBudget) {

@@ -40,3 +40,6 @@ export const MAX_BUDGET_GIFTS = 1_000_000_000;
 
 /** The windows a budget counts in (issue 13, budgets): a local day, ISO week, calendar month, or forever. */
 export const BUDGET_WINDOWS = ['day', 'week', 'month', 'total'] as const;
+
+/** `options.maxPerCustomer` (issue 13, per-customer limits) is an integer in 1..MAX_PER_CUSTOMER. */
+export const MAX_PER_CUSTOMER = 1_000_000;

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { BUDGET_WINDOWS, MAX_BUDGET_GIFTS, MAX_PRIORITY } from './literals.ts';
+import { BUDGET_WINDOWS, MAX_BUDGET_GIFTS, MAX_PER_CUSTOMER, MAX_PRIORITY } from './literals.ts';
 import { RULE_OPTION_DEFAULTS_VALUES } from './rule-option-defaults.ts';
 import { textSchema } from './text.ts';
 
@@ -30,7 +30,8 @@ export const RULE_OPTION_DEFAULTS = RULE_OPTION_DEFAULTS_VALUES;
  * options object becomes {@link RULE_OPTION_DEFAULTS}. `discountValue` is a percentage
  * (0..100, 100 = free) or a fixed amount in minor units, per `discountType`. `priority` and
  * `exclusive` (issue 13, stacking) have no default: absent means 0 and false, and a stored
- * rule without them reads back without them.
+ * rule without them reads back without them. Nor has `maxPerCustomer` (issue 13, per-customer
+ * limits): absent means no limit.
  *
  * @example ruleOptionsSchema.parse(undefined) // RULE_OPTION_DEFAULTS
  * @example ruleOptionsSchema.parse({ discountValue: 50 }).discountType // 'percentage'
@@ -57,6 +58,15 @@ export const ruleOptionsSchema = z
     budget: budgetSchema
       .optional()
       .meta({ description: 'At most maxGifts gift units of this rule per window; once spent the rule leaves GET /rules until the window ends or the budget is raised' }),
+    maxPerCustomer: z
+      .int()
+      .min(1)
+      .max(MAX_PER_CUSTOMER)
+      .optional()
+      .meta({
+        description:
+          'At most this many redemptions per customer (orders that carried a gift line of the rule, lifetime); a customer who has reached it, or an unknown (anonymous) customer, gets nothing from the rule; absent = no limit',
+      }),
   })
   .superRefine((options, ctx) => {
     if (options.discountType === 'percentage' && options.discountValue > 100) {
