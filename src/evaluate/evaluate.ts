@@ -5,7 +5,7 @@
  * their rules differ.
  */
 import { planCart } from '@gcrs/engine';
-import type { CompiledRules, EvaluationContext } from '@gcrs/engine';
+import type { CompiledRules, EvaluationContext, RedemptionCounts } from '@gcrs/engine';
 import { MAX_TRACE_NODES } from './limits.ts';
 import type { EvaluationResponse } from './schemas.ts';
 
@@ -15,6 +15,7 @@ import type { EvaluationResponse } from './schemas.ts';
  * CONTRACT's keys: a skipped rule (disabled, outside its window, another experiment
  * variant) has `trace: null` and its skip reason in `reasons`. With `trace: false` no trace
  * is built and results have no `trace` key; with traces, at most MAX_TRACE_NODES nodes.
+ * `redemptions` are the customer's trusted counts for per-customer limits (customer-redemptions.ts).
  *
  * @example
  *   const { results, operations } = evaluateContext(compileRules(payload), context, new Date(), { trace: true });
@@ -23,15 +24,16 @@ export function evaluateContext(
   rules: CompiledRules,
   context: EvaluationContext,
   now: Date,
-  options: { trace: boolean },
+  options: { trace: boolean; redemptions?: RedemptionCounts | undefined },
 ): EvaluationResponse {
-  const plan = planCart(rules, context, { now, trace: options.trace, traceNodeLimit: MAX_TRACE_NODES });
+  const plan = planCart(rules, context, { now, trace: options.trace, traceNodeLimit: MAX_TRACE_NODES, redemptions: options.redemptions });
   return {
     results: plan.results.map((result) => {
       const { ruleId, campaignId, matched, reasons } = result;
       const extra = {
         ...(result.suppressedBy === undefined ? {} : { suppressedBy: result.suppressedBy }),
         ...(result.repeat === undefined ? {} : { repeat: result.repeat }),
+        ...(result.limit === undefined ? {} : { limit: result.limit }),
       };
       return options.trace
         ? { ruleId, campaignId, matched, reasons, ...extra, trace: result.trace ?? null }

@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { notFound } from '../http/errors.ts';
 import { defineShopRoute } from '../http/shop-routes.ts';
 import type { ShopRoute } from '../http/shop-routes.ts';
+import { customerRedemptions } from './customer-redemptions.ts';
 import { evaluateContext } from './evaluate.ts';
 import { EVALUATE_BODY_LIMIT_BYTES, MAX_CART_LINES, MAX_TRACE_NODES } from './limits.ts';
 import { liveCompiledRules } from './live-rules.ts';
@@ -24,7 +25,9 @@ export function evaluateRoutes(ctx: AppContext): ShopRoute[] {
         'the cart to the state the rules call for. Sold-out gifts are skipped as GET /rules does (fallbackOnOOS). `?trace=false` answers without ' +
         'traces (cheaper to build, send and parse). Limits: a body of at most ' + `${EVALUATE_BODY_LIMIT_BYTES} bytes ` +
         `(413), at most ${MAX_CART_LINES} cart lines (400, path \`["cart", "lines"]\`), and at most ${MAX_TRACE_NODES} ` +
-        'trace nodes per response: past that, a rule\'s trace is its root only, with `truncated: true`.',
+        'trace nodes per response: past that, a rule\'s trace is its root only, with `truncated: true`. A rule with ' +
+        '`options.maxPerCustomer` gives only to a logged-in `customer.id` whose redemptions (GET /redemptions) are below it; ' +
+        'its result says so in `limit`.',
       tag: 'Evaluation',
       rateLimit: 'default',
       query: evaluateQuerySchema,
@@ -38,7 +41,8 @@ export function evaluateRoutes(ctx: AppContext): ShopRoute[] {
       handler: async ({ shop, trigger, query, body }) => {
         const rules = await liveCompiledRules(ctx.rulesCache, shop, trigger);
         if (!rules) throw notFound('Shop');
-        return evaluateContext(rules, body, ctx.now(), { trace: query.trace });
+        const redemptions = await customerRedemptions(ctx.db, shop.id, rules, body);
+        return evaluateContext(rules, body, ctx.now(), { trace: query.trace, redemptions });
       },
     }),
   ];

@@ -3,7 +3,7 @@
  * "Evaluation"). The request is the engine's own EvaluationContext schema, so the server
  * accepts exactly what the storefront library evaluates.
  */
-import { evaluationContextSchema, textSchema } from '@gcrs/engine';
+import { MAX_PER_CUSTOMER, evaluationContextSchema, textSchema } from '@gcrs/engine';
 import type { ConditionTrace } from '@gcrs/engine';
 import { z } from 'zod';
 import { importCampaignSchema } from '../campaigns/schemas.ts';
@@ -84,6 +84,18 @@ const repeatSchema = z
   })
   .meta({ description: 'Only on a matched rule whose giftConfig has `per`: how many gift sets it gives and why' });
 
+/** A matched rule's per-customer limit (the engine's CustomerLimit). */
+const limitSchema = z
+  .object({
+    maxPerCustomer: z.int().meta({ description: 'The rule\'s `options.maxPerCustomer`' }),
+    used: z.int().nullable().meta({ description: 'The customer\'s redemptions of the rule (orders that carried its gift); null when the customer is unknown' }),
+    reason: z.enum(['max_per_customer_below', 'max_per_customer_reached', 'max_per_customer_unknown_customer']),
+  })
+  .meta({
+    description:
+      'Only on a rule with `options.maxPerCustomer` whose conditions matched: the limit and what the customer has used. At the limit, or for an unknown (anonymous, not logged in) customer, the rule gives nothing: `matched` is false and `reasons` is `[reason]`',
+  });
+
 export const ruleResultSchema = z.object({
   ruleId: z.string(),
   campaignId: z.string(),
@@ -97,6 +109,7 @@ export const ruleResultSchema = z.object({
         'Stacking: the id of the rule that won over this one, whose conditions matched; `reasons` then says why (`suppressed_by_exclusive`, `suppressed_by_higher_tier`) and `matched` is false',
     }),
   repeat: repeatSchema.optional(),
+  limit: limitSchema.optional(),
   trace: conditionTraceSchema
     .nullable()
     .optional()
@@ -141,6 +154,13 @@ export const simulateBodySchema = z
     campaign: importCampaignSchema.optional(),
     context: boundedContextSchema,
     at: timestampInputSchema.optional(),
+    redemptions: z
+      .record(textSchema, z.int().min(0).max(MAX_PER_CUSTOMER))
+      .optional()
+      .meta({
+        description:
+          'What-if redemption counts of the context\'s customer by rule id, for per-customer limits (`options.maxPerCustomer`); absent rules count 0. Without it, the customer\'s stored counts apply. An anonymous context stays unknown either way',
+      }),
   })
   .refine((body) => body.campaignId === undefined || body.campaign === undefined, {
     message: 'Send campaignId or campaign, not both',

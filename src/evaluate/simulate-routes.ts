@@ -9,6 +9,7 @@ import { notFound } from '../http/errors.ts';
 import { defineAdminRoute } from '../http/shop-routes.ts';
 import type { MountableRoute } from '../http/shop-routes.ts';
 import type { ShopRecord } from '../shops/store.ts';
+import { customerRedemptions } from './customer-redemptions.ts';
 import { evaluateContext } from './evaluate.ts';
 import type { SimulateBody } from './schemas.ts';
 import { evaluateQuerySchema, evaluationResponseSchema, simulateBodySchema } from './schemas.ts';
@@ -40,7 +41,8 @@ export function simulateAdminRoutes(ctx: AppContext): MountableRoute[] {
       description:
         'Like POST /api/v1/evaluate, drafts included: `campaignId` evaluates one stored campaign whatever its state, ' +
         '`campaign` an inline import entry (never saved), neither every campaign of the shop. `at` sets the instant; ' +
-        '`?trace=false` leaves the traces out.',
+        '`redemptions` ({ ruleId: count }) tries per-customer limits with counts of your choosing for the context\'s ' +
+        'customer, else their stored counts apply; `?trace=false` leaves the traces out.',
       tag: 'Simulation',
       query: evaluateQuerySchema,
       body: simulateBodySchema,
@@ -54,7 +56,9 @@ export function simulateAdminRoutes(ctx: AppContext): MountableRoute[] {
         if (!source) throw notFound('Campaign');
         // Drafts change with every edit: compiled per request, unlike the live payload.
         const rules = compileRules(simulationPayload(source.campaigns, source.experiments, shop));
-        return evaluateContext(rules, body.context, body.at ?? ctx.now(), { trace: query.trace });
+        // A what-if map stands for the stored counts of the context's customer.
+        const redemptions = body.redemptions ?? (await customerRedemptions(ctx.db, shop.id, rules, body.context));
+        return evaluateContext(rules, body.context, body.at ?? ctx.now(), { trace: query.trace, redemptions });
       },
     }),
   ];

@@ -15,6 +15,7 @@ import { campaigns, dailyCampaignStats, dailyTotals, orders, redemptions, rules 
 import { enqueueJob, enqueueWebhookEvent } from '../outbox/enqueue.ts';
 import { chargeBudgets, ruleUnitsOf } from '../budgets/charge.ts';
 import { bumpRulesVersion } from '../shops/store.ts';
+import { enqueueRedemptionsSync } from '../redemptions/limit-sync.ts';
 import type { ShopRecord } from '../shops/store.ts';
 import { referencedIds, summarizeGiftLines } from './gift-lines.ts';
 import type { Order } from './schema.ts';
@@ -141,6 +142,8 @@ export async function recordOrderIn(
           lastRedeemedAt: sql`greatest(${redemptions.lastRedeemedAt}, excluded.last_redeemed_at)`,
         },
       });
+    // Per-customer limits: the checkout function's copy of the counts (a customer metafield).
+    await enqueueRedemptionsSync(tx, shop.id, customerId, redeemed.map(([ruleId]) => ruleId));
   }
 
   await tx

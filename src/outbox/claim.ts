@@ -5,7 +5,7 @@
  * attempt. Other dispatchers then see the row as not due; if this one dies mid-delivery the
  * lease runs out and the row is claimed again, sending the same `webhook-id`.
  */
-import { and, asc, eq, isNull, lte, ne, not, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, not, notInArray, or, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Database, Queryable } from '../db/database.ts';
 import { outbox, outboxAttempts, webhookEndpoints } from '../db/schema.ts';
@@ -14,7 +14,15 @@ export type OutboxRow = typeof outbox.$inferSelect;
 
 export type ClaimedWork =
   | { kind: 'webhook'; row: OutboxRow; attempt: number; endpoint: { url: string; secret: string } }
-  | { kind: 'discount_sync'; row: OutboxRow; attempt: number };
+  | { kind: PlatformJobKind; row: OutboxRow; attempt: number };
+
+/**
+ * The platform jobs, which share the `discount_sync` lane: the discount sync, and the
+ * per-customer redemption counts written to a customer metafield (per-customer limits).
+ */
+export const PLATFORM_JOB_KINDS = ['discount_sync', 'redemptions_sync'] as const;
+export type PlatformJobKind = (typeof PLATFORM_JOB_KINDS)[number];
+const isPlatformJob = (kind: string): kind is PlatformJobKind => (PLATFORM_JOB_KINDS as readonly string[]).includes(kind);
 
 /** The attempt log's marker for an attempt whose outcome is not recorded yet. */
 export const IN_FLIGHT = 'in flight';
@@ -23,7 +31,7 @@ const ABANDONED = 'No outcome recorded: the dispatcher stopped during the attemp
 /**
  * Which rows a claim may take. A lane is a kind of work with its own slots, so a backlog of one
  * kind never holds back the other: `webhook` is every kind but discount syncs (unknown kinds
- * are cancelled there), `discount_sync` the syncs; no lane means every kind.
+ * are cancelled there), `discount_sync` the platform jobs (PLATFORM_JOB_KINDS); no lane means every kind.
  */
 export type ClaimLane = 'webhook' | 'discount_sync';
 
@@ -62,8 +70,8 @@ export async function claimDueWork(
     const load = new Map(bound?.inFlight ?? []);
     for (const row of due) {
       const attempt = row.attempts + 1;
-      if (row.kind === 'discount_sync') {
-        claimed.push({ kind: 'discount_sync', row, attempt });
+      if (isPlatformJob(row.kind)) {
+        claimed.push({ kind: row.kind, row, attempt });
       } else if (row.kind === 'webhook') {
         const key = row.endpointId === null ? undefined : endpointKey(row.shopId, row.endpointId);
         const endpoint = key === undefined ? undefined : endpoints.get(key);
@@ -135,14 +143,14 @@ export function dueRows(tx: Queryable, now: Date, limit: number, filter?: SQL) {
  *   dueRows(tx, now, 20, laneFilter('webhook', { perEndpoint: 2, inFlight: new Map([['shp_1/whe_1', 2]]) }));
  */
 export function laneFilter(lane: ClaimLane | undefined, bound: EndpointBound | undefined): SQL | undefined {
-  if (lane === 'discount_sync') return eq(outbox.kind, 'discount_sync');
+  if (lane === 'discount_sync') return inArray(outbox.kind, [...PLATFORM_JOB_KINDS]);
   const full = bound ? [...bound.inFlight].filter(([, count]) => count >= bound.perEndpoint).map(([key]) => key) : [];
   const saturated = full.map((key) => {
     const slash = key.indexOf('/');
     return and(eq(outbox.shopId, key.slice(0, slash)), eq(outbox.endpointId, key.slice(slash + 1)));
   });
   const open = saturated.length === 0 ? undefined : or(isNull(outbox.endpointId), not(or(...saturated) ?? sql`false`));
-  if (lane === 'webhook') return and(ne(outbox.kind, 'discount_sync'), open);
+  if (lane === 'webhook') return and(notInArray(outbox.kind, [...PLATFORM_JOB_KINDS]), open);
   return open;
 }
 

@@ -1,6 +1,7 @@
 /**
  * The outbox dispatcher: a background worker that claims due rows (see claim.ts), performs
- * each attempt — a signed webhook POST or a discount sync through the platform port — and
+ * each attempt — a signed webhook POST, or a discount sync or a customer's redemption counts
+ * through the platform port — and
  * records the outcome. Any number of instances may run against one database.
  *
  * Attempts run continuously, not in batches: a slot freed by a fast receiver is refilled at
@@ -17,6 +18,7 @@ import type { AttemptOutcome } from './attempt-outcome.ts';
 import { claimDueWork, endpointKey } from './claim.ts';
 import type { ClaimedWork, ClaimLane } from './claim.ts';
 import { runDiscountSync } from './discount-sync-job.ts';
+import { runRedemptionsSync } from './redemptions-sync-job.ts';
 import { recordOutcome } from './record-outcome.ts';
 import type { RecordedState } from './record-outcome.ts';
 
@@ -88,7 +90,10 @@ export function createOutboxDispatcher(options: DispatcherOptions): OutboxDispat
   const log = options.logger.child({ worker: 'outbox' });
 
   async function perform(work: ClaimedWork): Promise<AttemptOutcome> {
-    if (work.kind === 'discount_sync') return runDiscountSync(options.db, options.discountPort, work.row.shopId, work.row.payload);
+    if (work.kind !== 'webhook') {
+      const run = work.kind === 'discount_sync' ? runDiscountSync : runRedemptionsSync;
+      return run(options.db, options.discountPort, work.row.shopId, work.row.payload);
+    }
     return deliverWebhook(
       fetchFn,
       { url: work.endpoint.url, secret: work.endpoint.secret, messageId: work.row.messageId ?? work.row.id, payload: work.row.payload },
@@ -105,7 +110,7 @@ export function createOutboxDispatcher(options: DispatcherOptions): OutboxDispat
     return state;
   }
 
-  const laneOf = (work: ClaimedWork): ClaimLane => (work.kind === 'discount_sync' ? 'discount_sync' : 'webhook');
+  const laneOf = (work: ClaimedWork): ClaimLane => (work.kind === 'webhook' ? 'webhook' : 'discount_sync');
   const keyOf = (work: ClaimedWork) => (work.kind === 'webhook' && work.row.endpointId !== null ? endpointKey(work.row.shopId, work.row.endpointId) : undefined);
 
   /**

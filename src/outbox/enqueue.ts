@@ -89,7 +89,7 @@ export async function enqueueWebhookEvents(
 export async function enqueueJob(
   tx: Queryable,
   shopId: string,
-  kind: 'discount_sync',
+  kind: 'discount_sync' | 'redemptions_sync',
   payload: Record<string, unknown>,
   now: Date = new Date(),
 ): Promise<void> {

@@ -62,6 +62,21 @@ export type PlatformWriteOptions = {
   adminApiUrl?: string;
 };
 
+/** The platform's Admin GraphQL client for one shop (PLATFORM_ADMIN_API_URL redirects it to a fake). */
+function adminClient(credentials: PlatformCredentials, options: PlatformWriteOptions) {
+  const fetchFn = options.fetch ?? fetch;
+  const base = options.adminApiUrl;
+  const customFetchApi =
+    base === undefined ? options.fetch : (url: string, init?: RequestInit) => fetchFn(url.replace(/^https:\/\/[^/]+/, base), init);
+  return createAdminApiClient({
+    ...credentials,
+    apiVersion: ADMIN_API_VERSION,
+    ...(customFetchApi ? { customFetchApi } : {}),
+    // The client warns on stderr about API versions it thinks old; the version is pinned on purpose.
+    logger: () => undefined,
+  });
+}
+
 /**
  * Writes both metafields of the shop's gift discount, creating the discount first when the shop
  * has none; returns the discount's id. Throws PlatformUnauthorizedError on a 401, an Error on
@@ -74,17 +89,7 @@ export async function writeCheckoutConfigToPlatform(
   write: CheckoutConfigWrite,
   options: PlatformWriteOptions,
 ): Promise<{ discountId: string }> {
-  const fetchFn = options.fetch ?? fetch;
-  const base = options.adminApiUrl;
-  const customFetchApi =
-    base === undefined ? options.fetch : (url: string, init?: RequestInit) => fetchFn(url.replace(/^https:\/\/[^/]+/, base), init);
-  const client = createAdminApiClient({
-    ...credentials,
-    apiVersion: ADMIN_API_VERSION,
-    ...(customFetchApi ? { customFetchApi } : {}),
-    // The client warns on stderr about API versions it thinks old; the version is pinned on purpose.
-    logger: () => undefined,
-  });
+  const client = adminClient(credentials, options);
   const metafields = [
     { namespace: NAMESPACE, key: 'config', type: 'json', value: JSON.stringify(write.config) },
     { namespace: NAMESPACE, key: 'vars', type: 'json', value: JSON.stringify(write.variables) },
@@ -122,6 +127,30 @@ export async function writeCheckoutConfigToPlatform(
   return { discountId: ownerId };
 }
 
+/** The customer metafield the checkout function reads for per-customer limits (its input query). */
+export const REDEMPTIONS_METAFIELD = { namespace: NAMESPACE, key: 'redemptions', type: 'json' } as const;
+
+/**
+ * Sets the customer's `$app:gifts` / `redemptions` metafield to `value` (compact JSON
+ * `{ "<ruleId>": count }`). Throws PlatformUnauthorizedError on a 401, an Error on any other
+ * failure (the job is retried).
+ *
+ * @example await writeCustomerRedemptionsToPlatform(credentials, '42', '{"rul_1":2}', { functionId: undefined });
+ */
+export async function writeCustomerRedemptionsToPlatform(
+  credentials: PlatformCredentials,
+  customerId: string,
+  value: string,
+  options: PlatformWriteOptions,
+): Promise<void> {
+  const client = adminClient(credentials, options);
+  const set = await client.request<{ metafieldsSet: { userErrors: UserErrors } }>(SET, {
+    variables: { metafields: [{ ...REDEMPTIONS_METAFIELD, ownerId: `gid://shopify/Customer/${customerId}`, value }] },
+  });
+  assertAnswered('Writing the customer\'s redemptions failed', set.errors);
+  assertNoErrors('Writing the customer\'s redemptions failed', set.data?.metafieldsSet.userErrors);
+}
+
 /**
  * The port alone, for a caller that has its own source of credentials (the service itself
  * chooses per shop: shop-discount-port.ts).
@@ -137,6 +166,12 @@ export function createAdminDiscountPort(options: AdminDiscountPortOptions): Disc
       const credentials = await options.credentials(shopId);
       if (credentials === undefined) throw new Error('Shop is not connected to the platform');
       await writeCheckoutConfigToPlatform(credentials, write, { functionId: options.functionId, ...(options.fetch ? { fetch: options.fetch } : {}) });
+    },
+    async writeCustomerRedemptions(shopId, customerId, value) {
+      const credentials = await options.credentials(shopId);
+      if (credentials === undefined) return 'skipped';
+      await writeCustomerRedemptionsToPlatform(credentials, customerId, value, { functionId: options.functionId, ...(options.fetch ? { fetch: options.fetch } : {}) });
+      return 'written';
     },
   };
 }

@@ -23,6 +23,13 @@ export type DiscountPort = {
   syncAutomaticDiscount(shopId: string, campaignId: string, active: boolean): Promise<void>;
   /** Writes the shop's whole checkout configuration (idempotent; throw to retry). */
   writeCheckoutConfig(shopId: string, write: CheckoutConfigWrite): Promise<void>;
+  /**
+   * Writes a customer's redemption counts (per-customer limits), the compact JSON
+   * `{ "<ruleId>": count }`, as their `$app:gifts` / `redemptions` metafield, which the checkout
+   * function reads. Idempotent (the value is recomputed by the job; throw to retry). `skipped`
+   * when the shop has no platform connection; a port without it skips every write.
+   */
+  writeCustomerRedemptions?(shopId: string, customerId: string, value: string): Promise<'written' | 'skipped'>;
 };
 
 export type RecordingDiscountPort = DiscountPort & {
@@ -52,6 +59,8 @@ export function createRecordingDiscountPort(db: Database, now: () => Date = () =
     async writeCheckoutConfig(shopId, write) {
       await recordCheckoutConfig(db, shopId, write, { target: 'recorded', at: now() });
     },
+    // Nothing to record it in: the counts are the redemption records themselves.
+    writeCustomerRedemptions: () => Promise.resolve('skipped' as const),
     async recordedConfig(shopId) {
       const record = await getCheckoutConfig(db, shopId);
       return record && { config: record.config, variables: record.variables, bytes: record.bytes };

@@ -9,7 +9,7 @@
 import type { Logger } from 'pino';
 import { recordCheckoutConfig, recordCheckoutConfigError } from '../checkout/config-store.ts';
 import type { Database } from '../db/database.ts';
-import { PlatformUnauthorizedError, writeCheckoutConfigToPlatform } from './admin-discount-port.ts';
+import { PlatformUnauthorizedError, writeCheckoutConfigToPlatform, writeCustomerRedemptionsToPlatform } from './admin-discount-port.ts';
 import { markConnectionBroken, shopCredentials } from './connections.ts';
 import { createRecordingDiscountPort } from './discount-port.ts';
 import type { DiscountPort } from './discount-port.ts';
@@ -64,9 +64,33 @@ export function createShopDiscountPort(options: ShopDiscountPortOptions): Discou
     }
   }
 
+  /** A customer's redemption counts (per-customer limits): to the platform when connected, else skipped. */
+  async function writeCustomerRedemptions(shopId: string, customerId: string, value: string): Promise<'written' | 'skipped'> {
+    const credentials = await shopCredentials(db, secret, shopId);
+    if (credentials.state === 'none' || secret === undefined) return 'skipped';
+    try {
+      if (credentials.state === 'unreadable') {
+        throw new PlatformUnauthorizedError('The platform access token cannot be opened with this PLATFORM_APP_SECRET: connect the shop again');
+      }
+      await writeCustomerRedemptionsToPlatform(credentials, customerId, value, {
+        functionId: options.functionId,
+        ...(options.adminApiUrl === undefined ? {} : { adminApiUrl: options.adminApiUrl }),
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+      });
+      return 'written';
+    } catch (error) {
+      if (error instanceof PlatformUnauthorizedError) {
+        await markConnectionBroken(db, shopId, error.message, now());
+        log.warn({ shopId }, 'platform connection broken: the platform refused the access token; connect the shop again');
+      }
+      throw error;
+    }
+  }
+
   return {
     // The campaign's state is the service's own record; the platform learns it from the configuration.
     syncAutomaticDiscount: (shopId, campaignId, active) => recording.syncAutomaticDiscount(shopId, campaignId, active),
     writeCheckoutConfig: writeToPlatform,
+    writeCustomerRedemptions,
   };
 }
