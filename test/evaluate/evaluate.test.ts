@@ -318,7 +318,7 @@ describe('OpenAPI document', () => {
     const ok = operation.responses['200'].content['application/json'].schema;
     expect(Object.keys(ok.properties)).toEqual(['results', 'operations']);
     const result = ok.properties.results.items;
-    expect(Object.keys(result.properties)).toEqual(['ruleId', 'campaignId', 'matched', 'reasons', 'suppressedBy', 'repeat', 'trace']);
+    expect(Object.keys(result.properties)).toEqual(['ruleId', 'campaignId', 'matched', 'reasons', 'suppressedBy', 'repeat', 'limit', 'trace']);
     // The trace is a named, recursive component (issue 8), no longer an inline schema with an $id.
     expect(JSON.stringify(result.properties.trace)).toContain('"$ref":"#/components/schemas/ConditionTrace"');
     expect(operation.responses['400']).toBeDefined();

@@ -176,7 +176,7 @@ export interface paths {
         put?: never;
         /**
          * Evaluate the live rules against a cart
-         * @description Evaluates exactly the rules GET /rules serves now (live campaigns inside their schedule window, running experiments with the variant assigned by `visitorId`, `shopSettings.engine.useDiscountedPrices`, thresholds in the shop's currency) with a full trace per rule, and lists the add / remove / choose operations that bring the cart to the state the rules call for. Sold-out gifts are skipped as GET /rules does (fallbackOnOOS). `?trace=false` answers without traces (cheaper to build, send and parse). Limits: a body of at most 524288 bytes (413), at most 500 cart lines (400, path `["cart", "lines"]`), and at most 10000 trace nodes per response: past that, a rule's trace is its root only, with `truncated: true`.
+         * @description Evaluates exactly the rules GET /rules serves now (live campaigns inside their schedule window, running experiments with the variant assigned by `visitorId`, `shopSettings.engine.useDiscountedPrices`, thresholds in the shop's currency) with a full trace per rule, and lists the add / remove / choose operations that bring the cart to the state the rules call for. Sold-out gifts are skipped as GET /rules does (fallbackOnOOS). `?trace=false` answers without traces (cheaper to build, send and parse). Limits: a body of at most 524288 bytes (413), at most 500 cart lines (400, path `["cart", "lines"]`), and at most 10000 trace nodes per response: past that, a rule's trace is its root only, with `truncated: true`. A rule with `options.maxPerCustomer` gives only to a logged-in `customer.id` whose redemptions (GET /redemptions) are below it; its result says so in `limit`.
          */
         post: operations["evaluateRules"];
         delete?: never;
@@ -547,7 +547,7 @@ export interface paths {
         put?: never;
         /**
          * Evaluate drafts or an inline campaign against a context
-         * @description Like POST /api/v1/evaluate, drafts included: `campaignId` evaluates one stored campaign whatever its state, `campaign` an inline import entry (never saved), neither every campaign of the shop. `at` sets the instant; `?trace=false` leaves the traces out.
+         * @description Like POST /api/v1/evaluate, drafts included: `campaignId` evaluates one stored campaign whatever its state, `campaign` an inline import entry (never saved), neither every campaign of the shop. `at` sets the instant; `redemptions` ({ ruleId: count }) tries per-customer limits with counts of your choosing for the context's customer, else their stored counts apply; `?trace=false` leaves the traces out.
          */
         post: operations["simulate"];
         delete?: never;
@@ -1146,6 +1146,8 @@ export interface operations {
                                      */
                                     window?: "day" | "week" | "month" | "total";
                                 };
+                                /** @description At most this many redemptions per customer (orders that carried a gift line of the rule, lifetime); a customer who has reached it, or an unknown (anonymous) customer, gets nothing from the rule; absent = no limit */
+                                maxPerCustomer?: number;
                             };
                         }[];
                     }[];
@@ -1313,6 +1315,8 @@ export interface operations {
                                          */
                                         window: "day" | "week" | "month" | "total";
                                     };
+                                    /** @description At most this many redemptions per customer (orders that carried a gift line of the rule, lifetime); a customer who has reached it, or an unknown (anonymous) customer, gets nothing from the rule; absent = no limit */
+                                    maxPerCustomer?: number;
                                 };
                                 /**
                                  * Format: date-time
@@ -1505,6 +1509,8 @@ export interface operations {
                                  */
                                 window?: "day" | "week" | "month" | "total";
                             };
+                            /** @description At most this many redemptions per customer (orders that carried a gift line of the rule, lifetime); a customer who has reached it, or an unknown (anonymous) customer, gets nothing from the rule; absent = no limit */
+                            maxPerCustomer?: number;
                         };
                     }[];
                 };
@@ -1609,6 +1615,8 @@ export interface operations {
                                          */
                                         window: "day" | "week" | "month" | "total";
                                     };
+                                    /** @description At most this many redemptions per customer (orders that carried a gift line of the rule, lifetime); a customer who has reached it, or an unknown (anonymous) customer, gets nothing from the rule; absent = no limit */
+                                    maxPerCustomer?: number;
                                 };
                                 /**
                                  * Format: date-time
@@ -2174,6 +2182,8 @@ export interface operations {
                                      */
                                     window: "day" | "week" | "month" | "total";
                                 };
+                                /** @description At most this many redemptions per customer (orders that carried a gift line of the rule, lifetime); a customer who has reached it, or an unknown (anonymous) customer, gets nothing from the rule; absent = no limit */
+                                maxPerCustomer?: number;
                             };
                             /**
                              * Format: date-time
@@ -2458,6 +2468,15 @@ export interface operations {
                                 capped: boolean;
                                 /** @enum {string} */
                                 reason: "per_sets" | "per_sets_capped" | "per_below_every" | "foreign_currency_no_override";
+                            };
+                            /** @description Only on a rule with `options.maxPerCustomer` whose conditions matched: the limit and what the customer has used. At the limit, or for an unknown (anonymous, not logged in) customer, the rule gives nothing: `matched` is false and `reasons` is `[reason]` */
+                            limit?: {
+                                /** @description The rule's `options.maxPerCustomer` */
+                                maxPerCustomer: number;
+                                /** @description The customer's redemptions of the rule (orders that carried its gift); null when the customer is unknown */
+                                used: number | null;
+                                /** @enum {string} */
+                                reason: "max_per_customer_below" | "max_per_customer_reached" | "max_per_customer_unknown_customer";
                             };
                             /** @description The full trace of the condition tree; null when the rule was skipped (see `reasons`); absent with `?trace=false` */
                             trace?: components["schemas"]["ConditionTrace"] | null;
@@ -4798,6 +4817,8 @@ export interface operations {
                                      */
                                     window?: "day" | "week" | "month" | "total";
                                 };
+                                /** @description At most this many redemptions per customer (orders that carried a gift line of the rule, lifetime); a customer who has reached it, or an unknown (anonymous) customer, gets nothing from the rule; absent = no limit */
+                                maxPerCustomer?: number;
                             };
                         }[];
                     };
@@ -4839,6 +4860,10 @@ export interface operations {
                     };
                     /** Format: date-time */
                     at?: string;
+                    /** @description What-if redemption counts of the context's customer by rule id, for per-customer limits (`options.maxPerCustomer`); absent rules count 0. Without it, the customer's stored counts apply. An anonymous context stays unknown either way */
+                    redemptions?: {
+                        [key: string]: number;
+                    };
                 };
             };
         };
@@ -4877,6 +4902,15 @@ export interface operations {
                                 capped: boolean;
                                 /** @enum {string} */
                                 reason: "per_sets" | "per_sets_capped" | "per_below_every" | "foreign_currency_no_override";
+                            };
+                            /** @description Only on a rule with `options.maxPerCustomer` whose conditions matched: the limit and what the customer has used. At the limit, or for an unknown (anonymous, not logged in) customer, the rule gives nothing: `matched` is false and `reasons` is `[reason]` */
+                            limit?: {
+                                /** @description The rule's `options.maxPerCustomer` */
+                                maxPerCustomer: number;
+                                /** @description The customer's redemptions of the rule (orders that carried its gift); null when the customer is unknown */
+                                used: number | null;
+                                /** @enum {string} */
+                                reason: "max_per_customer_below" | "max_per_customer_reached" | "max_per_customer_unknown_customer";
                             };
                             /** @description The full trace of the condition tree; null when the rule was skipped (see `reasons`); absent with `?trace=false` */
                             trace?: components["schemas"]["ConditionTrace"] | null;
