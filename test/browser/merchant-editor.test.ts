@@ -117,6 +117,20 @@ describe.skipIf(skipWithoutChromium())('the campaign editor, in Chromium', () =>
         { type: 'OR', children: [{ type: 'line.has_product_id', value: 'gid://shopify/Product/7' }] },
       ],
     });
+
+    // Limit per customer (issue 13): 0 is the server's 400 at the field; 3 saves; cleared, it is gone.
+    await field('Rule 1: limit per customer').fill('0');
+    await page.getByRole('button', { name: 'Save campaign' }).last().click();
+    await page.getByText(/Too small: expected number to be >=1/).first().waitFor();
+    expect(await field('Rule 1: limit per customer').getAttribute('aria-invalid')).toBe('true');
+    await field('Rule 1: limit per customer').fill('3');
+    await page.getByRole('button', { name: 'Save campaign' }).last().click();
+    await expect.poll(async () => ((await read(`/campaigns/${id}`)) as { campaign: Campaign }).campaign.rules[0]?.options.maxPerCustomer).toBe(3);
+    await check('editor-limit-per-customer');
+    await field('Rule 1: limit per customer').fill('');
+    await page.getByRole('button', { name: 'Save campaign' }).last().click();
+    await expect.poll(async () => ((await read(`/campaigns/${id}`)) as { campaign: Campaign }).campaign.rules[0]?.options).not.toHaveProperty('maxPerCustomer');
+
     await page.getByRole('button', { name: 'Show JSON' }).click();
     const json = JSON.parse((await page.getByTestId('campaign-json').textContent()) ?? '') as Campaign;
     expect(json.rules[0]?.conditionTree).toEqual(saved.rules[0]?.conditionTree);

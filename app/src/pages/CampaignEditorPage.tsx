@@ -1,8 +1,8 @@
 /**
  * The campaign editor (`#/campaigns/new`, `#/campaigns/<id>`): name, draft, schedule and rules;
- * per rule its name, enabled, condition tree (ConditionTreeBuilder), gifts and options. Saving a
- * new campaign is an import of one (POST /campaigns/import), an existing one a PUT; the server's
- * 400 is shown at the field its `path` names. A JSON view shows exactly what is sent.
+ * per rule its name, enabled, condition tree (ConditionTreeBuilder), gifts and options (stacking,
+ * the limit per customer). Saving a new campaign is an import of one (POST /campaigns/import), an
+ * existing one a PUT; the server's 400 is shown at the field its `path` names. A JSON view shows exactly what is sent.
  *
  * Gifts are variant ids, chosen from the catalog with GiftPicker (stock shown) or typed in for a
  * variant the catalog mirror does not know; enabling the campaign checks each gift's stock.
@@ -254,6 +254,13 @@ function RuleEditor({ rule, index, plan, usage, onChange, onRemove }: { rule: Ru
               path={at('options', 'priority')}
               helpText="Optional. Higher goes first when rules stack"
               onChange={(priority) => setOptions({ priority: priority === '' ? undefined : (priority as number) })}
+            />
+            <NumberField
+              label={`${label}: limit per customer`}
+              value={options.maxPerCustomer}
+              path={at('options', 'maxPerCustomer')}
+              helpText="Optional. Orders per customer that may carry this gift; signed-in customers only"
+              onChange={(maxPerCustomer) => setOptions({ maxPerCustomer: maxPerCustomer === '' ? undefined : (maxPerCustomer as number) })}
             />
           </InlineGrid>
           <Checkbox

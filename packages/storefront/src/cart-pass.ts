@@ -6,7 +6,7 @@
  * with the widgets; tests drive it with a fake cart.
  */
 import { planCart } from '@gcrs/engine/planner';
-import type { CartOperation, CompiledRules, EvaluationContext, RuleResult } from '@gcrs/engine/planner';
+import type { CartOperation, CompiledRules, EvaluationContext, RedemptionCounts, RuleResult } from '@gcrs/engine/planner';
 import type { AjaxCart, Shopper } from './ajax-cart.ts';
 import { cartStateKey, toEvaluationContext } from './ajax-cart.ts';
 import { cartRequests } from './cart-actions.ts';
@@ -28,6 +28,11 @@ export type PassOptions = {
   visitorId: string;
   refusals: Refusals;
   collectCartTokens: boolean;
+  /**
+   * The signed-in customer's redemption counts by rule id (`{proxy}/redemptions`), for rules
+   * with `maxPerCustomer`; absent: such rules give nothing (an unknown customer).
+   */
+  redemptions?: RedemptionCounts | undefined;
   /** Full traces in the results (the debug console). */
   trace?: boolean;
   /** Called with each plan (the debug console). */
@@ -64,6 +69,7 @@ export async function runCartPass(port: CartPort, options: PassOptions): Promise
     const plan = planCart(rules, ctx, {
       visitorId: options.visitorId,
       trace: options.trace === true,
+      redemptions: options.redemptions,
       availability: (variantId) => !refusals.isRefused(stateKey, variantId),
     });
     outcome.results = plan.results;

@@ -73,4 +73,15 @@ describe('cart client', () => {
     expect(JSON.parse(String(calls[1]?.init?.body))).toEqual({ events: [{ type: 'gift_added', campaignId: 'cmp_1', ruleId: 'r1', variantId: 'gid://shopify/ProductVariant/9001' }] });
     expect(calls[1]?.init?.keepalive).toBe(true);
   });
+
+  it('reads the signed customer\'s redemptions from the proxy as counts by rule; a failure or a bad body is undefined', async () => {
+    const answering = (status: number, body: string) => vi.fn(async () => new Response(body, { status })) as unknown as typeof globalThis.fetch;
+    const ok = answering(200, JSON.stringify({ redemptions: [{ ruleId: 'r1', campaignId: 'c', count: 2, lastRedeemedAt: '2026-01-01T00:00:00.000Z' }] }));
+    expect(await createCartClient(ok, '/apps/gifts').getRedemptions()).toEqual({ r1: 2 });
+    expect(vi.mocked(ok).mock.calls[0]?.[0]).toBe('/apps/gifts/redemptions');
+    expect(await createCartClient(answering(200, JSON.stringify({ redemptions: [] })), '/apps/gifts').getRedemptions()).toEqual({});
+    expect(await createCartClient(answering(500, '{}'), '/apps/gifts').getRedemptions()).toBeUndefined();
+    expect(await createCartClient(answering(200, '{"nope":1}'), '/apps/gifts').getRedemptions()).toBeUndefined();
+    expect(await createCartClient(answering(200, 'not json'), '/apps/gifts').getRedemptions()).toBeUndefined();
+  });
 });

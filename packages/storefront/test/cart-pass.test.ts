@@ -122,4 +122,23 @@ describe('runCartPass', () => {
     expect(cartState.calls).toEqual([]);
     expect(outcome.operations).toMatchObject([{ type: 'choose', ruleId: 'r1', options: [{ variantId: variantGid(9001), quantity: 1 }] }]);
   });
+
+  it('a limited rule gives to a signed-in customer below the limit, and removes its gift at the limit or without counts', async () => {
+    const limited = subtotalPayload({ options: { discountTitle: 'Tote bag', maxPerCustomer: 2 } });
+    const ada = { customerId: '501', customerTags: [], loggedIn: true };
+    const pass = (redemptions: Record<string, number> | undefined, start = cart([item(1, { price: 6000 })])) => {
+      const cartState = fakeCart(start);
+      return runCartPass(cartState.port, { ...options(limited), shopper: ada, redemptions }).then((outcome) => ({ outcome, calls: cartState.calls }));
+    };
+    const below = await pass({ r1: 1 });
+    expect(below.calls.map((call) => call.kind)).toEqual(['add']);
+    expect(below.outcome.results[0]?.limit).toEqual({ maxPerCustomer: 2, used: 1, reason: 'max_per_customer_below' });
+    for (const counts of [{ r1: 2 }, undefined]) {
+      const withGift = cart([item(1, { price: 6000 }), giftItem(9001, 'r1')]);
+      const { outcome, calls } = await pass(counts, withGift);
+      expect(calls.map((call) => call.kind)).toEqual(['remove']);
+      expect(outcome.events.map((event) => event.type)).toEqual(['gift_removed']);
+    }
+  });
 });
+

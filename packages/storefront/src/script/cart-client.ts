@@ -1,6 +1,6 @@
 /**
  * The network adapter: the platform's cart (`/cart.js`, `/cart/add.js`, `/cart/change.js`)
- * and the service's proxy (`rules`, `events`). It uses the page's original `fetch`, taken
+ * and the service's proxy (`rules`, `events`, `redemptions`). It uses the page's original `fetch`, taken
  * before the watcher wraps it, so the script's own cart calls never look like the page's.
  */
 import type { AjaxCart } from '../ajax-cart.ts';
@@ -43,6 +43,24 @@ export function createCartClient(originalFetch: typeof fetch, proxy: string) {
       const response = await originalFetch(`${proxy}/rules`, { credentials: 'same-origin', headers: { Accept: 'application/json' } });
       if (!response.ok) throw new Error(`GET ${proxy}/rules answered ${response.status}`);
       return response.json();
+    },
+
+    /**
+     * The signed-in customer's redemption counts by rule id (the proxy signs who they are);
+     * undefined when the call fails, so limited rules fail closed. Not from the HTTP cache: the
+     * URL is the same for every customer of the browser (sign out, sign in as another within the
+     * response's 30 s), and an order just placed must count on the next page.
+     */
+    async getRedemptions(): Promise<Record<string, number> | undefined> {
+      try {
+        const response = await originalFetch(`${proxy}/redemptions`, { credentials: 'same-origin', headers: { Accept: 'application/json' }, cache: 'no-store' });
+        if (!response.ok) return undefined;
+        const body = (await response.json()) as { redemptions?: Array<{ ruleId: string; count: number }> };
+        if (!Array.isArray(body.redemptions)) return undefined;
+        return Object.fromEntries(body.redemptions.map((item) => [item.ruleId, item.count]));
+      } catch {
+        return undefined;
+      }
     },
 
     sendEvents(events: readonly StorefrontEvent[]): void {

@@ -53,6 +53,7 @@ export function createRuntime(deps: { config: ScriptConfig; client: CartClient; 
   const debug = config.debugRequested && payload.debugAllowed === true;
   const declined = readDeclined();
   let compiled: CompiledRules | undefined;
+  let redemptions: Promise<Record<string, number> | undefined> | undefined;
   let lastResult: LastResult | undefined;
   let lastCart: AjaxCart | undefined;
   let pendingChooses: ChooseOperation[] = [];
@@ -71,6 +72,21 @@ export function createRuntime(deps: { config: ScriptConfig; client: CartClient; 
     return compiled;
   }
 
+  /**
+   * Per-customer limits: the signed-in customer's counts, fetched once per page and only when a
+   * rule has `maxPerCustomer` (they change only when an order completes, which ends the cart).
+   * An anonymous shopper has none to fetch: such rules give nothing to them.
+   */
+  function customerRedemptions(rules: CompiledRules): Promise<Record<string, number> | undefined> {
+    if (!config.loggedIn || config.customerId === undefined || !rules.rules.some((rule) => rule.options?.maxPerCustomer !== undefined)) return Promise.resolve(undefined);
+    // A failed call is asked again by the next pass; until then the limited rules give nothing.
+    redemptions ??= client.getRedemptions().then((counts) => {
+      if (counts === undefined) redemptions = undefined;
+      return counts;
+    });
+    return redemptions;
+  }
+
   function toast(added: unknown, fallbackTitle: string | undefined): void {
     const settings = enabledSection(widgets, 'toast');
     if (settings === undefined) return;
@@ -82,6 +98,7 @@ export function createRuntime(deps: { config: ScriptConfig; client: CartClient; 
     const rules = compiledRules();
     const outcome = await runCartPass(client, {
       rules,
+      redemptions: await customerRedemptions(rules),
       shopper: config,
       collections: payload.collections,
       visitorId,
