@@ -137,5 +137,57 @@ describe.skipIf(skipWithoutChromium())('merchant admin simulator, in Chromium', 
     await page.close();
   }, 180_000);
 
+  it('says how much of a limit per customer is used, and tries redemptions of the merchant\'s choosing', async () => {
+    const limited = { ...rule('Once each', { type: 'cart.subtotal_gte', value: 5000 }), options: { ...rule().options, maxPerCustomer: 1 } };
+    const imported = await t.admin({ method: 'POST', url: `/admin/v1/shops/${shop.id}/campaigns/import`, payload: { campaigns: [campaign('Once per customer', { rules: [limited] })] } });
+    expect(imported.statusCode, imported.body).toBe(200);
+    const [limitedId = ''] = (imported.json() as { campaignIds: string[] }).campaignIds;
+    const stored = (await t.admin({ method: 'GET', url: `/admin/v1/shops/${shop.id}/campaigns/${limitedId}` })).json() as { campaign: { rules: Array<{ id: string }> } };
+    const ruleId = stored.campaign.rules[0]?.id ?? '';
+    // Customer 42 has redeemed it once.
+    const order = await t.admin({
+      method: 'POST',
+      url: `/admin/v1/shops/${shop.id}/orders`,
+      payload: {
+        id: 'order-42-1',
+        customerId: '42',
+        completedAt: new Date().toISOString(),
+        currency: 'USD',
+        total: 6000,
+        lines: [{ productId: 'gid://shopify/Product/1', variantId: 'gid://shopify/ProductVariant/1', quantity: 1, price: 0, attributes: { _svc_campaign_id: limitedId, _svc_rule_id: ruleId } }],
+      },
+    });
+    expect(order.statusCode, order.body).toBe(200);
+
+    const page = await browser.context.newPage();
+    await page.goto(await stack.loginLink(shop.id));
+    await page.goto(`${stack.base}/app/#/simulator`);
+    await page.getByLabel('Evaluate with').selectOption({ label: 'Campaign: Once per customer' });
+    await page.getByLabel('Product ID, line 1').fill('gid://shopify/Product/10');
+    await page.getByLabel('Variant ID, line 1').fill('gid://shopify/ProductVariant/10');
+    await page.getByLabel('Quantity, line 1').fill('2');
+    await page.getByLabel('Unit price in minor units, line 1').fill('3000');
+
+    // Not logged in: the customer is not known.
+    await page.getByRole('button', { name: 'Simulate' }).click();
+    await page.getByText(/the customer is not known/).waitFor();
+    await page.getByText('No gift', { exact: true }).waitFor();
+
+    // Customer 42, logged in: their stored redemption reaches the limit.
+    await page.getByLabel('Logged in').check();
+    await page.getByLabel('Customer ID').fill('42');
+    await page.getByRole('button', { name: 'Simulate' }).click();
+    await page.getByText('Limit per customer: 1 of 1 used, reached').waitFor();
+    await page.getByText('Why: max_per_customer_reached').waitFor();
+    await check(page, 'simulator-limit-reached');
+
+    // What if they had none: the gift.
+    await page.getByLabel('Redemptions to try').fill(`${ruleId}=0`);
+    await page.getByRole('button', { name: 'Simulate' }).click();
+    await page.getByText('Limit per customer: 0 of 1 used').waitFor();
+    await page.getByText('Gives a gift', { exact: true }).waitFor();
+    await page.close();
+  }, 180_000);
+
   const check = checkScreen;
 });

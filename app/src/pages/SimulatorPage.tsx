@@ -4,7 +4,9 @@
  * (POST /evaluate, what GET /rules serves now), every campaign drafts included, or one campaign
  * (POST /simulate). The answer: per rule, the trace drawn as a tree of passed and failed nodes
  * with their reasons (expand/collapse; passed/failed said in words and a mark, not colour alone),
- * and the operations (add, remove, choose) that bring the cart to what the rules call for.
+ * and the operations (add, remove, choose) that bring the cart to what the rules call for. A
+ * rule with a limit per customer says how much of it the customer has used; the drafts' scopes
+ * take what-if redemptions (otherwise the customer's stored ones apply).
  */
 import { Badge, Banner, BlockStack, Box, Button, Card, Checkbox, FormLayout, InlineStack, Page, Select, Text, TextField } from '@shopify/polaris';
 import { useCallback, useEffect, useId, useState } from 'react';
@@ -21,6 +23,19 @@ let nextLineKey = 1;
 const newLine = (): Line => ({ key: nextLineKey++, productId: '', variantId: '', quantity: '1', price: '' });
 
 /** "a, b ,c" → ["a", "b", "c"] */
+/** `rule id=count` per line (or comma): the simulator's what-if redemptions; undefined when empty. */
+const parseRedemptions = (text: string): Record<string, number> | undefined => {
+  const entries = text
+    .split(/[\n,]/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .map((line) => {
+      const [ruleId = '', count = ''] = line.split('=').map((part) => part.trim());
+      return [ruleId, count.trim() === '' ? Number.NaN : Number(count)] as const;
+    });
+  return entries.length === 0 ? undefined : Object.fromEntries(entries);
+};
+
 const list = (text: string): string[] =>
   text
     .split(',')
@@ -93,6 +108,7 @@ export function SimulatorPage() {
   const [customerId, setCustomerId] = useState('');
   const [tags, setTags] = useState('');
   const [codes, setCodes] = useState('');
+  const [redemptions, setRedemptions] = useState('');
   const [running, setRunning] = useState(false);
   const [problem, setProblem] = useState<Problem | undefined>();
   const [result, setResult] = useState<SimulateResult | undefined>();
@@ -128,14 +144,16 @@ export function SimulatorPage() {
     const answer =
       scope === 'live'
         ? await api.POST('/app/api/v1/evaluate', { body: context })
-        : await api.POST('/app/api/v1/simulate', { body: { context, ...(scope === 'all' ? {} : { campaignId: scope }) } });
+        : await api.POST('/app/api/v1/simulate', {
+            body: { context, ...(scope === 'all' ? {} : { campaignId: scope }), ...(parseRedemptions(redemptions) ? { redemptions: parseRedemptions(redemptions) } : {}) },
+          });
     setRunning(false);
     if (answer.data) setResult(answer.data);
     else {
       setResult(undefined);
       setProblem({ text: issueText(answer.error), path: pathOf(answer.error) });
     }
-  }, [scope, lines, currency, market, country, loggedIn, customerId, tags, codes]);
+  }, [scope, lines, currency, market, country, loggedIn, customerId, tags, codes, redemptions]);
 
   /** The server's message at the field its `path` names (the cart or, for the simulate route, context.cart). */
   const fieldError = (...names: string[]): string | undefined => {
@@ -222,6 +240,17 @@ export function SimulatorPage() {
                   <TextField label="Customer ID" value={customerId} onChange={setCustomerId} autoComplete="off" placeholder="gid://shopify/Customer/1" error={fieldError('customer.id')} />
                   <TextField label="Customer tags" value={tags} onChange={setTags} autoComplete="off" helpText="Separated by commas" error={fieldError('customer.tags')} />
                 </FormLayout.Group>
+                {scope !== 'live' && (
+                  <TextField
+                    label="Redemptions to try"
+                    value={redemptions}
+                    onChange={setRedemptions}
+                    multiline={2}
+                    autoComplete="off"
+                    helpText="Limits per customer: one per line, rule id=orders so far. Empty uses the customer's real redemptions"
+                    error={problem?.path?.startsWith('redemptions') ? problem.text : undefined}
+                  />
+                )}
               </FormLayout>
               {problem && (
                 <Banner tone="critical" title="The cart could not be simulated">
@@ -313,6 +342,13 @@ export function SimulatorPage() {
                       {item.repeat && (
                         <Text as="p">
                           {`Gift sets: ${item.repeat.sets} (every ${item.repeat.every} of ${item.repeat.counted} ${item.repeat.of}, at most ${item.repeat.max})`}
+                        </Text>
+                      )}
+                      {item.limit && (
+                        <Text as="p">
+                          {item.limit.used === null
+                            ? `Limit per customer: ${item.limit.maxPerCustomer}; the customer is not known (not logged in), so it gives nothing`
+                            : `Limit per customer: ${item.limit.used} of ${item.limit.maxPerCustomer} used${item.limit.used >= item.limit.maxPerCustomer ? ', reached' : ''}`}
                         </Text>
                       )}
                       {item.trace ? (
