@@ -3,11 +3,13 @@
  * function reads a customer's redemption counts from their `$app:gifts` / `redemptions`
  * metafield. Order intake queues a `redemptions_sync` job when the order's customer redeemed a
  * rule that has `maxPerCustomer`; the job (outbox/redemptions-sync-job.ts) recomputes the value
- * from the redemption records, so a retry or two jobs out of order write the same thing.
+ * from the redemption records, so a retry or two jobs out of order write the same thing. A PUT
+ * that gives an already-redeemed rule a limit queues the job for each customer who redeemed it.
  */
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Queryable } from '../db/database.ts';
-import { rules } from '../db/schema.ts';
+import { outbox, redemptions, rules } from '../db/schema.ts';
+import { newId } from '../ids.ts';
 import { bytewise } from '../db/collation.ts';
 import { enqueueJob } from '../outbox/enqueue.ts';
 import { redemptionCounts } from './store.ts';
@@ -28,6 +30,42 @@ export async function enqueueRedemptionsSync(tx: Queryable, shopId: string, cust
     .from(rules)
     .where(and(eq(rules.shopId, shopId), inArray(rules.id, [...ruleIds])));
   if (rows.some((row) => hasLimit(row.options))) await enqueueJob(tx, shopId, 'redemptions_sync', { customerId });
+}
+
+/**
+ * The rules of a replaced campaign that gained a limit: kept rules (same id) with
+ * `maxPerCustomer` now and none before. A changed value needs nothing (the limit is in the
+ * checkout configuration, the metafield only holds counts).
+ *
+ * @example newlyLimitedRules(before.rules, body.rules) // ['rul_1']
+ */
+export function newlyLimitedRules(
+  before: ReadonlyArray<{ id: string; options: { maxPerCustomer?: number | undefined } }>,
+  after: ReadonlyArray<{ id?: string | undefined; options: { maxPerCustomer?: number | undefined } }>,
+): string[] {
+  const unlimitedBefore = new Set(before.filter((rule) => rule.options.maxPerCustomer === undefined).map((rule) => rule.id));
+  return after.flatMap((rule) => (rule.id !== undefined && rule.options.maxPerCustomer !== undefined && unlimitedBefore.has(rule.id) ? [rule.id] : []));
+}
+
+/**
+ * When a rule that customers have already redeemed gains a limit, their metafields lack it:
+ * queues one `redemptions_sync` per customer with a redemption record of `ruleIds`, in the
+ * caller's transaction (the campaign's PUT). Batched inserts; nothing when no one redeemed them.
+ *
+ * @example
+ *   await enqueueLimitBackfill(uow.tx, shop.id, newlyLimitedRules(before.rules, rules));
+ */
+export async function enqueueLimitBackfill(tx: Queryable, shopId: string, ruleIds: readonly string[]): Promise<number> {
+  if (ruleIds.length === 0) return 0;
+  const customers = await tx
+    .selectDistinct({ customerId: redemptions.customerId })
+    .from(redemptions)
+    .where(and(eq(redemptions.shopId, shopId), inArray(redemptions.ruleId, [...ruleIds])))
+    .orderBy(asc(redemptions.customerId));
+  const now = new Date();
+  const rows = customers.map(({ customerId }) => ({ shopId, id: newId('obx'), kind: 'redemptions_sync', eventType: 'redemptions_sync', payload: { customerId }, nextAttemptAt: now }));
+  for (let start = 0; start < rows.length; start += 1000) await tx.insert(outbox).values(rows.slice(start, start + 1000));
+  return rows.length;
 }
 
 /**

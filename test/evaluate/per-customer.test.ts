@@ -125,6 +125,20 @@ describe('maxPerCustomer through the app', () => {
     expect(bad.json()).toMatchObject({ path: ['redemptions', ids.Once] });
   });
 
+  it('reads no redemption record when no rule has a limit, or the customer is unknown', async () => {
+    const { compileRules } = await import('@gcrs/engine');
+    const { customerRedemptions } = await import('../../src/evaluate/customer-redemptions.ts');
+    // A database any query would fail on: these calls must not query.
+    const noDb = new Proxy({}, { get: () => { throw new Error('queried'); } }) as never;
+    const unlimited = compileRules({ baseCurrency: 'USD', rules: [{ id: 'r', campaignId: 'c', conditionTree: spend as never, giftConfig: { type: 'fixed', gifts: [{ variantId: variant(1), quantity: 1 }] }, options: {} }] });
+    const withLimit = compileRules({ baseCurrency: 'USD', rules: [{ id: 'r', campaignId: 'c', conditionTree: spend as never, giftConfig: { type: 'fixed', gifts: [{ variantId: variant(1), quantity: 1 }] }, options: { maxPerCustomer: 1 } }] });
+    expect(await customerRedemptions(noDb, shop.id, unlimited, bigCart(ada()) as never)).toBeUndefined();
+    expect(await customerRedemptions(noDb, shop.id, withLimit, bigCart(null) as never)).toBeUndefined();
+    expect(await customerRedemptions(noDb, shop.id, withLimit, bigCart(ada('not-a-platform-id')) as never)).toBeUndefined();
+    await expect(customerRedemptions(noDb, shop.id, withLimit, bigCart(ada()) as never)).rejects.toThrow('queried');
+    expect(await customerRedemptions(t.ctx.db, shop.id, withLimit, bigCart(ada()) as never)).toEqual({});
+  });
+
   it.each([
     ['0', 0],
     ['a fraction', 1.5],

@@ -140,6 +140,29 @@ describe('the customer redemptions metafield', () => {
     }
   });
 
+  it('a PUT that gives an already-redeemed rule a limit queues the sync of each customer who redeemed it; changing a limit queues none', async () => {
+    await dispatcher().runOnce(); // whatever is due
+    const campaignId = ids.Plain?.campaignId ?? '';
+    const current = (await t.api(shop, { method: 'GET', url: `/api/v1/campaigns/${campaignId}` })).json().campaign as { rules: Array<{ name: string; options: Record<string, unknown> }> };
+    const put = (change: (r: { name: string; options: Record<string, unknown> }) => Record<string, unknown>) =>
+      t.api(shop, { method: 'PUT', url: `/api/v1/campaigns/${campaignId}`, payload: { ...current, rules: current.rules.map((r) => ({ ...r, options: change(r) })) } });
+    const pendingCustomers = async () => (await jobs(shop)).filter((row) => row.status === 'pending').map((row) => (row.payload as { customerId: string }).customerId).sort();
+    const before = await pendingCustomers();
+    // Twice 2 → 3: the counts do not change, the configuration carries the limit.
+    expect((await put((r) => (r.name === 'Twice' ? { ...r.options, maxPerCustomer: 3 } : r.options))).statusCode).toBe(200);
+    expect(await pendingCustomers()).toEqual(before);
+    // Plain gains a limit: 42 and 43 redeemed it.
+    const res = await put((r) => ({ ...r.options, maxPerCustomer: 3 }));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await pendingCustomers()).toEqual([...before, '42', '43'].sort());
+    platform.requests.length = 0;
+    await dispatcher().runOnce();
+    const plain = ids.Plain?.ruleId ?? '';
+    const written = Object.fromEntries(customerWrites().map((m) => [m.ownerId, JSON.parse(m.value) as Record<string, number>]));
+    expect(written['gid://shopify/Customer/42']?.[plain]).toBe(2);
+    expect(written['gid://shopify/Customer/43']).toEqual({ [plain]: 1 });
+  });
+
   it('a malformed job payload fails at once, without a platform call', async () => {
     await t.ctx.db.insert(outbox).values({ shopId: shop.id, id: 'obx_bad_redemptions', kind: 'redemptions_sync', eventType: 'redemptions_sync', payload: { customerId: 'x y' }, nextAttemptAt: new Date() });
     platform.requests.length = 0;
