@@ -2,7 +2,8 @@
  * The campaign editor (`#/campaigns/new`, `#/campaigns/<id>`): name, draft, schedule and rules;
  * per rule its name, enabled, condition tree (ConditionTreeBuilder), gifts and options (stacking,
  * the limit per customer). Saving a new campaign is an import of one (POST /campaigns/import), an
- * existing one a PUT; the server's 400 is shown at the field its `path` names. A JSON view shows exactly what is sent.
+ * existing one a PUT; the server's 400 is shown at the field its `path` names. A JSON view shows
+ * exactly what is sent.
  *
  * Gifts are variant ids, chosen from the catalog with GiftPicker (stock shown) or typed in for a
  * variant the catalog mirror does not know; enabling the campaign checks each gift's stock.
