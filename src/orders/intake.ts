@@ -26,6 +26,9 @@ import type { Order } from './schema.ts';
  */
 export type IntakeResult = { ok: true; duplicate: boolean; rulesChanged: boolean } | { ok: false; reason: 'currency_mismatch'; expected: string };
 
+/** A limited rule the order's customer redeemed once more than `maxPerCustomer` allows. */
+type OverLimit = { ruleId: string; campaignId: string; count: number; maxPerCustomer: number };
+
 type Known = { campaignIds: Set<string>; ruleCampaign: Map<string, string> };
 
 /** Which of the order's campaign and rule ids are this shop's (at most two small queries). */
@@ -119,9 +122,10 @@ export async function recordOrderIn(
   // One redemption per (customer, rule) per order, however many gift lines of the rule it
   // has; only for rules of this shop that belong to the campaign the line names.
   const redeemed = byKey(gifts.rules).filter(([ruleId, campaignId]) => known.ruleCampaign.get(ruleId) === campaignId);
+  const overLimit: OverLimit[] = [];
   if (order.customerId && redeemed.length > 0) {
     const customerId = order.customerId;
-    await tx
+    const counted = await tx
       .insert(redemptions)
       .values(
         redeemed.map(([ruleId, campaignId]) => ({
@@ -141,9 +145,19 @@ export async function recordOrderIn(
           // Orders can arrive out of order; the latest completion wins.
           lastRedeemedAt: sql`greatest(${redemptions.lastRedeemedAt}, excluded.last_redeemed_at)`,
         },
-      });
+      })
+      // The count after this order, under the row's lock: concurrent orders of one customer
+      // each see their own place in the sequence.
+      .returning({ ruleId: redemptions.ruleId, count: redemptions.count });
     // Per-customer limits: the checkout function's copy of the counts (a customer metafield).
-    await enqueueRedemptionsSync(tx, shop.id, customerId, redeemed.map(([ruleId]) => ruleId));
+    const limits = await enqueueRedemptionsSync(tx, shop.id, customerId, redeemed.map(([ruleId]) => ruleId));
+    for (const { ruleId, count } of counted) {
+      const maxPerCustomer = limits.get(ruleId);
+      // Given at checkout all the same (a checkout is checked, not reserved): reported like over-budget units.
+      if (maxPerCustomer !== undefined && count > maxPerCustomer) {
+        overLimit.push({ ruleId, campaignId: known.ruleCampaign.get(ruleId) ?? '', count, maxPerCustomer });
+      }
+    }
   }
 
   await tx
@@ -202,6 +216,8 @@ export async function recordOrderIn(
     ruleIds: redeemed.map(([ruleId]) => ruleId),
     // Gift units the order carried beyond a spent budget (given at checkout all the same).
     overBudget: budget.overBudget,
+    // Limited rules this order redeemed past the customer's maxPerCustomer (`count` includes it).
+    overLimit: byKey(overLimit.map((entry): [string, OverLimit] => [entry.ruleId, entry])).map(([, entry]) => entry),
   });
   const rulesChanged = budget.spentCampaigns.length > 0;
   if (rulesChanged) {

@@ -19,17 +19,28 @@ const hasLimit = (options: Record<string, unknown>) => options.maxPerCustomer !=
 /**
  * Queues the metafield write of `customerId` in the caller's transaction (order intake) when
  * one of `ruleIds`, the rules the order redeemed, has `maxPerCustomer`; otherwise nothing.
+ * Returns the limits of those rules (rule id → maxPerCustomer), for intake's over-limit report.
  *
  * @example
- *   await enqueueRedemptionsSync(tx, shop.id, '42', ['rul_1']);
+ *   await enqueueRedemptionsSync(tx, shop.id, '42', ['rul_1']); // Map { 'rul_1' => 1 }
  */
-export async function enqueueRedemptionsSync(tx: Queryable, shopId: string, customerId: string, ruleIds: readonly string[]): Promise<void> {
-  if (ruleIds.length === 0) return;
+export async function enqueueRedemptionsSync(
+  tx: Queryable,
+  shopId: string,
+  customerId: string,
+  ruleIds: readonly string[],
+): Promise<Map<string, number>> {
+  const limits = new Map<string, number>();
+  if (ruleIds.length === 0) return limits;
   const rows = await tx
-    .select({ options: rules.options })
+    .select({ id: rules.id, options: rules.options })
     .from(rules)
     .where(and(eq(rules.shopId, shopId), inArray(rules.id, [...ruleIds])));
-  if (rows.some((row) => hasLimit(row.options))) await enqueueJob(tx, shopId, 'redemptions_sync', { customerId });
+  for (const row of rows) {
+    if (hasLimit(row.options) && typeof row.options.maxPerCustomer === 'number') limits.set(row.id, row.options.maxPerCustomer);
+  }
+  if (limits.size > 0) await enqueueJob(tx, shopId, 'redemptions_sync', { customerId });
+  return limits;
 }
 
 /**

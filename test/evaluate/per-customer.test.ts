@@ -9,7 +9,7 @@
 import { buildCheckoutConfig } from '@gcrs/engine/checkout';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outbox } from '../../src/db/schema.ts';
+import { outbox, webhookEndpoints } from '../../src/db/schema.ts';
 import { order, postOrder } from '../orders/fixtures.ts';
 import { importCampaigns, payloadOf } from '../rules/helpers.ts';
 import { createTestApp } from '../support/test-app.ts';
@@ -39,6 +39,10 @@ beforeAll(async () => {
   [campaignId = ''] = await importCampaigns(t, shop, [liveCampaign('Once per customer', [limited('Once', 1, 901), rule('Always', spend, { gifts: [902] })])]);
   await importCampaigns(t, other, [liveCampaign('Elsewhere', [limited('Twice elsewhere', 2, 903)])]);
   ids = Object.fromEntries((await payloadOf(t, shop)).rules.map((r) => [r.name, r.id]));
+  // A subscriber, so that order.converted is queued and its data can be read.
+  await t.ctx.db
+    .insert(webhookEndpoints)
+    .values({ shopId: shop.id, id: 'whe_limits', url: 'https://hooks.example.com/l', events: ['order.converted'], secret: 'whsec_dGVzdA==' });
 });
 afterAll(() => t.close());
 
@@ -161,5 +165,30 @@ describe('maxPerCustomer through the app', () => {
     expect((await results(bigCart(ada())))[1]).toEqual([true, ['subtotal_at_or_above_threshold'], { maxPerCustomer: 5, used: 1, reason: 'max_per_customer_below' }]);
     const invalid = await evaluate(t, shop, { cart: { currency: 'USD', lines: [] }, customer: { id: 5, loggedIn: true, tags: [] } });
     expect(invalid.statusCode).toBe(400);
+  });
+  it('an order past the limit is counted and reported in order.converted overLimit; others report []', async () => {
+    const overLimitOf = async (orderId: string) => {
+      const rows = await t.ctx.db.select({ payload: outbox.payload }).from(outbox).where(and(eq(outbox.shopId, shop.id), eq(outbox.eventType, 'order.converted')));
+      return rows.map((row) => (row.payload as { data: { orderId: string; overLimit: unknown } }).data).find((data) => data.orderId === orderId)?.overLimit;
+    };
+    const place = async (id: string, customerId: string, ruleIds: string[]) => {
+      const res = await postOrder(t, shop.id, order({ id, customerId, lines: [{}, ...ruleIds.map((ruleId) => ({ gift: { campaignId, ruleId } }))] }));
+      expect(res.statusCode, res.body).toBe(200);
+      return overLimitOf(id);
+    };
+    // Customer 601: first order of the limited rule is within it; the second and third are past it.
+    expect(await place('limit-601-a', '601', [ids.Once ?? '', ids.Always ?? ''])).toEqual([]);
+    expect(await place('limit-601-b', '601', [ids.Once ?? '', ids.Always ?? ''])).toEqual([{ ruleId: ids.Once, campaignId, count: 2, maxPerCustomer: 1 }]);
+    expect(await place('limit-601-c', '601', [ids.Once ?? ''])).toEqual([{ ruleId: ids.Once, campaignId, count: 3, maxPerCustomer: 1 }]);
+    // The unlimited rule is never past anything; another customer starts at 0.
+    expect(await place('limit-601-d', '601', [ids.Always ?? ''])).toEqual([]);
+    expect(await place('limit-602-a', '602', [ids.Once ?? ''])).toEqual([]);
+    // A duplicate order changes nothing and queues nothing.
+    const again = await postOrder(t, shop.id, order({ id: 'limit-601-b', customerId: '601', lines: [{}, { gift: { campaignId, ruleId: ids.Once ?? '' } }] }));
+    expect(again.json()).toMatchObject({ duplicate: true });
+    const reported = (await t.ctx.db.select({ payload: outbox.payload }).from(outbox).where(and(eq(outbox.shopId, shop.id), eq(outbox.eventType, 'order.converted'))))
+      .map((row) => (row.payload as { data: { orderId: string } }).data.orderId)
+      .filter((id) => id === 'limit-601-b');
+    expect(reported).toHaveLength(1);
   });
 });

@@ -1,9 +1,12 @@
 /**
- * Gift budgets under concurrent intake on TWO app instances sharing one PostgreSQL database and
- * one Redis (docs/promotions.md "Budgets"): about a hundred orders at once, split across both,
- * grant exactly the budget — never one unit more — report the rest as over budget, deadlock
- * nowhere, and leave the spent rule out of GET /rules on both instances. PostgreSQL project
- * only: PGlite admits one process and runs one transaction at a time, so nothing would overlap.
+ * Concurrent order intake on TWO app instances sharing one PostgreSQL database and one Redis.
+ * Gift budgets (docs/promotions.md "Budgets"): about a hundred orders at once, split across
+ * both, grant exactly the budget — never one unit more — report the rest as over budget,
+ * deadlock nowhere, and leave the spent rule out of GET /rules on both instances. Per-customer
+ * limits ("Per-customer limits"): one customer's concurrent orders each get their own place in
+ * the count, so exactly the orders past the limit are reported in `overLimit`. PostgreSQL
+ * project only: PGlite admits one process and runs one transaction at a time, so nothing would
+ * overlap.
  */
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +22,7 @@ import type { TestApp, TestShop } from '../support/test-app.ts';
 const BUDGET = 37;
 const ORDERS = 100;
 
-describe.skipIf(testDbKind() !== 'postgres')('budgets under concurrent intake on two instances', () => {
+describe.skipIf(testDbKind() !== 'postgres')('budgets and per-customer limits under concurrent intake on two instances', () => {
   let first: TestApp;
   let second: TestApp;
   let shop: TestShop;
@@ -104,5 +107,29 @@ describe.skipIf(testDbKind() !== 'postgres')('budgets under concurrent intake on
 
     expect(await rulesOn(first)).toEqual([openId]);
     expect(await rulesOn(second)).toEqual([openId]);
+  });
+  it(`${POSTGRES_ONLY}one customer's 30 concurrent orders of a rule limited to 1 on two instances: count 30, exactly one order not reported, the others at counts 2…30`, async () => {
+    const tree = { type: 'cart.item_count_gte', value: 1 };
+    const once = { ...rule('Once', tree), options: { ...rule('Once', tree).options, maxPerCustomer: 1 } };
+    const [campaignId = ''] = await importCampaigns(first, shop, [liveCampaign('Once each', [once])]);
+    const [onceId = ''] = (await readCampaign(first, shop, campaignId)).rules.map((r) => r.id);
+    const count = 30;
+    const bodies = Array.from({ length: count }, (_, i) => order({ id: `limit-race-${i}`, customerId: '4242', lines: [{}, { gift: { campaignId, ruleId: onceId } }] }));
+    const results = await Promise.all(bodies.map((body, i) => postOrder(i % 2 === 0 ? first : second, shop.id, body)));
+    expect(results.map((r) => r.statusCode)).toEqual(bodies.map(() => 200));
+
+    const redemptions = await first.api(shop, { method: 'GET', url: '/api/v1/redemptions?customerId=4242' });
+    expect((redemptions.json() as { redemptions: Array<{ ruleId: string; count: number }> }).redemptions).toEqual([expect.objectContaining({ ruleId: onceId, count })]);
+    const events = await first.ctx.db
+      .select({ payload: outbox.payload })
+      .from(outbox)
+      .where(and(eq(outbox.shopId, shop.id), eq(outbox.eventType, 'order.converted')));
+    const mine = events
+      .map((event) => (event.payload as { data: { orderId: string; overLimit: Array<{ ruleId: string; count: number; maxPerCustomer: number }> } }).data)
+      .filter((data) => data.orderId.startsWith('limit-race-'));
+    expect(mine).toHaveLength(count);
+    expect(mine.filter((data) => data.overLimit.length === 0)).toHaveLength(1);
+    const counts = mine.flatMap((data) => data.overLimit.map((entry) => entry.count)).sort((a, b) => a - b);
+    expect(counts).toEqual(Array.from({ length: count - 1 }, (_, i) => i + 2));
   });
 });
