@@ -47,6 +47,17 @@ const optionsArb = fc.oneof(
       priority: fc.oneof(fc.integer({ min: -1_000_001, max: 1_000_001 }), fc.constantFrom(0.5), loose),
       exclusive: fc.oneof(fc.boolean(), loose),
       maxPerCustomer: fc.oneof(fc.integer({ min: -1, max: 3 }), fc.constantFrom(1_000_000, 1_000_001, 2.5, 2 ** 60), loose),
+      budget: fc.oneof(
+        fc.record(
+          {
+            maxGifts: fc.oneof(fc.integer({ min: -1, max: 3 }), fc.constantFrom(1_000_000_000, 1_000_000_001, 2.5), loose),
+            window: fc.oneof(fc.constantFrom('day', 'week', 'month', 'total', 'year'), loose),
+            unknown: loose,
+          },
+          { requiredKeys: [] },
+        ),
+        loose,
+      ),
       unknown: loose,
     },
     { requiredKeys: [] },

@@ -9,7 +9,8 @@ import type { GiftConfig, GiftPer } from '../schema/gift-config.ts';
 import { RULE_OPTION_DEFAULTS_VALUES } from '../schema/rule-option-defaults.ts';
 import type { RuleOptions } from '../schema/rule-options.ts';
 import type { ShopSettings } from '../schema/rules-payload.ts';
-import { MAX_GIFT_SETS, MAX_PER_CUSTOMER, MAX_PRIORITY, VARIANT_GID_PATTERN, isStorableText } from '../schema/literals.ts';
+import { BUDGET_WINDOWS, MAX_BUDGET_GIFTS, MAX_GIFT_SETS, MAX_PER_CUSTOMER, MAX_PRIORITY, VARIANT_GID_PATTERN, isStorableText } from '../schema/literals.ts';
+import type { Budget } from '../schema/rule-options.ts';
 
 type Plain = Record<string, unknown>;
 
@@ -63,6 +64,14 @@ export function readPer(input: unknown): GiftPer | undefined {
   return { every, of, max, currencyOverrides: overrides };
 }
 
+/** `budgetSchema.safeParse(input)`'s data, or undefined where it fails (the engine never reads it; the server does). */
+function readBudget(input: unknown): Budget | undefined {
+  if (!isPlain(input)) return undefined;
+  const window = orDefault(input.window, 'total');
+  if (!isCount(input.maxGifts, MAX_BUDGET_GIFTS) || !(BUDGET_WINDOWS as readonly unknown[]).includes(window)) return undefined;
+  return { maxGifts: input.maxGifts, window: window as Budget['window'] };
+}
+
 const ACTION_TYPES: readonly unknown[] = ['auto_add', 'customer_choice'];
 const DISCOUNT_TYPES: readonly unknown[] = ['percentage', 'fixed_amount'];
 
@@ -84,6 +93,8 @@ export function readRuleOptions(input: unknown): RuleOptions | undefined {
   if (typeof discountTitle !== 'string' || !isStorableText(discountTitle)) return undefined;
   if (discountType === 'percentage' && discountValue > 100) return undefined;
   const { priority, exclusive, maxPerCustomer } = input;
+  const budget = input.budget === undefined ? undefined : readBudget(input.budget);
+  if (input.budget !== undefined && budget === undefined) return undefined;
   if (priority !== undefined && !(isInt(priority) && Math.abs(priority) <= MAX_PRIORITY)) return undefined;
   if (exclusive !== undefined && typeof exclusive !== 'boolean') return undefined;
   if (maxPerCustomer !== undefined && !isCount(maxPerCustomer, MAX_PER_CUSTOMER)) return undefined;
@@ -95,6 +106,7 @@ export function readRuleOptions(input: unknown): RuleOptions | undefined {
     discountTitle,
     ...(priority === undefined ? {} : { priority }),
     ...(exclusive === undefined ? {} : { exclusive }),
+    ...(budget === undefined ? {} : { budget }),
     ...(maxPerCustomer === undefined ? {} : { maxPerCustomer }),
   };
 }
