@@ -12,7 +12,7 @@ import { customerLimit, planCart, ruleOptionsSchema } from '../src/index.ts';
 import { readRuleOptions } from '../src/compile/read-rule-parts.ts';
 import { contextArb } from './support/arbitraries.ts';
 import { context, line } from './support/contexts.ts';
-import { payload, rule } from './support/payloads.ts';
+import { claimEveryGift, payload, rule } from './support/payloads.ts';
 import { gid } from './support/trees.ts';
 
 const always = { type: 'cart.item_count_gte' as const, value: 1 };
@@ -187,17 +187,7 @@ describe('laws', () => {
         // No metafield yet is the same as no redemptions.
         const given = giving(rules, noMetafield ? {} : stored, context([line({ id: 'l1' })], { customer }));
         const { config } = buildCheckoutConfig({ ...rules, rules: rules.rules.map((r) => ({ ...r, campaignId: r.campaignId ?? '' })) });
-        const lines: GiftFunctionLine[] = [
-          { id: 'gid://shopify/CartLine/l1', quantity: 1, cost: { amountPerQuantity: { amount: '10.00', currencyCode: 'USD' } }, merchandise: { id: gid.variant(11), product: { id: gid.product(1) } } },
-          ...rules.rules.map((r, i): GiftFunctionLine => ({
-            id: `gid://shopify/CartLine/g${i}`,
-            quantity: 1,
-            cost: { amountPerQuantity: { amount: '20.00', currencyCode: 'USD' } },
-            merchandise: { id: gid.variant(9000 + i), product: { id: gid.product(900) } },
-            campaignId: { value: r.campaignId ?? '' },
-            ruleId: { value: r.id },
-          })),
-        ];
+        const lines = claimEveryGift(rules.rules);
         const buyerIdentity =
           customer === null
             ? null

@@ -5,12 +5,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildCheckoutConfig, runGiftDiscount } from '../src/checkout-function.ts';
-import type { GiftFunctionLine } from '../src/checkout-function.ts';
 import type { RulesPayloadInput } from '../src/index.ts';
 import { planCart, ruleOptionsSchema, shopSettingsSchema, stackRules } from '../src/index.ts';
 import { contextArb } from './support/arbitraries.ts';
 import { context, line } from './support/contexts.ts';
-import { payload, rule } from './support/payloads.ts';
+import { claimEveryGift, payload, rule } from './support/payloads.ts';
 import { gid } from './support/trees.ts';
 
 const always = { type: 'cart.item_count_gte' as const, value: 1 };
@@ -115,17 +114,7 @@ describe('laws', () => {
         const given = giving(rules);
         const { config } = buildCheckoutConfig({ ...rules, rules: rules.rules.map((r) => ({ ...r, campaignId: r.campaignId ?? '' })) });
         // A shopper claims every rule's gift, honest or not.
-        const lines: GiftFunctionLine[] = [
-          { id: 'gid://shopify/CartLine/l1', quantity: 1, cost: { amountPerQuantity: { amount: '10.00', currencyCode: 'USD' } }, merchandise: { id: gid.variant(11), product: { id: gid.product(1) } } },
-          ...rules.rules.map((r, i): GiftFunctionLine => ({
-            id: `gid://shopify/CartLine/g${i}`,
-            quantity: 1,
-            cost: { amountPerQuantity: { amount: '20.00', currencyCode: 'USD' } },
-            merchandise: { id: gid.variant(9000 + i), product: { id: gid.product(900) } },
-            campaignId: { value: r.campaignId ?? '' },
-            ruleId: { value: r.id },
-          })),
-        ];
+        const lines = claimEveryGift(rules.rules);
         const result = runGiftDiscount({ cart: { lines }, discount: { discountClasses: ['PRODUCT'], metafield: { jsonValue: config } } });
         const discounted = new Set(result.operations.flatMap((op) => op.productDiscountsAdd.candidates.flatMap((c) => c.targets.map((t) => `r${t.cartLine.id.slice('gid://shopify/CartLine/g'.length)}`))));
         expect(discounted).toEqual(given);

@@ -55,16 +55,19 @@ type Rule = {
   matched?: boolean;
 };
 
-function readConfig(input: GiftFunctionInput): CheckoutFunctionConfig | undefined {
-  const metafield = input.discount?.metafield;
-  let value: unknown = metafield?.jsonValue;
-  if (value === undefined && typeof metafield?.value === 'string') {
-    try {
-      value = JSON.parse(metafield.value);
-    } catch {
-      return undefined;
-    }
+/** A JSON metafield's value (`jsonValue`, else `value` parsed); MALFORMED when `value` is not JSON. */
+const MALFORMED = Symbol('malformed');
+function metafieldJson(metafield: { jsonValue?: unknown; value?: unknown } | null | undefined): unknown {
+  if (metafield?.jsonValue !== undefined || typeof metafield?.value !== 'string') return metafield?.jsonValue;
+  try {
+    return JSON.parse(metafield.value) as unknown;
+  } catch {
+    return MALFORMED;
   }
+}
+
+function readConfig(input: GiftFunctionInput): CheckoutFunctionConfig | undefined {
+  const value = metafieldJson(input.discount?.metafield);
   if (typeof value !== 'object' || value === null) return undefined;
   const config = value as Partial<CheckoutFunctionConfig>;
   if (config.v !== 1 || typeof config.c !== 'string' || !Array.isArray(config.r) || !Array.isArray(config.p) || !Array.isArray(config.m)) {
@@ -142,14 +145,8 @@ function readRedemptions(input: GiftFunctionInput): RedemptionCounts | undefined
   const customer = buyer?.customer;
   if (!isKnownCustomer(customer == null ? null : { id: customer.id, loggedIn: buyer?.isAuthenticated === true })) return undefined;
   const metafield = customer?.metafield;
-  let value: unknown = metafield?.jsonValue;
-  if (value === undefined && typeof metafield?.value === 'string') {
-    try {
-      value = JSON.parse(metafield.value);
-    } catch {
-      return undefined;
-    }
-  }
+  const value = metafieldJson(metafield);
+  if (value === MALFORMED) return undefined;
   if (value === undefined || value === null) return metafield == null ? {} : undefined;
   if (typeof value !== 'object' || Array.isArray(value)) return undefined;
   const counts: Record<string, number> = Object.create(null) as Record<string, number>;
