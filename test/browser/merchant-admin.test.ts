@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaign, rule } from '../campaigns/fixtures.ts';
 import { skipWithoutChromium } from '../support/chromium.ts';
 import type { Browser } from '../support/chromium.ts';
-import { checkScreen, startMerchantAdmin } from '../support/merchant-admin.ts';
+import { checkScreen, openPage, startMerchantAdmin } from '../support/merchant-admin.ts';
 import type { MerchantAdminStack } from '../support/merchant-admin.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 
@@ -37,13 +37,8 @@ describe.skipIf(skipWithoutChromium())('merchant admin, in Chromium', () => {
   const check = checkScreen;
 
   it('signs in with a link, enables a campaign through its health warning, creates and revokes a key', async () => {
-    const page = await browser.context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => {
-      // The health check's 409 and the schedule's 400 are the failed requests expected (the browser logs each).
-      if (message.type() === 'error' && !/status of (409|400)/.test(message.text())) errors.push(message.text());
-    });
+    // The health check's 409 and the schedule's 400 are the failed requests expected (the browser logs each).
+    const { page, errors } = await openPage(browser, /status of (409|400)/);
 
     await page.goto(await loginLink());
     expect(new URL(page.url()).pathname).toBe('/app/');

@@ -5,14 +5,13 @@
  * server's 400 first, at its field), stopped and concluded, each checked through the API.
  */
 import { readFile } from 'node:fs/promises';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaign } from '../campaigns/fixtures.ts';
 import { createGiftCampaign, order, postOrder } from '../orders/fixtures.ts';
 import type { GiftCampaign } from '../orders/fixtures.ts';
 import { skipWithoutChromium } from '../support/chromium.ts';
 import type { Browser } from '../support/chromium.ts';
-import { checkScreen, startMerchantAdmin } from '../support/merchant-admin.ts';
+import { checkScreen, openPage, startMerchantAdmin } from '../support/merchant-admin.ts';
 import type { MerchantAdminStack } from '../support/merchant-admin.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 
@@ -54,19 +53,11 @@ describe.skipIf(skipWithoutChromium())('merchant admin analytics and experiments
     await stack?.close();
   });
 
-  function watchErrors(page: Page): string[] {
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => {
-      // The range's 400 and the start's 400 are the failed requests expected (the browser logs each).
-      if (message.type() === 'error' && !/status of 400/.test(message.text())) errors.push(message.text());
-    });
-    return errors;
-  }
+  // The range's 400 and the start's 400 are the failed requests expected (the browser logs each).
+  const EXPECTED_FAILURES = /status of 400/;
 
   it('reads the orders in charts, the per-campaign table and both CSV downloads; a 91-day range shows the 400', async () => {
-    const page = await browser.context.newPage();
-    const errors = watchErrors(page);
+    const { page, errors } = await openPage(browser, EXPECTED_FAILURES);
     await page.goto(await stack.loginLink(shop.id));
     await page.goto(`${stack.base}/app/#/analytics`);
     await page.getByRole('heading', { name: 'Analytics', level: 1 }).waitFor();
@@ -127,8 +118,7 @@ describe.skipIf(skipWithoutChromium())('merchant admin analytics and experiments
     ((await t.admin({ method: 'GET', url: `/admin/v1/shops/${shop.id}/campaigns/${gift.campaignId}/experiments` })).json() as { experiments: Experiment[] }).experiments;
 
   it('starts (after the server 400 at its field), stops and concludes an experiment', async () => {
-    const page = await browser.context.newPage();
-    const errors = watchErrors(page);
+    const { page, errors } = await openPage(browser, EXPECTED_FAILURES);
     await page.goto(await stack.loginLink(shop.id));
     await page.goto(`${stack.base}/app/#/experiments`);
     await page.getByRole('heading', { name: 'Experiments', level: 1 }).waitFor();

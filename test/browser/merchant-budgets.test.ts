@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { skipWithoutChromium } from '../support/chromium.ts';
-import { checkScreen, startMerchantAdmin } from '../support/merchant-admin.ts';
+import { checkScreen, openPage, startMerchantAdmin } from '../support/merchant-admin.ts';
 import type { MerchantAdminStack } from '../support/merchant-admin.ts';
 import type { TestShop } from '../support/test-app.ts';
 import { liveCampaign, rule } from '../evaluate/helpers.ts';
@@ -39,12 +39,7 @@ describe.skipIf(skipWithoutChromium())('budgets in the campaign editor, in Chrom
   });
 
   it('shows what a budget used, sets a campaign budget, raises a rule budget and shows a bad one at its field', async () => {
-    const page = await stack.browser.context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !/status of 400/.test(message.text())) errors.push(message.text());
-    });
+    const { page, errors } = await openPage(stack.browser, /status of 400/);
     const field = (label: string) => page.getByLabel(label, { exact: true });
 
     await page.goto(`${await stack.loginLink(shop.id)}`);

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { skipWithoutChromium } from '../support/chromium.ts';
-import { checkScreen, startMerchantAdmin } from '../support/merchant-admin.ts';
+import { checkScreen, openPage, startMerchantAdmin } from '../support/merchant-admin.ts';
 import type { MerchantAdminStack } from '../support/merchant-admin.ts';
 import type { TestShop } from '../support/test-app.ts';
 
@@ -28,13 +28,8 @@ describe.skipIf(skipWithoutChromium())('the campaign editor, in Chromium', () =>
   const read = async (path: string) => (await stack.t.admin({ method: 'GET', url: `/admin/v1/shops/${shop.id}${path}` })).json() as Record<string, unknown>;
 
   it('builds a nested tree, saves it exactly, shows locked leaves and the server error at its field', async () => {
-    const page = await stack.browser.context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => {
-      // The server's 400 is the one failed request expected (the browser logs it).
-      if (message.type() === 'error' && !/status of 400/.test(message.text())) errors.push(message.text());
-    });
+    // The server's 400 is the one failed request expected (the browser logs it).
+    const { page, errors } = await openPage(stack.browser, /status of 400/);
     const field = (label: string) => page.getByLabel(label, { exact: true });
 
     await page.goto(await stack.loginLink(shop.id));

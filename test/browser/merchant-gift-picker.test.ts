@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { skipWithoutChromium } from '../support/chromium.ts';
-import { checkScreen, startMerchantAdmin } from '../support/merchant-admin.ts';
+import { checkScreen, openPage, startMerchantAdmin } from '../support/merchant-admin.ts';
 import type { MerchantAdminStack } from '../support/merchant-admin.ts';
 import type { TestShop } from '../support/test-app.ts';
 
@@ -41,12 +41,7 @@ describe.skipIf(skipWithoutChromium())('the gift picker, in Chromium', () => {
   });
 
   it('searches the catalog, shows stock, picks a gift by keyboard and saves it', async () => {
-    const page = await stack.browser.context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
+    const { page, errors } = await openPage(stack.browser);
     const field = (label: string) => page.getByLabel(label, { exact: true });
 
     await page.goto(await stack.loginLink(shop.id));

@@ -10,7 +10,7 @@ import { createRecordingDiscountPort } from '../../src/platform/discount-port.ts
 import { campaign, rule } from '../campaigns/fixtures.ts';
 import { skipWithoutChromium } from '../support/chromium.ts';
 import type { Browser } from '../support/chromium.ts';
-import { checkScreen, startMerchantAdmin } from '../support/merchant-admin.ts';
+import { checkScreen, openPage, startMerchantAdmin } from '../support/merchant-admin.ts';
 import type { MerchantAdminStack } from '../support/merchant-admin.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
@@ -39,13 +39,8 @@ describe.skipIf(skipWithoutChromium())('merchant admin settings, in Chromium', (
   const readShop = async () => (await t.admin({ method: 'GET', url: `/admin/v1/shops/${shop.id}` })).json() as { shop: { settings: Record<string, Record<string, unknown> | number> } };
 
   it('changes shop settings, manages a webhook endpoint with its delivery log, creates and revokes a storefront token', async () => {
-    const page = await browser.context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => {
-      // The 400s of the refused entries are expected failed requests (the browser logs each).
-      if (message.type() === 'error' && !/status of 400/.test(message.text())) errors.push(message.text());
-    });
+    // The 400s of the refused entries are expected failed requests (the browser logs each).
+    const { page, errors } = await openPage(browser, /status of 400/);
     await page.goto(await stack.loginLink(shop.id));
     await page.getByRole('link', { name: 'Settings' }).first().click();
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaign, rule } from '../campaigns/fixtures.ts';
 import { skipWithoutChromium } from '../support/chromium.ts';
 import type { Browser } from '../support/chromium.ts';
-import { checkScreen, startMerchantAdmin } from '../support/merchant-admin.ts';
+import { checkScreen, openPage, startMerchantAdmin } from '../support/merchant-admin.ts';
 import type { MerchantAdminStack } from '../support/merchant-admin.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 
@@ -56,13 +56,8 @@ describe.skipIf(skipWithoutChromium())('merchant admin simulator, in Chromium', 
   });
 
   it('simulates a matching and a failing cart and reads the trace tree and the operations', async () => {
-    const page = await browser.context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => {
-      // The bad price's 400 is the one failed request expected (the browser logs it).
-      if (message.type() === 'error' && !/status of 400/.test(message.text())) errors.push(message.text());
-    });
+    // The bad price's 400 is the one failed request expected (the browser logs it).
+    const { page, errors } = await openPage(browser, /status of 400/);
 
     await page.goto(await stack.loginLink(shop.id));
     await page.goto(`${stack.base}/app/#/simulator`);

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { skipWithoutChromium } from '../support/chromium.ts';
 import type { Browser } from '../support/chromium.ts';
-import { checkScreen, startMerchantAdmin } from '../support/merchant-admin.ts';
+import { checkScreen, openPage, startMerchantAdmin } from '../support/merchant-admin.ts';
 import type { MerchantAdminStack } from '../support/merchant-admin.ts';
 import type { TestShop } from '../support/test-app.ts';
 
@@ -27,13 +27,8 @@ describe.skipIf(skipWithoutChromium())('merchant admin widgets, in Chromium', ()
   });
 
   it('edits the widgets with a live preview from the storefront renderer and saves them', async () => {
-    const page = await browser.context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => {
-      // The bad colour's 400 is the one failed request expected (the browser logs it).
-      if (message.type() === 'error' && !/status of 400/.test(message.text())) errors.push(message.text());
-    });
+    // The bad colour's 400 is the one failed request expected (the browser logs it).
+    const { page, errors } = await openPage(browser, /status of 400/);
 
     // GET /widgets of the API as mounted for this shop's session (a Growth shop has no API key:
     // the public API needs Scale), the very handler of /api/v1/widgets.

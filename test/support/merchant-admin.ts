@@ -62,3 +62,23 @@ export async function checkScreen(page: Page, name: string): Promise<void> {
   }
   await page.setViewportSize({ width: 1440, height: 900 });
 }
+
+/**
+ * A new page of `browser` and the errors it reports: uncaught exceptions, and console errors
+ * except the failed requests a test provokes on purpose (`expected`, e.g. `/status of 400/`:
+ * the browser logs each refused request).
+ *
+ * @example
+ *   const { page, errors } = await openPage(stack.browser, /status of 400/);
+ *   // … drive the page …
+ *   expect(errors).toEqual([]);
+ */
+export async function openPage(browser: Browser, expected?: RegExp): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !expected?.test(message.text())) errors.push(message.text());
+  });
+  return { page, errors };
+}
