@@ -15,8 +15,11 @@
  * - Redis (REDIS_URL): in the rate-limit script the request runs anyway, one round trip for
  *   both. A cached key is therefore counted in the same step that confirms it; only a holder
  *   of the full key text finds an entry, so a request that is not the shop's own is never
- *   counted. When Redis does not answer (fallback limiter), the version is unknown and the
- *   key is read from the database: the cache is off, never stale. A lost connection raises
+ *   counted. A busy key's requests are mostly answered from leased limiter slots, with the
+ *   version the lease's call read; a bump waits for those leases to end before its write is
+ *   answered (shop-versions.ts), so that stays exact. When Redis does not answer (fallback
+ *   limiter), the version is unknown and the key is read from the database: the cache is
+ *   off, never stale. A lost connection raises
  *   the versions' epoch, and entries of an older epoch are never served.
  * - Embedded PGlite: in process, bumped synchronously (one process owns the data directory).
  * - PostgreSQL without Redis: nowhere shared and synchronous, so nothing is cached and every

@@ -18,6 +18,7 @@
  *   read the database on every request.
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { VersionRead } from '../rate-limit/limiter.ts';
@@ -29,6 +30,13 @@ const RETRY_MS = 1000;
 
 /** The shop's version key. The braces make it its own Redis Cluster hash slot tag. */
 export const shopVersionKey = (shopId: string): string => `gcrs:shop-version:{${shopId}}`;
+
+/**
+ * The shop's lease fence: the Redis time (µs) at which the last lease of rate-limit slots read
+ * under the shop's current token ends (rate-limit/lease.ts). Such a lease answers requests
+ * from memory, with the token it read, until then; a bump waits for it before answering.
+ */
+export const shopLeaseFenceKey = (shopId: string): string => `gcrs:shop-lease:{${shopId}}`;
 
 type Common = {
   /**
@@ -105,7 +113,25 @@ return v
 `;
 
 /**
+ * KEYS[1] version key, KEYS[2] lease fence; ARGV[1] new token, ARGV[2] its TTL in ms. Sets the
+ * token and returns the µs until the leases read under the old one end (0 when none).
+ */
+export const BUMP_VERSION_LUA = `
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+local fence = tonumber(redis.call('GET', KEYS[2]) or '0')
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+if fence > now then return fence - now end
+return 0
+`;
+
+/**
  * Versions in Redis, shared by every instance on it.
+ *
+ * A bump answers only once every lease of rate-limit slots read under the old token has ended
+ * (at most rate-limit/lease.ts's LEASE_MS, and only while some key of the shop is that busy):
+ * a request served from such a lease carries the old token, so a write answered before a
+ * request starts is still seen by it, on every instance.
  *
  * @example
  *   const versions = createRedisShopVersions(redis, logger);
@@ -121,7 +147,12 @@ export function createRedisShopVersions(redis: Redis, logger: Logger): ShopVersi
   };
   redis.on('close', lost);
 
-  const setToken = (shopId: string) => redis.set(shopVersionKey(shopId), randomUUID(), 'PX', VERSION_TTL_MS);
+  // Resolves with the ms until the leases read under the old token end.
+  const setToken = async (shopId: string): Promise<number> => {
+    const keys = [shopVersionKey(shopId), shopLeaseFenceKey(shopId)];
+    const left: unknown = await redis.eval(BUMP_VERSION_LUA, 2, ...keys, randomUUID(), String(VERSION_TTL_MS));
+    return typeof left === 'number' ? Math.ceil(left / 1000) : 0;
+  };
 
   // A bump that failed is retried until it lands (or the key has expired by itself anyway).
   const retry = (shopId: string, attemptsLeft: number) => {
@@ -140,7 +171,7 @@ export function createRedisShopVersions(redis: Redis, logger: Logger): ShopVersi
     get epoch() {
       return epoch;
     },
-    versionRead: (shopId) => ({ key: shopVersionKey(shopId), ttlMs: VERSION_TTL_MS }),
+    versionRead: (shopId) => ({ key: shopVersionKey(shopId), ttlMs: VERSION_TTL_MS, fenceKey: shopLeaseFenceKey(shopId) }),
     async read(shopId) {
       if (redis.status !== 'ready') return undefined;
       try {
@@ -152,7 +183,8 @@ export function createRedisShopVersions(redis: Redis, logger: Logger): ShopVersi
     },
     async bump(shopId) {
       try {
-        await setToken(shopId);
+        const leasesLeftMs = await setToken(shopId);
+        if (leasesLeftMs > 0) await sleep(leasesLeftMs);
         return true;
       } catch (error) {
         lost();

@@ -17,8 +17,12 @@ export type RateLimitDecision =
   | { allowed: true; limit: number; remaining: number; resetSeconds: number }
   | { allowed: false; limit: number; remaining: 0; retryAfterSeconds: number; resetSeconds: number };
 
-/** A shop version key to read in the same round trip (only a Redis limiter can; see cache/shop-versions.ts). */
-export type VersionRead = { key: string; ttlMs: number };
+/**
+ * A shop version key to read in the same round trip (only a Redis limiter can; see
+ * cache/shop-versions.ts), with its TTL and the shop's lease fence, raised by a call that leases
+ * slots so a bump of the version can wait until no lease read under the old token is in use.
+ */
+export type VersionRead = { key: string; ttlMs: number; fenceKey: string };
 
 /** A decision, with the shop's version token when one was asked for and could be read. */
 export type CountedDecision = RateLimitDecision & { version?: string };

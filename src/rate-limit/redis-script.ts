@@ -17,24 +17,41 @@ import { createHash } from 'node:crypto';
 
 /**
  * KEYS[1]  sorted set of allowed requests: score = Redis time in µs, member = "<µs>:<nonce>"
+ * KEYS[2]  optional: a shop's version key (cache/shop-versions.ts), read in this same round trip
+ *          and seeded with ARGV[3] for ARGV[4] ms when missing
+ * KEYS[3]  optional, with KEYS[2]: the shop's lease fence (shop-versions.ts), raised to the end
+ *          of a granted lease so a version bump can wait for every lease read under the old one
  * ARGV[1]  limit
  * ARGV[2]  window in ms
  * ARGV[3]  nonce unique to this call, so two hits in the same microsecond are two members
- * KEYS[2]  optional: a shop's version key (cache/shop-versions.ts), read in this same round trip
- *          and seeded with ARGV[3] for ARGV[4] ms when missing
+ * ARGV[4]  the version key's TTL in ms (ignored without KEYS[2])
+ * ARGV[5]  lease: slots wanted beyond this request (0: none; lease.ts says when and how many)
+ * ARGV[6]  lease lifetime in ms
+ * ARGV[7]  "1": a renewal, sent ahead of a lease's end: reserve the lease only, count no request
  * Returns  { allowed (1|0), entries after the call, µs until a slot frees, µs until the set is
- *          empty[, the shop's version] }
+ *          empty, slots leased, the leased entries' score as a string ("0" when none)
+ *          [, the shop's version] }
+ *
+ * A lease is granted only beside an allowed request (or as a renewal while a slot is free), at
+ * most limit / 16 slots, and only while half the limit stays free after it: near the limit
+ * every request makes its own call. Leased
+ * entries are scored at the lease's end (now + lifetime), not now, so each stays in the window
+ * at least as long as the request it will stand for, which is served before the lease ends.
  */
 export const SLIDING_WINDOW_LUA = `
 if redis.replicate_commands then redis.replicate_commands() end
 local key = KEYS[1]
 local limit = tonumber(ARGV[1])
-local window_us = tonumber(ARGV[2]) * 1000
+local window_ms = tonumber(ARGV[2])
+local window_us = window_ms * 1000
+local nonce = ARGV[3]
+local wanted = tonumber(ARGV[5])
+local lease_ms = tonumber(ARGV[6])
 local version = nil
 if KEYS[2] then
   version = redis.call('GET', KEYS[2])
   if not version then
-    version = ARGV[3]
+    version = nonce
     redis.call('SET', KEYS[2], version, 'PX', ARGV[4])
   end
 end
@@ -45,18 +62,47 @@ local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
 redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('%.0f', now - window_us))
 local count = redis.call('ZCARD', key)
 
+local renewal = ARGV[7] == '1'
 if count < limit then
-  local score = string.format('%.0f', now)
-  redis.call('ZADD', key, score, score .. ':' .. ARGV[3])
-  redis.call('PEXPIRE', key, ARGV[2])
-  return { 1, count + 1, 0, window_us, version }
+  if not renewal then
+    local score = string.format('%.0f', now)
+    redis.call('ZADD', key, score, score .. ':' .. nonce)
+    count = count + 1
+  end
+  local granted = math.min(wanted, math.floor(limit / 16), limit - count - math.ceil(limit / 2))
+  local lease_score = '0'
+  local ttl = window_ms
+  if granted >= 2 then
+    lease_score = string.format('%.0f', now + lease_ms * 1000)
+    local members = {}
+    for i = 1, granted do
+      members[#members + 1] = lease_score
+      members[#members + 1] = lease_score .. ':' .. nonce .. ':' .. i
+      if #members >= 400 then
+        redis.call('ZADD', key, unpack(members))
+        members = {}
+      end
+    end
+    if #members > 0 then redis.call('ZADD', key, unpack(members)) end
+    count = count + granted
+    ttl = window_ms + lease_ms
+    if KEYS[3] then
+      local fence = tonumber(redis.call('GET', KEYS[3]) or '0')
+      if now + lease_ms * 1000 > fence then redis.call('SET', KEYS[3], lease_score, 'PX', lease_ms + 1000) end
+    end
+  else
+    granted = 0
+  end
+  -- never shorten the life of entries scored in the future (an earlier lease's)
+  if redis.call('PTTL', key) < ttl then redis.call('PEXPIRE', key, ttl) end
+  return { 1, count, 0, window_us, granted, lease_score, version }
 end
 
 -- the next slot frees when the entry at index count - limit leaves (the oldest one, unless the
 -- limit of this key was lowered since those entries were added)
 local blocking = redis.call('ZRANGE', key, count - limit, count - limit, 'WITHSCORES')
 local newest = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
-return { 0, count, tonumber(blocking[2]) + window_us - now, tonumber(newest[2]) + window_us - now, version }
+return { 0, count, tonumber(blocking[2]) + window_us - now, tonumber(newest[2]) + window_us - now, 0, '0', version }
 `;
 
 export const SLIDING_WINDOW_SHA = createHash('sha1').update(SLIDING_WINDOW_LUA).digest('hex');
@@ -66,6 +112,10 @@ export interface SlidingWindowReply {
   count: number;
   slotFreesInUs: number;
   emptyInUs: number;
+  /** Slots leased beyond this request (0 when none were asked for or granted). */
+  leased: number;
+  /** The score (Redis µs) of the leased entries, as the script wrote it; "0" without a lease. */
+  leaseScore: string;
   /** The shop's version token, when the call asked for it. */
   version?: string;
 }
@@ -74,24 +124,44 @@ export interface SlidingWindowReply {
  * Checks the script's reply shape; anything else is an infrastructure fault and throws.
  *
  * @example
- * parseSlidingWindowReply([1, 3, 0, 60_000_000]); // { allowed: true, count: 3, slotFreesInUs: 0, emptyInUs: 60000000 }
- * parseSlidingWindowReply([1, 3, 0, 60_000_000, 'c0ffee']).version; // 'c0ffee'
+ * parseSlidingWindowReply([1, 3, 0, 60_000_000, 0, '0']); // { allowed: true, count: 3, slotFreesInUs: 0, emptyInUs: 60000000, leased: 0, leaseScore: '0' }
+ * parseSlidingWindowReply([1, 3, 0, 60_000_000, 0, '0', 'c0ffee']).version; // 'c0ffee'
  */
 export function parseSlidingWindowReply(reply: unknown): SlidingWindowReply {
   const values: readonly unknown[] = Array.isArray(reply) ? reply : [];
-  const [allowed, count, slotFreesInUs, emptyInUs, version] = values;
-  // Lua's nil ends an array reply, so a call without KEYS[2] has four elements.
-  if (values.length === 5 && typeof version === 'string') {
-    return { ...parseSlidingWindowReply(values.slice(0, 4)), version };
+  const [allowed, count, slotFreesInUs, emptyInUs, leased, leaseScore, version] = values;
+  // Lua's nil ends an array reply, so a call without KEYS[2] has six elements.
+  if (values.length === 7 && typeof version === 'string') {
+    return { ...parseSlidingWindowReply(values.slice(0, 6)), version };
   }
   if (
-    values.length === 4 &&
+    values.length === 6 &&
     typeof allowed === 'number' &&
     typeof count === 'number' &&
     typeof slotFreesInUs === 'number' &&
-    typeof emptyInUs === 'number'
+    typeof emptyInUs === 'number' &&
+    typeof leased === 'number' &&
+    typeof leaseScore === 'string'
   ) {
-    return { allowed: allowed === 1, count, slotFreesInUs, emptyInUs };
+    return { allowed: allowed === 1, count, slotFreesInUs, emptyInUs, leased, leaseScore };
   }
   throw new Error(`unexpected reply from the rate limit script: ${JSON.stringify(reply)}`);
 }
+
+/**
+ * KEYS[1] the sorted set; ARGV[1] the leased entries' score, ARGV[2] the nonce of the call that
+ * leased them, ARGV[3]..ARGV[4] the first and last slot number to give back. Returns how many
+ * were still there.
+ */
+export const GIVE_BACK_LUA = `
+local members = {}
+for i = tonumber(ARGV[3]), tonumber(ARGV[4]) do
+  members[#members + 1] = ARGV[1] .. ':' .. ARGV[2] .. ':' .. i
+end
+if #members == 0 then return 0 end
+local removed = 0
+for i = 1, #members, 400 do
+  removed = removed + redis.call('ZREM', KEYS[1], unpack(members, i, math.min(i + 399, #members)))
+end
+return removed
+`;

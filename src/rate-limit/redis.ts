@@ -6,17 +6,29 @@
  * script (redis-script.ts) prunes, counts and adds atomically on Redis's clock, so concurrent
  * instances never exceed the limit and skewed app clocks do not matter.
  *
+ * When a key's requests arrive faster than one per round trip, the call made anyway also
+ * leases a few slots of the shared window, and the next requests of this instance are answered
+ * from them without Redis (lease.ts). Near the limit, and at ordinary rates, every request makes
+ * its own call as before.
+ *
  * The script is sent by EVALSHA and falls back to EVAL (which also caches it) on NOSCRIPT, after
  * a Redis restart or failover: one round trip in the common case. A call touches its window's
  * key and, when asked, the shop's version key (cache/shop-versions.ts), which is how
  * authentication learns that version without a second round trip. On Redis Cluster both keys
  * would have to share a hash slot; the service runs on one Redis (or a primary with replicas).
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { LEASE_MS, leaseServes, renewalDue, slotsToAsk, unusedSlots } from './lease.ts';
+import type { KeyState, Lease } from './lease.ts';
 import { allowedDecision, assertHitArguments, deniedDecision } from './limiter.ts';
 import type { CountedDecision, RateLimiter, VersionRead } from './limiter.ts';
-import { SLIDING_WINDOW_LUA, SLIDING_WINDOW_SHA, parseSlidingWindowReply } from './redis-script.ts';
+import { GIVE_BACK_LUA, SLIDING_WINDOW_LUA, SLIDING_WINDOW_SHA, parseSlidingWindowReply } from './redis-script.ts';
+
+const GIVE_BACK_SHA = createHash('sha1').update(GIVE_BACK_LUA).digest('hex');
+
+/** Key states idle this long are dropped by the sweep. */
+const IDLE_MS = 1000;
 
 export interface RedisRateLimiterOptions {
   /** Prepended to every key; defaults to "ratelimit:". */
@@ -33,37 +45,153 @@ export interface RedisRateLimiterOptions {
  */
 export function createRedisRateLimiter(redis: Redis, options: RedisRateLimiterOptions = {}): RateLimiter {
   const prefix = options.prefix ?? 'ratelimit:';
+  const states = new Map<string, KeyState>();
   let closed = false;
 
-  const runScript = async (keys: readonly string[], args: readonly string[]): Promise<unknown> => {
+  const runScript = async (lua: string, sha: string, keys: readonly string[], args: readonly string[]): Promise<unknown> => {
     try {
-      return await redis.evalsha(SLIDING_WINDOW_SHA, keys.length, ...keys, ...args);
+      return await redis.evalsha(sha, keys.length, ...keys, ...args);
     } catch (error) {
       if (error instanceof Error && error.message.startsWith('NOSCRIPT')) {
-        return redis.eval(SLIDING_WINDOW_LUA, keys.length, ...keys, ...args);
+        return redis.eval(lua, keys.length, ...keys, ...args);
       }
       throw error;
     }
   };
 
+  // Unused slots go back in one call. Sent on the same connection as the key's next call, so
+  // Redis runs it first. If it fails, the entries leave with the window: only stricter.
+  const giveBack = (redisKey: string, lease: Lease): Promise<void> => {
+    if (lease.returned) return Promise.resolve();
+    lease.returned = true;
+    clearTimeout(lease.timer);
+    if (lease.used >= lease.granted) return Promise.resolve();
+    const args = [lease.score, lease.nonce, String(lease.used + 1), String(lease.granted)];
+    return runScript(GIVE_BACK_LUA, GIVE_BACK_SHA, [redisKey], args).then(
+      () => {},
+      () => {},
+    );
+  };
+
+  const sweep = setInterval(() => {
+    const now = performance.now();
+    for (const [key, state] of states) {
+      if (state.inflight === 0 && unusedSlots(state.lease) === 0 && now - state.touchedAt > IDLE_MS) states.delete(key);
+    }
+  }, 10_000);
+  sweep.unref();
+
+  /**
+   * One script call for `key`: counts a request (or, for a renewal, none) and leases `wanted`
+   * slots when the script grants them; installs the lease before resolving.
+   */
+  const call = async (state: KeyState, key: string, limit: number, windowMs: number, version: VersionRead | undefined, wanted: number, renewal: boolean) => {
+    const sentAt = performance.now();
+    const redisKey = prefix + key;
+    // The nonce also seeds a missing version key: it is unique, so a seeded token is never reused.
+    const nonce = randomUUID();
+    const args = [String(limit), String(windowMs), nonce, String(version?.ttlMs ?? 0), String(wanted), String(LEASE_MS), renewal ? '1' : '0'];
+    const keys = version === undefined ? [redisKey] : [redisKey, version.key, ...(wanted > 0 ? [version.fenceKey] : [])];
+    state.inflight += 1;
+    if (wanted > 0) state.leasing = true;
+    let reply;
+    try {
+      reply = parseSlidingWindowReply(await runScript(SLIDING_WINDOW_LUA, SLIDING_WINDOW_SHA, keys, args));
+    } finally {
+      state.inflight -= 1;
+      if (wanted > 0) state.leasing = false;
+    }
+    if (reply.leased > 0 && !closed) {
+      // A renewal replaces a lease that may still have a few slots: they go back.
+      if (state.lease !== undefined) void giveBack(redisKey, state.lease);
+      const lease: Lease = {
+        limit,
+        windowMs,
+        versionRead: version,
+        version: reply.version,
+        score: reply.leaseScore,
+        nonce,
+        granted: reply.leased,
+        used: 0,
+        sentAt,
+        expiresAt: sentAt + LEASE_MS,
+        exhaustedAt: undefined,
+        returned: false,
+        timer: undefined,
+      };
+      lease.timer = setTimeout(() => void giveBack(redisKey, lease), Math.max(0, lease.expiresAt - performance.now()));
+      lease.timer.unref();
+      state.lease = lease;
+    }
+    // Now, not in the caller's continuation: a later reply may install a lease before that runs.
+    // Redis counted this instance's unused leased slots too; they are not requests (yet).
+    const counted = reply.count - unusedSlots(state.lease);
+    if (!renewal && reply.allowed) state.counted = counted;
+    return { reply, counted, leaseEnds: unusedSlots(state.lease) > 0 ? state.lease?.expiresAt : undefined };
+  };
+
+  const renew = (state: KeyState, key: string, lease: Lease, now: number): void => {
+    const wanted = slotsToAsk(state, now);
+    if (wanted === 0) return;
+    // Nobody waits for it; a failure only means the next requests make their own calls.
+    call(state, key, lease.limit, lease.windowMs, lease.versionRead, wanted, true).catch(() => {});
+  };
+
+  const fromLease = (state: KeyState, key: string, lease: Lease, now: number): CountedDecision => {
+    lease.used += 1;
+    state.counted += 1;
+    state.touchedAt = now;
+    if (lease.used === lease.granted) {
+      lease.exhaustedAt = now;
+      lease.returned = true;
+      clearTimeout(lease.timer);
+    } else if (renewalDue(state, lease)) {
+      renew(state, key, lease, now);
+    }
+    // The leased entry leaves the window `windowMs` after the lease's end.
+    const decision = allowedDecision(lease.limit, state.counted, lease.windowMs + lease.expiresAt - now);
+    return lease.version === undefined ? decision : { ...decision, version: lease.version };
+  };
+
+  const hit = async (key: string, limit: number, windowMs: number, version?: VersionRead): Promise<CountedDecision> => {
+    if (closed) throw new Error('redis rate limiter is closed');
+    assertHitArguments(limit, windowMs);
+    const sentAt = performance.now();
+    const versionKey = version?.key;
+    let state = states.get(key);
+    if (state !== undefined && leaseServes(state.lease, limit, windowMs, versionKey, sentAt)) {
+      return fromLease(state, key, state.lease, sentAt);
+    }
+    if (state === undefined) {
+      state = { lease: undefined, inflight: 0, leasing: false, counted: 0, touchedAt: sentAt };
+      states.set(key, state);
+    }
+    state.touchedAt = sentAt;
+    if (state.lease !== undefined) void giveBack(prefix + key, state.lease);
+
+    const { reply, counted, leaseEnds } = await call(state, key, limit, windowMs, version, slotsToAsk(state, sentAt), false);
+    const now = performance.now();
+    let decision;
+    if (reply.allowed) {
+      decision = allowedDecision(limit, counted, windowMs + Math.max(0, (leaseEnds ?? now) - now));
+    } else if (leaseServes(state.lease, limit, windowMs, versionKey, now)) {
+      // Refused while this instance holds free slots of the key (a lease that came back while
+      // this call was in flight): they are this request's as much as any other's.
+      return fromLease(state, key, state.lease, now);
+    } else {
+      decision = deniedDecision(limit, reply.slotFreesInUs / 1000, reply.emptyInUs / 1000);
+    }
+    return reply.version === undefined ? decision : { ...decision, version: reply.version };
+  };
+
   return {
-    hit: async (key: string, limit: number, windowMs: number, version?: VersionRead): Promise<CountedDecision> => {
-      if (closed) throw new Error('redis rate limiter is closed');
-      assertHitArguments(limit, windowMs);
-      // The nonce also seeds a missing version key: it is unique, so a seeded token is never reused.
-      const args = [String(limit), String(windowMs), randomUUID()];
-      const reply = parseSlidingWindowReply(
-        version === undefined
-          ? await runScript([prefix + key], args)
-          : await runScript([prefix + key, version.key], [...args, String(version.ttlMs)]),
-      );
-      const decision = reply.allowed
-        ? allowedDecision(limit, reply.count, windowMs)
-        : deniedDecision(limit, reply.slotFreesInUs / 1000, reply.emptyInUs / 1000);
-      return reply.version === undefined ? decision : { ...decision, version: reply.version };
-    },
+    hit,
     close: async () => {
       closed = true;
+      clearInterval(sweep);
+      const live = [...states].flatMap(([key, state]) => (state.lease === undefined ? [] : [giveBack(prefix + key, state.lease)]));
+      states.clear();
+      await Promise.all(live);
     },
   };
 }

@@ -6,7 +6,7 @@
  * without Redis.
  */
 import { sql } from 'drizzle-orm';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as yieldToTimers, setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli.ts';
 import { openPostgres } from '../../src/db/database.ts';
@@ -91,6 +91,37 @@ function exactnessCases(instances: () => { writer: TestApp; reader: TestApp }) {
     expect(res.statusCode).toBe(401);
     // Another shop's cached key is untouched.
     expect((await rules(reader, other)).statusCode).toBe(200);
+  });
+
+  it('answers 401 to every request started after a revocation, though the key was busy (limiter leases live)', async () => {
+    const { writer, reader } = instances();
+    const shop = await writer.createShop('scale');
+    expect((await rules(reader, shop)).statusCode).toBe(200);
+    const keyId = await keyIdOf(writer, shop);
+    // Eight requests at a time on the reader: with Redis, its limiter answers most of them from
+    // leased slots, carrying the version the lease read.
+    let revokedAt = Number.POSITIVE_INFINITY;
+    let stop = false;
+    const after: number[] = [];
+    const busy = async () => {
+      while (!stop) {
+        const started = performance.now();
+        const res = await rules(reader, shop);
+        if (started > revokedAt) after.push(res.statusCode);
+        // An answer from memory may need no I/O at all: let the timers below run.
+        await yieldToTimers();
+      }
+    };
+    const loops = Array.from({ length: 8 }, () => busy());
+    await sleep(100);
+    const revoked = await writer.admin({ method: 'DELETE', url: `/admin/v1/shops/${shop.id}/api-keys/${keyId}` });
+    revokedAt = performance.now();
+    expect(revoked.statusCode).toBe(200);
+    await sleep(100);
+    stop = true;
+    await Promise.all(loops);
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.filter((status) => status !== 401)).toEqual([]);
   });
 
   it('answers 403 at the next request after a downgrade, and 200 again after the upgrade', async () => {

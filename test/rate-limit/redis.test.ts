@@ -121,7 +121,7 @@ describe.skipIf(!redisUrl)('redis rate limiter', { retry: 2 }, () => {
     try {
       const [first, second] = fixture.connections;
       const versionKey = `${fixture.prefix}version`;
-      const version = { key: versionKey, ttlMs: 30_000 };
+      const version = { key: versionKey, ttlMs: 30_000, fenceKey: `${fixture.prefix}fence` };
       const a = createRedisRateLimiter(first, { prefix: fixture.prefix });
       const b = createRedisRateLimiter(second ?? first, { prefix: fixture.prefix });
       expect(await a.hit('k', 5, 10_000)).not.toHaveProperty('version');
