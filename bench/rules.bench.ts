@@ -2,7 +2,8 @@
  * `npm run bench:rules`: GET /api/v1/rules of the real app beside a bare Fastify serving the
  * identical bytes (same ETag, same 304 logic), both on loopback ports in this process, driven
  * by the same autocannon load in alternating rounds, for 200 (no If-None-Match) and 304
- * (the current ETag sent back). Prints requests/s of both sides and the ratio app / bare.
+ * (the current ETag sent back). Prints requests/s of both sides, the ratio app / bare
+ * of the means, and the median of the rounds' own ratios (each round runs both sides back to back).
  *
  * Stores, in one run: a fresh embedded PGlite in a temporary directory, then, when
  * DATABASE_URL is set, PostgreSQL (with REDIS_URL for the limiter, the shop versions and the
@@ -119,6 +120,14 @@ async function drive(url: string, headers: Record<string, string>, seconds: numb
 
 type BenchEnv = z.infer<typeof envSchema>;
 
+const mean = (values: readonly number[]): number => values.reduce((sum, v) => sum + v, 0) / values.length;
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
 /** Measures one store: every coding, 200 then 304, app and bare in alternating rounds. */
 async function benchStore(e: BenchEnv, env: Record<string, string | undefined>) {
   const dataDir = env.DATABASE_URL ? undefined : await mkdtemp(join(tmpdir(), 'gcrs-bench-rules-'));
@@ -147,7 +156,7 @@ async function benchStore(e: BenchEnv, env: Record<string, string | undefined>) 
           `${RULES} rules, ${bytes.length} bytes on the wire (${encoding}), ${e.BENCH_CONNECTIONS} connections, ` +
           `${e.BENCH_ROUNDS} alternating rounds of ${e.BENCH_ROUND_SECONDS} s per side, load ${loadavg()[0]?.toFixed(1) ?? '?'}`);
         for (const [status, headers] of [[200, auth], [304, { ...auth, 'if-none-match': etag }]] as const) {
-          const sums = { app: 0, bare: 0 };
+          const rates = { app: [] as number[], bare: [] as number[] };
           await drive(urlOf(app), headers, 1, e.BENCH_CONNECTIONS, status); // warm-up
           await drive(urlOf(bare), headers, 1, e.BENCH_CONNECTIONS, status);
           for (let round = 0; round < e.BENCH_ROUNDS; round += 1) {
@@ -155,12 +164,15 @@ async function benchStore(e: BenchEnv, env: Record<string, string | undefined>) 
             const order = round % 2 === 0 ? (['app', 'bare'] as const) : (['bare', 'app'] as const);
             for (const side of order) {
               const server = side === 'app' ? app : bare;
-              sums[side] += await drive(urlOf(server), headers, e.BENCH_ROUND_SECONDS, e.BENCH_CONNECTIONS, status);
+              rates[side].push(await drive(urlOf(server), headers, e.BENCH_ROUND_SECONDS, e.BENCH_CONNECTIONS, status));
             }
           }
-          const appRate = sums.app / e.BENCH_ROUNDS;
-          const bareRate = sums.bare / e.BENCH_ROUNDS;
-          print(`  ${status}: app ${appRate.toFixed(0).padStart(7)} req/s   bare ${bareRate.toFixed(0).padStart(7)} req/s   ratio ${(appRate / bareRate).toFixed(2)}`);
+          // Each round's two sides ran back to back under about the same machine load: the
+          // median of the rounds' ratios is less swayed by a load spike than the ratio of means.
+          const roundRatios = rates.app.map((rate, i) => rate / (rates.bare[i] ?? Number.NaN));
+          print(`  ${status}: app ${mean(rates.app).toFixed(0).padStart(7)} req/s   bare ${mean(rates.bare).toFixed(0).padStart(7)} req/s   ` +
+            `ratio ${(mean(rates.app) / mean(rates.bare)).toFixed(2)}   median of round ratios ${median(roundRatios).toFixed(2)} ` +
+            `(${Math.min(...roundRatios).toFixed(2)}–${Math.max(...roundRatios).toFixed(2)})`);
         }
       } finally {
         await bare.close();
