@@ -11,7 +11,9 @@
  * Prints the median and range of each next to the goals of issue 9.
  *
  * BENCH_RUNS (default 5 per case), BENCH_IDLE_SECONDS (default 3, wait after ready before
- * reading RSS), BENCH_NODE_FLAGS (extra Node flags, e.g. --cpu-prof to profile a start).
+ * reading RSS), BENCH_NODE_FLAGS (extra Node flags, e.g. --cpu-prof to profile a start),
+ * BENCH_CASES (`both`, or `existing`: one unmeasured start creates the directory, then only
+ * existing-directory starts are measured, for more of them in the time).
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -30,6 +32,7 @@ const envSchema = z.object({
   BENCH_RUNS: z.coerce.number().int().min(1).default(5),
   BENCH_IDLE_SECONDS: z.coerce.number().min(0).default(3),
   BENCH_NODE_FLAGS: z.string().default(''),
+  BENCH_CASES: z.enum(['both', 'existing']).default('both'),
   DATABASE_URL: z.string().optional(),
   REDIS_URL: z.string().optional(),
 });
@@ -142,8 +145,14 @@ async function main(): Promise<void> {
     const fresh: Run[] = [];
     const existing: Run[] = [];
     try {
+      if (env.BENCH_CASES === 'existing') {
+        const dir = await mkdtemp(join(tmpdir(), 'gcrs-bench-start-'));
+        dirs.push(dir);
+        await startOnce(env, dir, 0);
+        for (let i = 0; i < runs; i += 1) existing.push(await startOnce(env, dir, env.BENCH_IDLE_SECONDS));
+      }
       // Alternate fresh and existing so machine load hits both alike.
-      for (let i = 0; i < runs; i += 1) {
+      for (let i = 0; i < (env.BENCH_CASES === 'both' ? runs : 0); i += 1) {
         const dir = await mkdtemp(join(tmpdir(), 'gcrs-bench-start-'));
         dirs.push(dir);
         fresh.push(await startOnce(env, dir, env.BENCH_IDLE_SECONDS));
@@ -152,7 +161,7 @@ async function main(): Promise<void> {
     } finally {
       await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
     }
-    summary('PGlite, fresh directory', fresh, '(issue: 3.2 s before)');
+    if (fresh.length > 0) summary('PGlite, fresh directory', fresh, '(issue: 3.2 s before)');
     summary('PGlite, existing directory', existing, `goal < ${GOAL_START_MS} ms (issue: 1.2 s, 674 MB idle, 1.29 GB peak)`);
   }
   print(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
