@@ -14,6 +14,7 @@ import type { ShopVersions } from './cache/shop-versions.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import type { Database, DatabaseHandle } from './db/database.ts';
+import type { StartedPglite } from './db/pglite-start.ts';
 import { createFailoverRateLimiter } from './rate-limit/failover.ts';
 import type { RateLimiter } from './rate-limit/limiter.ts';
 import { createMemoryRateLimiter } from './rate-limit/memory.ts';
@@ -49,7 +50,13 @@ export type AppContext = {
   close(): Promise<void>;
 };
 
-export type ContextOverrides = { database?: DatabaseHandle; logger?: Logger; now?: () => Date };
+export type ContextOverrides = {
+  database?: DatabaseHandle;
+  /** An embedded database whose start src/main.ts began before loading the server. */
+  startedPglite?: Promise<StartedPglite> | undefined;
+  logger?: Logger;
+  now?: () => Date;
+};
 
 /**
  * The service's logger. Every level goes through the scrubber (logging/scrub.ts): secrets are
@@ -102,7 +109,7 @@ export function createLogger(
  */
 export async function createAppContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
   const logger = overrides.logger ?? createLogger(config);
-  const database = overrides.database ?? (await openDatabase(config));
+  const database = overrides.database ?? (await openDatabase(config, { startedPglite: overrides.startedPglite }));
   const redis = config.redisUrl
     ? await createRedisConnection(config.redisUrl, { timeoutMs: config.redisTimeoutMs, logger })
     : undefined;

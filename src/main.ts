@@ -1,10 +1,13 @@
 /**
- * `npm start`. Makes module loading cheaper first (startup/module-loading.ts), then loads and
- * runs the server (server.ts): every other import must come after, so it is a dynamic one.
+ * `npm start`. Makes module loading cheaper first (startup/module-loading.ts), starts opening
+ * the embedded database (startup/open-early.ts), then loads and runs the server (server.ts)
+ * while it opens: every other import must come after, so they are dynamic ones.
  */
 import { flushModuleCaches, speedUpModuleLoading } from './startup/module-loading.ts';
 
 speedUpModuleLoading();
+const { openEarly } = await import('./startup/open-early.ts');
+const early = openEarly(process.env);
 const { runServer } = await import('./server.ts');
-await runServer();
+await runServer(early);
 flushModuleCaches();

@@ -9,32 +9,46 @@ import { createAppContext } from './context.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
 import { warmAppBundle } from './merchant-admin/static.ts';
 import { loadStorefrontScript } from './storefront/script-route.ts';
+import type { EarlyStart } from './startup/open-early.ts';
 import { createWorkers, startWorkers, stopWorkers } from './workers.ts';
 
-async function main(): Promise<void> {
-  const config = loadConfig(process.env);
+/** The longest the workers wait for the first request to be answered before they start anyway. */
+const WORKERS_START_DELAY_MS = 1000;
+
+async function main(early: EarlyStart | undefined): Promise<void> {
+  let stopping = false;
+  if (early?.ok === false) throw early.error;
+  const config = early?.config ?? loadConfig(process.env);
   // The storefront script builds (esbuild runs in its own process) while the database opens.
   // It is awaited before listening: a broken build fails the start, not a shopper's page.
   const script = loadStorefrontScript();
   script.catch(() => undefined); // only marks an early rejection as handled; `await script` below still throws it
-  const ctx = await createAppContext(config);
+  const ctx = await createAppContext(config, { startedPglite: early?.startedPglite });
   const app = await buildApp(ctx);
   await script;
-  await app.listen({ port: config.port, host: config.host });
   const workers = createWorkers(ctx);
-  startWorkers(workers);
-  // The merchant admin's front end (~1.2 s of esbuild) builds after listening: it never delays
-  // readiness, and the first /app/ request waits for it at most (docs/merchant-admin.md).
-  warmAppBundle((error) => ctx.logger.error({ err: error }, 'merchant admin build failed'));
-
-  let stopping = false;
+  // The workers' first passes (outbox claim, retention deletes: ~0.3 s of queries on PGlite's
+  // one connection) start once the first request has been answered, or after
+  // WORKERS_START_DELAY_MS, whichever comes first: the first request (a readiness probe,
+  // usually) never queues behind housekeeping (docs/operations.md "Start time and memory").
+  let workersStarted = false;
+  const startWorkersOnce = () => {
+    clearTimeout(workersTimer);
+    if (workersStarted || stopping) return;
+    workersStarted = true;
+    startWorkers(workers);
+  };
+  const workersTimer = setTimeout(startWorkersOnce, WORKERS_START_DELAY_MS);
+  app.server.once('request', (_request, response) => response.once('close', startWorkersOnce));
+  // Before listening: a SIGTERM right after the port opens still drains instead of killing.
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     ctx.logger.info({ signal }, 'shutting down: draining requests and background work');
     try {
       await app.close();
-      await stopWorkers(workers);
+      clearTimeout(workersTimer);
+      if (workersStarted) await stopWorkers(workers);
       await ctx.close();
       process.exit(0);
     } catch (error) {
@@ -44,16 +58,22 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  await app.listen({ port: config.port, host: config.host });
+  // The merchant admin's front end (~1.2 s of esbuild) builds after listening: it never delays
+  // readiness, and the first /app/ request waits for it at most (docs/merchant-admin.md).
+  warmAppBundle((error) => ctx.logger.error({ err: error }, 'merchant admin build failed'));
 }
 
 /**
- * Starts the server; resolves once it listens and its workers run. A failure to start exits 1.
+ * Starts the server; resolves once it listens (its workers start at the first answer or 1 s
+ * later). A failure to start exits 1.
+ * `early` is what src/main.ts started before loading this module (startup/open-early.ts).
  *
  * @example
- *   await runServer();
+ *   await runServer(openEarly(process.env));
  */
-export function runServer(): Promise<void> {
-  return main().catch((error: unknown) => {
+export function runServer(early?: EarlyStart): Promise<void> {
+  return main(early).catch((error: unknown) => {
     if (error instanceof ConfigError || error instanceof DataDirLockedError) {
       process.stderr.write(`${error.message}\n`);
     } else {

@@ -9,8 +9,9 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import type pg from 'pg';
 import * as schema from './schema.ts';
-import { acquireDataDirLock } from './data-dir-lock.ts';
 import { migrationsUpToDate } from './migration-state.ts';
+import { startPglite } from './pglite-start.ts';
+import type { StartedPglite } from './pglite-start.ts';
 
 export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
@@ -68,35 +69,27 @@ export async function openPostgres(url: string, options: { migrate?: boolean; po
   return { db, kind: 'postgres', pool, ping: () => ping(db), close: () => pool.end() };
 }
 
-/** PostgreSQL's buffer cache inside PGlite when the configuration does not say (docs/operations.md). */
-export const DEFAULT_PGLITE_SHARED_BUFFERS = '32MB';
-
 /**
  * Opens (creating if needed) the embedded database in `dataDir`, locked against a second
  * process, and brings its schema up to date (skipping the migrator when it has nothing to do).
  * `sharedBuffers` is PostgreSQL's `shared_buffers`: PGlite touches all of it at start, so it
  * is resident memory from the first second (128MB, PostgreSQL's default, costs ~100 MB more
- * RSS than the 32MB used here).
+ * RSS than the 32MB used here). `started` is a start already under way (pglite-start.ts),
+ * which src/main.ts begins before loading the server.
  *
  * @example
  *   const handle = await openPglite({ dataDir: './data' });
  */
 export async function openPglite(
   source: { dataDir: string } | { loadDataDir: Blob },
-  options: { sharedBuffers?: string | undefined } = {},
+  options: { sharedBuffers?: string | undefined; started?: Promise<StartedPglite> } = {},
 ): Promise<DatabaseHandle> {
-  const release = 'dataDir' in source ? await acquireDataDirLock(source.dataDir) : () => {};
+  const [{ client, release }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    options.started ?? startPglite(source, options),
+    import('drizzle-orm/pglite'),
+    import('drizzle-orm/pglite/migrator'),
+  ]);
   try {
-    const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
-      import('@electric-sql/pglite'),
-      import('drizzle-orm/pglite'),
-      import('drizzle-orm/pglite/migrator'),
-    ]);
-    const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffers ?? DEFAULT_PGLITE_SHARED_BUFFERS}`];
-    const client =
-      'dataDir' in source
-        ? await PGlite.create(source.dataDir, { startParams })
-        : await PGlite.create({ loadDataDir: source.loadDataDir, startParams });
     const db = drizzlePglite(client, { schema });
     if (!(await migrationsUpToDate(db as unknown as Database, MIGRATIONS_FOLDER))) {
       await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
@@ -112,18 +105,18 @@ export async function openPglite(
       },
     };
   } catch (error) {
+    await client.close().catch(() => {});
     release();
     throw error;
   }
 }
 
 /** Opens whichever database the configuration names. */
-export function openDatabase(config: {
-  databaseUrl: string | undefined;
-  dataDir: string;
-  pgliteSharedBuffers?: string | undefined;
-}): Promise<DatabaseHandle> {
+export function openDatabase(
+  config: { databaseUrl: string | undefined; dataDir: string; pgliteSharedBuffers?: string | undefined },
+  options: { startedPglite?: Promise<StartedPglite> } = {},
+): Promise<DatabaseHandle> {
   return config.databaseUrl
     ? openPostgres(config.databaseUrl)
-    : openPglite({ dataDir: config.dataDir }, { sharedBuffers: config.pgliteSharedBuffers });
+    : openPglite({ dataDir: config.dataDir }, { sharedBuffers: config.pgliteSharedBuffers, started: options.startedPglite });
 }

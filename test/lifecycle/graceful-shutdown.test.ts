@@ -113,4 +113,37 @@ describe('SIGTERM', () => {
       await database.close();
     }
   });
+
+  // src/main.ts starts opening PGlite before it loads the server, and the workers wait for the
+  // first answer (or 1 s): a SIGTERM before any request must still stop everything cleanly.
+  it.skipIf(testDbKind() !== 'pglite')('exits 0 and frees the data directory when stopped before its first request', { timeout: 60_000 }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gcrs-early-stop-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const unpacked = spawnSync('tar', ['xf', inject('pgliteTemplatePath'), '-C', dataDir]);
+    if (unpacked.status !== 0) throw new Error(`tar failed: ${unpacked.stderr.toString()}`);
+    const child = spawn(process.execPath, ['--conditions=@gcrs/source', 'src/main.ts'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', PORT: String(await freePort()), ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'info', DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    cleanups.push(() => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
+    let output = '';
+    const listening = new Promise<void>((resolve) => {
+      const collect = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('Server listening')) resolve();
+      };
+      child.stdout.on('data', collect);
+      child.stderr.on('data', collect);
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await Promise.race([listening, exited]);
+    child.kill('SIGTERM');
+    expect(await exited, output).toBe(0);
+    // The lock is gone: this process can open the directory.
+    const database = await openPglite({ dataDir });
+    await database.close();
+  });
 });

@@ -1,0 +1,46 @@
+/**
+ * The first half of opening the embedded database: take the data directory's lock, then start
+ * PGlite (compile its WebAssembly, load its file system, start PostgreSQL in single-user mode),
+ * ~0.6 s of a start on an existing directory. Nothing of drizzle or of the schema is imported
+ * here, so src/main.ts can begin this before it loads the rest of the server and let the two
+ * overlap (docs/operations.md "Start time and memory"). database.ts's openPglite finishes the
+ * open: drizzle and migrations, before any request can be served.
+ */
+import type { PGlite } from '@electric-sql/pglite';
+import { acquireDataDirLock } from './data-dir-lock.ts';
+
+/** PostgreSQL's buffer cache inside PGlite when the configuration does not say (docs/operations.md). */
+export const DEFAULT_PGLITE_SHARED_BUFFERS = '32MB';
+
+export type StartedPglite = {
+  client: PGlite;
+  /** Releases the data directory's lock (a no-op for an in-memory database). */
+  release: () => void;
+};
+
+/**
+ * Locks `source.dataDir` (when it is a directory) and starts PGlite on it. On failure the lock
+ * is released and the error rethrown.
+ *
+ * @example
+ *   const { client, release } = await startPglite({ dataDir: './data' });
+ */
+export async function startPglite(
+  source: { dataDir: string } | { loadDataDir: Blob },
+  options: { sharedBuffers?: string | undefined } = {},
+): Promise<StartedPglite> {
+  // The lock is taken before the database is touched: a second process stops here.
+  const release = 'dataDir' in source ? await acquireDataDirLock(source.dataDir) : () => {};
+  try {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffers ?? DEFAULT_PGLITE_SHARED_BUFFERS}`];
+    const client =
+      'dataDir' in source
+        ? await PGlite.create(source.dataDir, { startParams })
+        : await PGlite.create({ loadDataDir: source.loadDataDir, startParams });
+    return { client, release };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
