@@ -102,7 +102,14 @@ end
 -- limit of this key was lowered since those entries were added)
 local blocking = redis.call('ZRANGE', key, count - limit, count - limit, 'WITHSCORES')
 local newest = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
-return { 0, count, tonumber(blocking[2]) + window_us - now, tonumber(newest[2]) + window_us - now, 0, '0', version }
+local slot_frees = tonumber(blocking[2]) + window_us - now
+-- entries scored in the future are leased slots: if the window is full only because of them,
+-- a slot frees when their lease ends (the unused ones go back then), not with the oldest entry
+local leased = redis.call('ZCOUNT', key, '(' .. string.format('%.0f', now), '+inf')
+if leased > 0 and count - leased < limit then
+  slot_frees = math.min(slot_frees, tonumber(newest[2]) - now)
+end
+return { 0, count, slot_frees, tonumber(newest[2]) + window_us - now, 0, '0', version }
 `;
 
 export const SLIDING_WINDOW_SHA = createHash('sha1').update(SLIDING_WINDOW_LUA).digest('hex');

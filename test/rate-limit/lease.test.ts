@@ -131,6 +131,25 @@ describe.skipIf(!redisUrl)('rate limiter leases on Redis', { retry: 2 }, () => {
     });
   });
 
+  it('tells a client refused only because of another instance\'s leased slots to retry in 1 s, and lets it in once they go back', async () => {
+    await withInstances(2, async ({ limiters: [a, b] }) => {
+      if (!a || !b) throw new Error('no instance');
+      const limit = 64;
+      // A is busy: the second of its concurrent hits leases limit / 16 = 4 slots.
+      const onA = await Promise.all([a.hit('k', limit, 60_000), a.hit('k', limit, 60_000)]);
+      expect(onA.every((d) => d.allowed)).toBe(true);
+      // B fills what is left of the window at once (one pipelined round trip, well within A's
+      // lease), then asks once more while A's 4 leased slots are still out.
+      const onB = await burst(b, limit - 2 - 4, 'k', limit, 60_000);
+      expect(onB.every((d) => d.allowed)).toBe(true);
+      const refused = await b.hit('k', limit, 60_000);
+      // Without the lease the oldest entry would block for the whole 60 s window.
+      expect(refused).toMatchObject({ allowed: false, retryAfterSeconds: 1 });
+      await sleep(LEASE_MS * 3);
+      expect((await b.hit('k', limit, 60_000)).allowed).toBe(true);
+    });
+  });
+
   it('answers a version bump only after the leases read under the old version have ended', async () => {
     await withInstances(2, async ({ prefix, redis: [reader, writer], limiters: [limiter] }) => {
       if (!limiter || !reader || !writer) throw new Error('no instance');
