@@ -11,7 +11,9 @@
  * by RATE_LIMIT_SCALE (default here 1e6) so it does not refuse the load.
  *
  * BENCH_ROUND_SECONDS (default 3), BENCH_ROUNDS (default 3 per side and status),
- * BENCH_CONNECTIONS (default 10), BENCH_ACCEPT_ENCODING (comma-separated codings to ask for,
+ * BENCH_CONNECTIONS (default 10), BENCH_KEYS (default 1: one API key, a single hot key; N: N keys
+ * of the shop in turn, each with its own rate-limit window, the multi-tenant load in which a key
+ * sends far less than one request per Redis round trip), BENCH_ACCEPT_ENCODING (comma-separated codings to ask for,
  * each measured; default "identity,br"), BENCH_STORES (default "pglite,postgres").
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -38,6 +40,7 @@ const envSchema = z.object({
   BENCH_CONNECTIONS: z.coerce.number().int().min(1).default(10),
   BENCH_ACCEPT_ENCODING: z.string().default('identity,br'),
   BENCH_STORES: z.string().default('pglite,postgres'),
+  BENCH_KEYS: z.coerce.number().int().min(1).max(1000).default(1),
 });
 
 const print = (text = '') => process.stdout.write(`${text}\n`);
@@ -109,8 +112,13 @@ const urlOf = (server: FastifyInstance): string => {
   return `http://127.0.0.1:${address.port}/api/v1/rules`;
 };
 
-async function drive(url: string, headers: Record<string, string>, seconds: number, connections: number, expected: number) {
-  const result = await autocannon({ url, headers, duration: seconds, connections, pipelining: 1 });
+/**
+ * Drives `url` for `seconds`. With several `keys`, each connection cycles through them request
+ * by request (one shop's keys, each with its own rate-limit window): the multi-tenant load.
+ */
+async function drive(url: string, headers: Record<string, string>, seconds: number, connections: number, expected: number, keys: readonly string[] = []) {
+  const requests = keys.length > 1 ? keys.map((key) => ({ method: 'GET' as const, headers: { ...headers, authorization: `Bearer ${key}` } })) : undefined;
+  const result = await autocannon({ url, headers, duration: seconds, connections, pipelining: 1, ...(requests ? { requests } : {}) });
   const wrong = result.non2xx - (expected === 304 ? result.requests.total : 0);
   if (result.errors > 0 || (expected === 200 && result.non2xx > 0) || (expected === 304 && result['3xx'] === 0)) {
     throw new Error(`unexpected answers from ${url}: errors ${result.errors}, non-2xx ${result.non2xx} (${wrong})`);
@@ -119,6 +127,17 @@ async function drive(url: string, headers: Record<string, string>, seconds: numb
 }
 
 type BenchEnv = z.infer<typeof envSchema>;
+
+/** `count` more API keys of the shop (BENCH_KEYS − 1). */
+async function moreKeys(app: FastifyInstance, shopId: string, count: number): Promise<string[]> {
+  const keys: string[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const res = await app.inject({ method: 'POST', url: `/admin/v1/shops/${shopId}/api-keys`, payload: { name: `bench ${i}` }, headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}` } });
+    if (res.statusCode !== 201) throw new Error(`key: ${res.body}`);
+    keys.push((res.json() as { key: string }).key);
+  }
+  return keys;
+}
 
 const mean = (values: readonly number[]): number => values.reduce((sum, v) => sum + v, 0) / values.length;
 
@@ -142,7 +161,8 @@ async function benchStore(e: BenchEnv, env: Record<string, string | undefined>) 
   const app = await buildApp(ctx);
   await app.listen({ host: '127.0.0.1', port: 0 });
   try {
-    const { key } = await seedBenchShop(app, { name: 'rules', rules: RULES, rulesPerCampaign: RULES_PER_CAMPAIGN, rule: benchRule });
+    const { shopId, key } = await seedBenchShop(app, { name: 'rules', rules: RULES, rulesPerCampaign: RULES_PER_CAMPAIGN, rule: benchRule });
+    const keys = [key, ...(await moreKeys(app, shopId, e.BENCH_KEYS - 1))];
     for (const coding of e.BENCH_ACCEPT_ENCODING.split(',').map((c) => c.trim())) {
       const auth = { authorization: `Bearer ${key}`, 'accept-encoding': coding };
       const first = await getRaw(urlOf(app), auth);
@@ -154,17 +174,18 @@ async function benchStore(e: BenchEnv, env: Record<string, string | undefined>) 
         const encoding = first.headers['content-encoding'] ?? 'identity';
         print(`GET /api/v1/rules: ${ctx.database.kind}${config.redisUrl ? ' + Redis' : ''} (key cache ${ctx.shopVersions.mode}), ` +
           `${RULES} rules, ${bytes.length} bytes on the wire (${encoding}), ${e.BENCH_CONNECTIONS} connections, ` +
+          `${keys.length === 1 ? 'one API key' : `${keys.length} API keys in turn`}, ` +
           `${e.BENCH_ROUNDS} alternating rounds of ${e.BENCH_ROUND_SECONDS} s per side, load ${loadavg()[0]?.toFixed(1) ?? '?'}`);
         for (const [status, headers] of [[200, auth], [304, { ...auth, 'if-none-match': etag }]] as const) {
           const rates = { app: [] as number[], bare: [] as number[] };
-          await drive(urlOf(app), headers, 1, e.BENCH_CONNECTIONS, status); // warm-up
-          await drive(urlOf(bare), headers, 1, e.BENCH_CONNECTIONS, status);
+          await drive(urlOf(app), headers, 1, e.BENCH_CONNECTIONS, status, keys); // warm-up
+          await drive(urlOf(bare), headers, 1, e.BENCH_CONNECTIONS, status, keys);
           for (let round = 0; round < e.BENCH_ROUNDS; round += 1) {
             // Alternate which side goes first, so neither always runs on a warmer machine.
             const order = round % 2 === 0 ? (['app', 'bare'] as const) : (['bare', 'app'] as const);
             for (const side of order) {
               const server = side === 'app' ? app : bare;
-              rates[side].push(await drive(urlOf(server), headers, e.BENCH_ROUND_SECONDS, e.BENCH_CONNECTIONS, status));
+              rates[side].push(await drive(urlOf(server), headers, e.BENCH_ROUND_SECONDS, e.BENCH_CONNECTIONS, status, keys));
             }
           }
           // Each round's two sides ran back to back under about the same machine load: the
