@@ -10,7 +10,7 @@ import { buildAppOpenApiDocument } from '../http/openapi.ts';
 import { mountRoutes } from '../http/shop-routes.ts';
 import { createAppSessionResolver } from './auth.ts';
 import { merchantRoutes, sessionCookie } from './routes.ts';
-import { consumeLoginLink, createSession, SESSION_ABSOLUTE_MS } from './sessions.ts';
+import { consumeLoginLink, createSession, peekLoginLink, SESSION_ABSOLUTE_MS } from './sessions.ts';
 import { frameAncestors } from './embedding.ts';
 import { registerAppAssets } from './static.ts';
 
@@ -28,6 +28,24 @@ main{max-width:32rem;margin:10vh auto;padding:1.5rem;background:#fff;border-radi
 h1{font-size:1.25rem;margin:0 0 .5rem}code{background:#f1f1f1;padding:.1rem .3rem;border-radius:4px}</style></head>
 <body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(detail)}</p>
 <p>Ask for a new link: <code>npm run cli -- shop:login-link &lt;shopId&gt;</code></p></main></body></html>`;
+}
+
+/**
+ * The page a valid login link opens: a form that POSTs the token, submitted at once by the
+ * browser. A link preview (chat unfurlers, mail scanners) fetches the URL without running it,
+ * so it no longer spends the link; a person's browser signs in as before, in one step.
+ */
+export function signInFormPage(token: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Signing in · Gift campaigns</title>
+<style>body{margin:0;font:14px/1.5 -apple-system,BlinkMacSystemFont,"San Francisco","Segoe UI",Roboto,sans-serif;background:#f1f1f1;color:#303030}
+main{max-width:32rem;margin:10vh auto;padding:1.5rem;background:#fff;border-radius:12px;box-shadow:0 1px 0 rgba(0,0,0,.07)}
+h1{font-size:1.25rem;margin:0 0 .5rem}button{font:inherit;padding:.4rem 1rem;border-radius:8px;border:0;background:#303030;color:#fff;cursor:pointer}</style></head>
+<body><main><h1>Signing in to Gift campaigns</h1>
+<form method="post" action="/app/login"><input type="hidden" name="token" value="${escapeHtml(token)}">
+<p>This link signs you in once. If nothing happens, press the button.</p><button type="submit">Sign in</button></form>
+<script>document.forms[0].submit()</script></main></body></html>`;
 }
 
 function problem(reply: FastifyReply, status: number, title: string, detail: string) {
@@ -60,27 +78,46 @@ export async function registerMerchantAdmin(app: FastifyInstance, ctx: AppContex
   });
   registerDocumentRoute(app, `${APP_API_PREFIX}/openapi.json`, () => buildAppOpenApiDocument(routes));
 
+  const refused = (reply: FastifyReply, result: { reason: 'invalid' | 'expired' | 'used' }) => {
+    const [title, detail] =
+      result.reason === 'used'
+        ? ['This sign-in link was already used', 'Each link signs in once. If that was not you, tell the shop\'s operator.']
+        : result.reason === 'expired'
+          ? ['This sign-in link has expired', 'Links are valid for 15 minutes.']
+          : ['This sign-in link is not valid', 'The link is not one this service made. Copy the whole link the command printed.'];
+    return problem(reply, result.reason === 'invalid' ? 400 : 410, title, detail);
+  };
+  const incomplete = (reply: FastifyReply) =>
+    problem(reply, 400, 'This sign-in link is incomplete', 'The link has no token. Copy the whole link the command printed.');
+
+  // Opening the link (GET) says whether it can sign in and hands the token to a form; only the
+  // form's POST uses it (docs/merchant-admin.md "Login links").
   app.get<{ Querystring: { token?: unknown } }>('/app/login', async (request, reply) => {
     // The token is in the URL: keep it out of caches and of the next page's Referer.
     reply.headers({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
     const token = request.query.token;
-    if (typeof token !== 'string' || token === '') {
-      return problem(reply, 400, 'This sign-in link is incomplete', 'The link has no token. Copy the whole link the command printed.');
-    }
-    const result = await consumeLoginLink(ctx.db, token, ctx.now());
-    if (!result.ok) {
-      const [title, detail] =
-        result.reason === 'used'
-          ? ['This sign-in link was already used', 'Each link signs in once. If that was not you, tell the shop\'s operator.']
-          : result.reason === 'expired'
-            ? ['This sign-in link has expired', 'Links are valid for 15 minutes.']
-            : ['This sign-in link is not valid', 'The link is not one this service made. Copy the whole link the command printed.'];
-      return problem(reply, result.reason === 'invalid' ? 400 : 410, title, detail);
-    }
-    const session = await createSession(ctx.db, result.shopId, ctx.now());
-    request.log.info({ shopId: result.shopId }, 'merchant admin session opened');
-    reply.header('Set-Cookie', sessionCookie(session.value, { secure, maxAgeSeconds: SESSION_ABSOLUTE_MS / 1000 }));
-    return reply.code(303).header('Location', '/app/').send();
+    if (typeof token !== 'string' || token === '') return incomplete(reply);
+    const state = await peekLoginLink(ctx.db, token, ctx.now());
+    if (!state.ok) return refused(reply, state);
+    return reply.header('Content-Security-Policy', frameAncestors(undefined)).type('text/html; charset=utf-8').send(signInFormPage(token));
+  });
+
+  await app.register(async (scope) => {
+    // The sign-in form's body; this scope's only route, so no other route takes form bodies.
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(String(body))));
+    });
+    scope.post<{ Body: { token?: unknown } | undefined }>('/app/login', async (request, reply) => {
+      reply.headers({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
+      const token = typeof request.body === 'object' && request.body !== null ? request.body.token : undefined;
+      if (typeof token !== 'string' || token === '') return incomplete(reply);
+      const result = await consumeLoginLink(ctx.db, token, ctx.now());
+      if (!result.ok) return refused(reply, result);
+      const session = await createSession(ctx.db, result.shopId, ctx.now());
+      request.log.info({ shopId: result.shopId }, 'merchant admin session opened');
+      reply.header('Set-Cookie', sessionCookie(session.value, { secure, maxAgeSeconds: SESSION_ABSOLUTE_MS / 1000 }));
+      return reply.code(303).header('Location', '/app/').send();
+    });
   });
 
   registerAppAssets(app, { db: ctx.db, appKey: ctx.config.platformAppKey, appSecret: ctx.config.platformAppSecret });

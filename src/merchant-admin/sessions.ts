@@ -41,6 +41,29 @@ export async function createLoginLink(db: Queryable, shopId: string, now: Date):
 
 export type ConsumeResult = { ok: true; shopId: string } | { ok: false; reason: 'invalid' | 'expired' | 'used' };
 
+/** Why a link that could not be used (or was not) is unusable now, or ok when it still is. */
+async function linkState(db: Queryable, shopId: string, tokenHash: string, now: Date): Promise<ConsumeResult> {
+  const [row] = await db
+    .select({ usedAt: adminLoginLinks.usedAt, expiresAt: adminLoginLinks.expiresAt })
+    .from(adminLoginLinks)
+    .where(and(eq(adminLoginLinks.shopId, shopId), eq(adminLoginLinks.tokenHash, tokenHash)));
+  if (!row) return { ok: false, reason: 'invalid' };
+  if (row.usedAt !== null) return { ok: false, reason: 'used' };
+  return row.expiresAt > now ? { ok: true, shopId } : { ok: false, reason: 'expired' };
+}
+
+/**
+ * Whether a login link could be used now, without using it (the page a link opens, before the
+ * browser submits it).
+ *
+ * @example const state = await peekLoginLink(db, token, new Date()); // { ok: true, shopId } | { ok: false, reason }
+ */
+export async function peekLoginLink(db: Queryable, token: string, now: Date): Promise<ConsumeResult> {
+  const shopId = shopIdOf('gcl', token);
+  if (shopId === undefined) return { ok: false, reason: 'invalid' };
+  return linkState(db, shopId, sha256Hex(token), now);
+}
+
 /**
  * Uses a login link: one UPDATE sets `used_at` where it is null and the link unexpired, so of
  * two concurrent uses exactly one gets the row back.
@@ -56,9 +79,9 @@ export async function consumeLoginLink(db: Queryable, token: string, now: Date):
     .where(and(where, isNull(adminLoginLinks.usedAt), gt(adminLoginLinks.expiresAt, now)))
     .returning({ shopId: adminLoginLinks.shopId });
   if (used.length > 0) return { ok: true, shopId };
-  const [row] = await db.select({ usedAt: adminLoginLinks.usedAt }).from(adminLoginLinks).where(where);
-  if (!row) return { ok: false, reason: 'invalid' };
-  return { ok: false, reason: row.usedAt === null ? 'expired' : 'used' };
+  const state = await linkState(db, shopId, tokenHash, now);
+  // Not used by this call: it was used meanwhile, or it expired.
+  return state.ok ? { ok: false, reason: 'used' } : state;
 }
 
 /** Opens a session; the returned value goes in the cookie and nowhere else. */

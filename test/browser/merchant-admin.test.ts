@@ -40,7 +40,7 @@ describe.skipIf(skipWithoutChromium())('merchant admin, in Chromium', () => {
     // The health check's 409 and the schedule's 400 are the failed requests expected (the browser logs each).
     const { page, errors } = await openPage(browser, /status of (409|400)/);
 
-    await page.goto(await loginLink());
+    await stack.signIn(page, shop.id);
     expect(new URL(page.url()).pathname).toBe('/app/');
     await page.getByRole('heading', { name: 'Campaigns', level: 1 }).waitFor();
     await page.getByText('Spend 50, get a mug').waitFor();
@@ -128,6 +128,7 @@ describe.skipIf(skipWithoutChromium())('merchant admin, in Chromium', () => {
     const page = await browser.context.newPage();
     const link = await loginLink();
     await page.goto(link);
+    await page.waitForURL((url) => url.pathname === '/app/');
     const again = await page.goto(link);
     expect(again?.status()).toBe(410);
     await page.getByRole('heading', { name: 'This sign-in link was already used' }).waitFor();

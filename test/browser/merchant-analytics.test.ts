@@ -58,7 +58,7 @@ describe.skipIf(skipWithoutChromium())('merchant admin analytics and experiments
 
   it('reads the orders in charts, the per-campaign table and both CSV downloads; a 91-day range shows the 400', async () => {
     const { page, errors } = await openPage(browser, EXPECTED_FAILURES);
-    await page.goto(await stack.loginLink(shop.id));
+    await stack.signIn(page, shop.id);
     await page.goto(`${stack.base}/app/#/analytics`);
     await page.getByRole('heading', { name: 'Analytics', level: 1 }).waitFor();
     await page.getByRole('heading', { name: 'By campaign' }).waitFor();
@@ -119,7 +119,7 @@ describe.skipIf(skipWithoutChromium())('merchant admin analytics and experiments
 
   it('starts (after the server 400 at its field), stops and concludes an experiment', async () => {
     const { page, errors } = await openPage(browser, EXPECTED_FAILURES);
-    await page.goto(await stack.loginLink(shop.id));
+    await stack.signIn(page, shop.id);
     await page.goto(`${stack.base}/app/#/experiments`);
     await page.getByRole('heading', { name: 'Experiments', level: 1 }).waitFor();
     await page.getByRole('heading', { name: 'No experiments for this campaign' }).waitFor();

@@ -42,7 +42,7 @@ describe.skipIf(skipWithoutChromium())('budgets in the campaign editor, in Chrom
     const { page, errors } = await openPage(stack.browser, /status of 400/);
     const field = (label: string) => page.getByLabel(label, { exact: true });
 
-    await page.goto(`${await stack.loginLink(shop.id)}`);
+    await stack.signIn(page, shop.id);
     await page.getByRole('link', { name: 'New campaign' }).first().waitFor();
     await page.goto(`${stack.base}/app/#/campaigns/${campaignId}`);
     await page.getByRole('heading', { name: 'Edit Mug week', level: 1 }).waitFor();

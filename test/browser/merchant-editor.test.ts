@@ -32,7 +32,7 @@ describe.skipIf(skipWithoutChromium())('the campaign editor, in Chromium', () =>
     const { page, errors } = await openPage(stack.browser, /status of 400/);
     const field = (label: string) => page.getByLabel(label, { exact: true });
 
-    await page.goto(await stack.loginLink(shop.id));
+    await stack.signIn(page, shop.id);
     await page.getByRole('heading', { name: 'No gift campaigns yet' }).waitFor();
     await page.getByRole('link', { name: 'New campaign' }).click();
     await page.getByRole('heading', { name: 'New campaign', level: 1 }).waitFor();

@@ -44,7 +44,7 @@ describe.skipIf(skipWithoutChromium())('the gift picker, in Chromium', () => {
     const { page, errors } = await openPage(stack.browser);
     const field = (label: string) => page.getByLabel(label, { exact: true });
 
-    await page.goto(await stack.loginLink(shop.id));
+    await stack.signIn(page, shop.id);
     await page.getByRole('link', { name: 'New campaign' }).click();
     await page.getByRole('heading', { name: 'New campaign', level: 1 }).waitFor();
     await field('Campaign name').fill('Mug with every order');

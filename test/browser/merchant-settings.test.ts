@@ -41,7 +41,7 @@ describe.skipIf(skipWithoutChromium())('merchant admin settings, in Chromium', (
   it('changes shop settings, manages a webhook endpoint with its delivery log, creates and revokes a storefront token', async () => {
     // The 400s of the refused entries are expected failed requests (the browser logs each).
     const { page, errors } = await openPage(browser, /status of 400/);
-    await page.goto(await stack.loginLink(shop.id));
+    await stack.signIn(page, shop.id);
     await page.getByRole('link', { name: 'Settings' }).first().click();
 
     // Shop settings: the plan is shown, not editable; a bad value is refused at its field.

@@ -59,7 +59,7 @@ describe.skipIf(skipWithoutChromium())('merchant admin simulator, in Chromium', 
     // The bad price's 400 is the one failed request expected (the browser logs it).
     const { page, errors } = await openPage(browser, /status of 400/);
 
-    await page.goto(await stack.loginLink(shop.id));
+    await stack.signIn(page, shop.id);
     await page.goto(`${stack.base}/app/#/simulator`);
     await page.getByRole('heading', { name: 'Simulator', level: 1 }).waitFor();
     await check(page, 'simulator-empty');
@@ -155,7 +155,7 @@ describe.skipIf(skipWithoutChromium())('merchant admin simulator, in Chromium', 
     expect(order.statusCode, order.body).toBe(200);
 
     const page = await browser.context.newPage();
-    await page.goto(await stack.loginLink(shop.id));
+    await stack.signIn(page, shop.id);
     await page.goto(`${stack.base}/app/#/simulator`);
     await page.getByLabel('Evaluate with').selectOption({ label: 'Campaign: Once per customer' });
     await page.getByLabel('Product ID, line 1').fill('gid://shopify/Product/10');

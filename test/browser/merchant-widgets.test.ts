@@ -37,7 +37,7 @@ describe.skipIf(skipWithoutChromium())('merchant admin widgets, in Chromium', ()
       expect(res.status()).toBe(200);
       return (await res.json()) as unknown;
     };
-    await page.goto(await stack.loginLink(shop.id));
+    await stack.signIn(page, shop.id);
     await page.goto(`${stack.base}/app/#/widgets`);
     await page.getByRole('heading', { name: 'Widgets', level: 1 }).waitFor();
     const preview = page.getByRole('region', { name: 'Widget preview' });

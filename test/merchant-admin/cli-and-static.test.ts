@@ -7,6 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli.ts';
 import { DataDirLockedError } from '../../src/db/data-dir-lock.ts';
+import { openLoginLink } from '../support/login-link.ts';
 import { ADMIN_TOKEN, createTestApp } from '../support/test-app.ts';
 import type { TestApp } from '../support/test-app.ts';
 
@@ -36,7 +37,7 @@ describe('shop:login-link', () => {
     const url = out.stdout.split('\n')[0] ?? '';
     expect(url).toMatch(/^http:\/\/localhost:4321\/app\/login\?token=gcl_[0-9A-Za-z]{16}_[0-9A-Za-z]{32}$/);
     const path = new URL(url).pathname + new URL(url).search;
-    expect((await t.app.inject({ method: 'GET', url: path })).statusCode).toBe(303);
+    expect((await openLoginLink(t.app, url)).statusCode).toBe(303);
     expect((await t.app.inject({ method: 'GET', url: path })).statusCode).toBe(410);
 
     const https = await cli(['shop:login-link', shop.id, '--json'], { PUBLIC_URL: 'https://gifts.example.com' });
@@ -72,7 +73,7 @@ describe('shop:login-link while the server holds the embedded database', () => {
     expect(out.code, out.stderr).toBe(0);
     const url = new URL(out.stdout.split('\n')[0] ?? '');
     expect(url.pathname).toBe('/app/login');
-    expect((await t.app.inject({ method: 'GET', url: url.pathname + url.search })).statusCode).toBe(303);
+    expect((await openLoginLink(t.app, url.href)).statusCode).toBe(303);
     expect((await t.app.inject({ method: 'GET', url: url.pathname + url.search })).statusCode).toBe(410);
 
     const unknown = await cliBeside(['shop:login-link', 'shp_doesnotexist00'], env);

@@ -8,6 +8,7 @@ import { signSessionToken } from '../../src/merchant-admin/session-token.ts';
 import { LOGIN_LINK_TTL_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../src/merchant-admin/sessions.ts';
 import { campaign, rule } from '../campaigns/fixtures.ts';
 import { errorBody } from '../support/error-body.ts';
+import { openLoginLink, submitLoginLink } from '../support/login-link.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 
@@ -35,7 +36,7 @@ async function loginLink(shopId: string): Promise<string> {
 
 /** Opens a cookie session of `shopId`: its cookie header and CSRF token. */
 async function signIn(shopId: string): Promise<{ cookie: string; csrf: string }> {
-  const res = await t.app.inject({ method: 'GET', url: await loginLink(shopId) });
+  const res = await openLoginLink(t.app, await loginLink(shopId));
   expect(res.statusCode).toBe(303);
   const cookie = String(res.headers['set-cookie']).split(';')[0] ?? '';
   const session = await t.app.inject({ method: 'GET', url: '/app/api/v1/session', headers: { cookie } });
@@ -110,10 +111,28 @@ describe('session token (embedded)', () => {
 });
 
 describe('login links', () => {
-  it('opens a session in an HttpOnly SameSite=Lax cookie and redirects to /app/; the link is refused the second time', async () => {
+  it('opening it spends nothing: its page carries the token in a form that submits itself, framed by no one, and opening it twice is the same', async () => {
+    const url = await loginLink(shopA.id);
+    const token = new URL(url, 'http://x').searchParams.get('token') ?? '';
+    for (let i = 0; i < 2; i += 1) {
+      const page = await t.app.inject({ method: 'GET', url });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['cache-control']).toBe('no-store');
+      expect(page.headers['referrer-policy']).toBe('no-referrer');
+      expect(page.headers['content-security-policy']).toBe("frame-ancestors 'none';");
+      expect(page.headers['set-cookie']).toBeUndefined();
+      expect(page.body).toContain('<form method="post" action="/app/login">');
+      expect(page.body).toContain(`name="token" value="${token}"`);
+      expect(page.body).toContain('document.forms[0].submit()');
+    }
+    // Still usable after being opened (a link preview fetched it, say).
+    expect((await submitLoginLink(t.app, token)).statusCode).toBe(303);
+  });
+
+  it('its form opens a session in an HttpOnly SameSite=Lax cookie and redirects to /app/; the link is refused the second time', async () => {
     const url = await loginLink(shopA.id);
     expect(url).toMatch(/^\/app\/login\?token=gcl_/);
-    const res = await t.app.inject({ method: 'GET', url });
+    const res = await openLoginLink(t.app, url);
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe('/app/');
     expect(res.headers['cache-control']).toBe('no-store');
@@ -124,33 +143,37 @@ describe('login links', () => {
     expect(cookie).toContain('Path=/app');
     expect(cookie).not.toContain('Secure');
 
-    const again = await t.app.inject({ method: 'GET', url });
-    expect(again.statusCode).toBe(410);
-    expect(again.headers['content-type']).toContain('text/html');
-    expect(again.body).toContain('already used');
-    expect(again.headers['set-cookie']).toBeUndefined();
+    for (const again of [await t.app.inject({ method: 'GET', url }), await submitLoginLink(t.app, new URL(url, 'http://x').searchParams.get('token') ?? '')]) {
+      expect(again.statusCode).toBe(410);
+      expect(again.headers['content-type']).toContain('text/html');
+      expect(again.body).toContain('already used');
+      expect(again.headers['set-cookie']).toBeUndefined();
+    }
   });
 
   it('is refused after 15 minutes, and a made-up token is refused', async () => {
     const url = await loginLink(shopA.id);
     clock += LOGIN_LINK_TTL_MS + 1000;
     try {
-      const res = await t.app.inject({ method: 'GET', url });
-      expect(res.statusCode).toBe(410);
-      expect(res.body).toContain('expired');
+      for (const res of [await t.app.inject({ method: 'GET', url }), await submitLoginLink(t.app, new URL(url, 'http://x').searchParams.get('token') ?? '')]) {
+        expect(res.statusCode).toBe(410);
+        expect(res.body).toContain('expired');
+      }
     } finally {
       clock -= LOGIN_LINK_TTL_MS + 1000;
     }
     for (const token of ['', 'gcl_nope', `gcl_${shopA.id.slice(4)}_${'a'.repeat(32)}`]) {
-      const res = await t.app.inject({ method: 'GET', url: `/app/login?token=${token}` });
-      expect(res.statusCode, token).toBe(400);
-      expect(res.headers['set-cookie']).toBeUndefined();
+      for (const res of [await t.app.inject({ method: 'GET', url: `/app/login?token=${token}` }), await submitLoginLink(t.app, token)]) {
+        expect(res.statusCode, token).toBe(400);
+        expect(res.headers['set-cookie']).toBeUndefined();
+      }
     }
   });
 
   it('of concurrent uses of one link exactly one signs in', async () => {
     const url = await loginLink(shopA.id);
-    const answers = await Promise.all(Array.from({ length: 8 }, () => t.app.inject({ method: 'GET', url })));
+    const token = new URL(url, 'http://x').searchParams.get('token') ?? '';
+    const answers = await Promise.all(Array.from({ length: 8 }, () => submitLoginLink(t.app, token)));
     expect(answers.map((res) => res.statusCode).sort()).toEqual([303, 410, 410, 410, 410, 410, 410, 410]);
   });
 
@@ -161,7 +184,7 @@ describe('login links', () => {
       const link = await https.admin({ method: 'POST', url: `/admin/v1/shops/${shop.id}/login-links` });
       const { url } = link.json() as { url: string };
       expect(url).toMatch(/^https:\/\/gifts\.example\.com\/app\/login\?token=gcl_/);
-      const res = await https.app.inject({ method: 'GET', url: new URL(url).pathname + new URL(url).search });
+      const res = await openLoginLink(https.app, url);
       expect(String(res.headers['set-cookie'])).toContain('; Secure');
     } finally {
       await https.close();
@@ -313,9 +336,10 @@ describe('logs', () => {
       const link = await traced.admin({ method: 'POST', url: `/admin/v1/shops/${shop.id}/login-links` });
       const url = new URL((link.json() as { url: string }).url);
       const token = url.searchParams.get('token') ?? '';
-      const opened = await traced.app.inject({ method: 'GET', url: url.pathname + url.search });
+      const opened = await openLoginLink(traced.app, url.href);
       const cookie = String(opened.headers['set-cookie']).split(';')[0] ?? '';
       await traced.app.inject({ method: 'GET', url: url.pathname + url.search });
+      await submitLoginLink(traced.app, token);
       await traced.app.inject({ method: 'POST', url: '/app/api/v1/api-keys', headers: { cookie }, payload: {} });
       const domain = (await traced.admin({ method: 'GET', url: `/admin/v1/shops/${shop.id}` })).json().shop.domain as string;
       const jwt = tokenFor(domain);

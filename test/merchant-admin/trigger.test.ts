@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createHarness } from '../lifecycle/harness.ts';
 import type { Harness } from '../lifecycle/harness.ts';
+import { openLoginLink } from '../support/login-link.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -19,7 +20,7 @@ it('enable and disable through the app send campaign.activated/deactivated with 
 
   const link = await h.t.admin({ method: 'POST', url: `/admin/v1/shops/${shop.id}/login-links` });
   const url = new URL((link.json() as { url: string }).url);
-  const opened = await h.t.app.inject({ method: 'GET', url: url.pathname + url.search });
+  const opened = await openLoginLink(h.t.app, url.href);
   const cookie = String(opened.headers['set-cookie']).split(';')[0] ?? '';
   const session = await h.t.app.inject({ method: 'GET', url: '/app/api/v1/session', headers: { cookie } });
   const headers = { cookie, 'x-csrf-token': (session.json() as { csrfToken: string }).csrfToken };

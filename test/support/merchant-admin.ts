@@ -18,6 +18,8 @@ export type MerchantAdminStack = {
   browser: Browser;
   /** A fresh one-time login link of `shopId`, on `base`. */
   loginLink(shopId: string): Promise<string>;
+  /** Opens a fresh login link of `shopId` in `page` and waits until its form has signed in (at /app/). */
+  signIn(page: Page, shopId: string): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -26,20 +28,26 @@ export type MerchantAdminStack = {
  *
  * @example
  *   const stack = await startMerchantAdmin();
- *   await page.goto(await stack.loginLink(shop.id));
+ *   await stack.signIn(page, shop.id);
  */
 export async function startMerchantAdmin(env: Record<string, string> = {}): Promise<MerchantAdminStack> {
   const t = await createTestApp(env);
   const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   const browser = await launchChromium();
+  const loginLink = async (shopId: string) => {
+    const res = await t.admin({ method: 'POST', url: `/admin/v1/shops/${shopId}/login-links` });
+    const { url } = res.json() as { url: string };
+    return base + new URL(url).pathname + new URL(url).search;
+  };
   return {
     t,
     base,
     browser,
-    async loginLink(shopId) {
-      const res = await t.admin({ method: 'POST', url: `/admin/v1/shops/${shopId}/login-links` });
-      const { url } = res.json() as { url: string };
-      return base + new URL(url).pathname + new URL(url).search;
+    loginLink,
+    async signIn(page, shopId) {
+      await page.goto(await loginLink(shopId));
+      // The link's page submits its form itself (docs/merchant-admin.md "Login links").
+      await page.waitForURL((url) => url.pathname === '/app/');
     },
     async close() {
       await browser.close();
