@@ -18,16 +18,25 @@ export const APP_API_PREFIX = '/app/api/v1';
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** The page a failed login link lands on: says why and what to do, in the app's look. */
-export function signInProblemPage(title: string, detail: string): string {
+/** A small page in the app's look (the sign-in pages; the app itself is not loaded). */
+function plainPage(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(title)} · Gift campaigns</title>
 <style>body{margin:0;font:14px/1.5 -apple-system,BlinkMacSystemFont,"San Francisco","Segoe UI",Roboto,sans-serif;background:#f1f1f1;color:#303030}
 main{max-width:32rem;margin:10vh auto;padding:1.5rem;background:#fff;border-radius:12px;box-shadow:0 1px 0 rgba(0,0,0,.07)}
-h1{font-size:1.25rem;margin:0 0 .5rem}code{background:#f1f1f1;padding:.1rem .3rem;border-radius:4px}</style></head>
-<body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(detail)}</p>
-<p>Ask for a new link: <code>npm run cli -- shop:login-link &lt;shopId&gt;</code></p></main></body></html>`;
+h1{font-size:1.25rem;margin:0 0 .5rem}code{background:#f1f1f1;padding:.1rem .3rem;border-radius:4px}
+button{font:inherit;padding:.4rem 1rem;border-radius:8px;border:0;background:#303030;color:#fff;cursor:pointer}</style></head>
+<body><main>${body}</main></body></html>`;
+}
+
+/** The page a failed login link lands on: says why and what to do, in the app's look. */
+export function signInProblemPage(title: string, detail: string): string {
+  return plainPage(
+    title,
+    `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(detail)}</p>
+<p>Ask for a new link: <code>npm run cli -- shop:login-link &lt;shopId&gt;</code></p>`,
+  );
 }
 
 /**
@@ -36,16 +45,13 @@ h1{font-size:1.25rem;margin:0 0 .5rem}code{background:#f1f1f1;padding:.1rem .3re
  * so it no longer spends the link; a person's browser signs in as before, in one step.
  */
 export function signInFormPage(token: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>Signing in · Gift campaigns</title>
-<style>body{margin:0;font:14px/1.5 -apple-system,BlinkMacSystemFont,"San Francisco","Segoe UI",Roboto,sans-serif;background:#f1f1f1;color:#303030}
-main{max-width:32rem;margin:10vh auto;padding:1.5rem;background:#fff;border-radius:12px;box-shadow:0 1px 0 rgba(0,0,0,.07)}
-h1{font-size:1.25rem;margin:0 0 .5rem}button{font:inherit;padding:.4rem 1rem;border-radius:8px;border:0;background:#303030;color:#fff;cursor:pointer}</style></head>
-<body><main><h1>Signing in to Gift campaigns</h1>
+  return plainPage(
+    'Signing in',
+    `<h1>Signing in to Gift campaigns</h1>
 <form method="post" action="/app/login"><input type="hidden" name="token" value="${escapeHtml(token)}">
 <p>This link signs you in once. If nothing happens, press the button.</p><button type="submit">Sign in</button></form>
-<script>document.forms[0].submit()</script></main></body></html>`;
+<script>document.forms[0].submit()</script>`,
+  );
 }
 
 function problem(reply: FastifyReply, status: number, title: string, detail: string) {
