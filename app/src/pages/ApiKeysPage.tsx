@@ -1,34 +1,25 @@
 /** Settings → API keys: create (the key shown once), list, revoke with confirmation. */
 import { Banner, BlockStack, Box, Button, Card, InlineStack, Modal, Page, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
 import { Empty } from '../Empty.tsx';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { api, errorText } from '../api/client.ts';
 import { Notice } from '../Notice.tsx';
 import type { NoticeText } from '../Notice.tsx';
 import type { ApiKey } from '../api/client.ts';
 import { SettingsNav } from './settings/SettingsNav.tsx';
+import { useLoaded } from '../useLoaded.ts';
 import { CreateCard } from './settings/CreateCard.tsx';
 
 export function ApiKeysPage() {
-  const [keys, setKeys] = useState<ApiKey[] | undefined>();
-  const [loadError, setLoadError] = useState<string | undefined>();
+  const loaded = useLoaded(() => api.GET('/app/api/v1/api-keys'), 'The keys could not be loaded');
+  const { error: loadError, reload: load } = loaded;
+  const keys = loaded.value?.apiKeys;
   const [name, setName] = useState('');
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<{ key: string; name: string } | undefined>();
   const [revoking, setRevoking] = useState<ApiKey | undefined>();
   const [busy, setBusy] = useState(false);
   const [toast, setToast] = useState<NoticeText | undefined>();
-
-  const load = useCallback(async () => {
-    const { data, error } = await api.GET('/app/api/v1/api-keys');
-    if (data) {
-      setKeys(data.apiKeys);
-      setLoadError(undefined);
-    } else setLoadError(errorText(error, 'The keys could not be loaded'));
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const create = useCallback(async () => {
     setCreating(true);

@@ -6,8 +6,9 @@
  */
 import { Badge, Banner, BlockStack, Box, Button, Card, FormLayout, InlineStack, List, Modal, Page, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
 import { Empty } from '../Empty.tsx';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { api, errorText } from '../api/client.ts';
+import { useLoaded } from '../useLoaded.ts';
 import { Notice } from '../Notice.tsx';
 import type { NoticeText } from '../Notice.tsx';
 import type { CampaignListItem, HealthWarning } from '../api/client.ts';
@@ -100,24 +101,14 @@ function ScheduleModal({ campaign, onDone, onClose }: { campaign: CampaignListIt
 }
 
 export function CampaignsPage() {
-  const [campaigns, setCampaigns] = useState<CampaignListItem[] | undefined>();
-  const [loadError, setLoadError] = useState<string | undefined>();
+  const loaded = useLoaded(() => api.GET('/app/api/v1/campaigns', { params: { query: { perPage: 100 } } }), 'The campaigns could not be loaded');
+  const { error: loadError, reload: load } = loaded;
+  const campaigns = loaded.value?.campaigns;
   const [busy, setBusy] = useState<string | undefined>();
   const [warned, setWarned] = useState<Pending | undefined>();
   const [deleting, setDeleting] = useState<CampaignListItem | undefined>();
   const [scheduling, setScheduling] = useState<CampaignListItem | undefined>();
   const [toast, setToast] = useState<NoticeText | undefined>();
-
-  const load = useCallback(async () => {
-    const { data, error } = await api.GET('/app/api/v1/campaigns', { params: { query: { perPage: 100 } } });
-    if (data) {
-      setCampaigns(data.campaigns);
-      setLoadError(undefined);
-    } else setLoadError(errorText(error, 'The campaigns could not be loaded'));
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const enable = useCallback(
     async (campaign: CampaignListItem, force: boolean) => {

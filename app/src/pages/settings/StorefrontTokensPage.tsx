@@ -3,8 +3,9 @@
  * (the token shown once), list, revoke with confirmation.
  */
 import { Banner, BlockStack, Box, Button, Card, InlineStack, Modal, Page, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { api, errorText } from '../../api/client.ts';
+import { useLoaded } from '../../useLoaded.ts';
 import type { paths } from '../../api/schema.d.ts';
 import { Empty } from '../../Empty.tsx';
 import { Notice } from '../../Notice.tsx';
@@ -24,8 +25,9 @@ const originsOf = (text: string) =>
     .filter((line) => line !== '');
 
 export function StorefrontTokensPage() {
-  const [tokens, setTokens] = useState<StorefrontToken[] | undefined>();
-  const [loadError, setLoadError] = useState<string | undefined>();
+  const loaded = useLoaded(() => api.GET('/app/api/v1/storefront-tokens'), 'The tokens could not be loaded');
+  const { error: loadError, reload: load } = loaded;
+  const tokens = loaded.value?.storefrontTokens;
   const [origins, setOrigins] = useState('');
   const [originsError, setOriginsError] = useState<string | undefined>();
   const [creating, setCreating] = useState(false);
@@ -33,17 +35,6 @@ export function StorefrontTokensPage() {
   const [revoking, setRevoking] = useState<StorefrontToken | undefined>();
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<NoticeText | undefined>();
-
-  const load = useCallback(async () => {
-    const { data, error } = await api.GET('/app/api/v1/storefront-tokens');
-    if (data) {
-      setTokens(data.storefrontTokens);
-      setLoadError(undefined);
-    } else setLoadError(errorText(error, 'The tokens could not be loaded'));
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const create = useCallback(async () => {
     setCreating(true);

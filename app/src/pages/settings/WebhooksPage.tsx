@@ -3,8 +3,9 @@
  * list and delete endpoints, and the delivery log (status, attempts, last error) newest first.
  */
 import { Badge, Banner, BlockStack, Box, Button, Card, ChoiceList, InlineStack, Modal, Page, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { api, errorText } from '../../api/client.ts';
+import { useLoaded } from '../../useLoaded.ts';
 import type { paths } from '../../api/schema.d.ts';
 import { Empty } from '../../Empty.tsx';
 import { Notice } from '../../Notice.tsx';
@@ -15,7 +16,6 @@ import { ShownOnce } from './ShownOnce.tsx';
 import { CreateCard } from './CreateCard.tsx';
 
 type Endpoint = paths['/app/api/v1/webhook-endpoints']['get']['responses'][200]['content']['application/json']['endpoints'][number];
-type Delivery = paths['/app/api/v1/webhook-deliveries']['get']['responses'][200]['content']['application/json']['deliveries'][number];
 type EventType = NonNullable<paths['/app/api/v1/webhook-endpoints']['post']['requestBody']['content']['application/json']['events']>[number];
 
 const EVENTS: Array<{ value: EventType; label: string }> = [
@@ -34,9 +34,13 @@ const CARD_EDGE = { xs: '400', sm: '0' } as const;
 const rowStyle = (index: number) => (index > 0 ? { borderTop: '1px solid var(--p-color-border-secondary)' } : undefined);
 
 export function WebhooksPage() {
-  const [endpoints, setEndpoints] = useState<Endpoint[] | undefined>();
-  const [deliveries, setDeliveries] = useState<Delivery[] | undefined>();
-  const [loadError, setLoadError] = useState<string | undefined>();
+  const loaded = useLoaded(async () => {
+    const [list, log] = await Promise.all([api.GET('/app/api/v1/webhook-endpoints'), api.GET('/app/api/v1/webhook-deliveries', { params: { query: { limit: 50 } } })]);
+    return list.data && log.data ? { data: { endpoints: list.data.endpoints, deliveries: log.data.deliveries } } : { error: list.error ?? log.error };
+  }, 'The webhooks could not be loaded');
+  const { error: loadError, reload: load } = loaded;
+  const endpoints = loaded.value?.endpoints;
+  const deliveries = loaded.value?.deliveries;
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<EventType[]>([]);
   const [fieldErrors, setFieldErrors] = useState<{ url?: string; events?: string }>({});
@@ -45,18 +49,6 @@ export function WebhooksPage() {
   const [deleting, setDeleting] = useState<Endpoint | undefined>();
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<NoticeText | undefined>();
-
-  const load = useCallback(async () => {
-    const [list, log] = await Promise.all([api.GET('/app/api/v1/webhook-endpoints'), api.GET('/app/api/v1/webhook-deliveries', { params: { query: { limit: 50 } } })]);
-    if (list.data && log.data) {
-      setEndpoints(list.data.endpoints);
-      setDeliveries(log.data.deliveries);
-      setLoadError(undefined);
-    } else setLoadError(errorText(list.error ?? log.error, 'The webhooks could not be loaded'));
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const create = useCallback(async () => {
     setCreating(true);
