@@ -4,10 +4,9 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { gid } from '../../dev/storefront/fixture.ts';
 import { demoWidgets, subtotalGiftCampaign } from '../../dev/storefront/seed.ts';
 import { saveScreenshot, skipWithoutChromium } from '../support/chromium.ts';
-import { addFromCard, cartOf, expectGiftVariants, giftLines, giftWrites, openStorefront, stepLine } from '../support/shopper.ts';
+import { addFromCard, cartOf, expectGiftVariants, giftLines, giftWrites, openStorefront, orderFromCart, stepLine } from '../support/shopper.ts';
 import { useStorefrontBrowser } from '../support/storefront.ts';
 import type { StorefrontStack } from '../support/storefront.ts';
 
@@ -72,21 +71,7 @@ describe.skipIf(skipWithoutChromium())('gifts on the storefront, in Chromium', (
     await expectGiftVariants(page, [MUG]);
 
     // The platform completes the order with the cart's lines, attributes included.
-    const cart = await cartOf(page);
-    const order = {
-      id: `order-${cart.token}`,
-      completedAt: new Date().toISOString(),
-      currency: cart.currency,
-      total: 6000,
-      lines: cart.items.map((item) => ({
-        productId: gid('Product', item.product_id),
-        variantId: gid('ProductVariant', item.variant_id),
-        quantity: item.quantity,
-        price: item.price,
-        attributes: item.properties,
-      })),
-    };
-    await stack.admin.call('POST', `/shops/${shopId}/orders`, order);
+    await stack.admin.call('POST', `/shops/${shopId}/orders`, await orderFromCart(page, 6000));
     const today = new Date().toISOString().slice(0, 10);
     const analytics = (await stack.admin.call('GET', `/shops/${shopId}/analytics?from=${today}&to=${today}`)) as {
       campaignStats: { campaignId: string; giftsGiven: number; ordersWithGifts: number }[];
@@ -115,21 +100,7 @@ describe.skipIf(skipWithoutChromium())('gifts on the storefront, in Chromium', (
     await page.evaluate(async () => (globalThis as unknown as { svcGifts: { refresh(): Promise<void> } }).svcGifts.refresh());
     await expectGiftVariants(page, [MUG]);
 
-    const cart = await cartOf(page);
-    await stack.admin.call('POST', `/shops/${shopId}/orders`, {
-      id: `order-${cart.token}`,
-      customerId: '501',
-      completedAt: new Date().toISOString(),
-      currency: cart.currency,
-      total: 6000,
-      lines: cart.items.map((item) => ({
-        productId: gid('Product', item.product_id),
-        variantId: gid('ProductVariant', item.variant_id),
-        quantity: item.quantity,
-        price: item.price,
-        attributes: item.properties,
-      })),
-    });
+    await stack.admin.call('POST', `/shops/${shopId}/orders`, await orderFromCart(page, 6000, '501'));
     expect((await redemptions()).redemptions).toEqual([expect.objectContaining({ ruleId: ruleIds[0], count: 1 })]);
   });
 

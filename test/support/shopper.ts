@@ -4,6 +4,7 @@
  */
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { gid } from '../../dev/storefront/fixture.ts';
 import type { CartRequest } from '../../dev/storefront/server.ts';
 
 export type CartItem = {
@@ -20,6 +21,28 @@ export type CartJson = { token: string; item_count: number; total_price: number;
 
 export async function cartOf(page: Page): Promise<CartJson> {
   return page.evaluate(async () => (await fetch('/cart.js')).json() as Promise<CartJson>);
+}
+
+/**
+ * The order the platform completes from the page's cart (CONTRACT "Platform orders"): its
+ * lines as they are, attributes included, completed now, for `total` minor units.
+ */
+export async function orderFromCart(page: Page, total: number, customerId?: string): Promise<Record<string, unknown>> {
+  const cart = await cartOf(page);
+  return {
+    id: `order-${cart.token}`,
+    ...(customerId === undefined ? {} : { customerId }),
+    completedAt: new Date().toISOString(),
+    currency: cart.currency,
+    total,
+    lines: cart.items.map((item) => ({
+      productId: gid('Product', item.product_id),
+      variantId: gid('ProductVariant', item.variant_id),
+      quantity: item.quantity,
+      price: item.price,
+      attributes: item.properties,
+    })),
+  };
 }
 
 /** Opens the storefront in a fresh tab and waits until the gifts script has loaded its rules and run once. */
