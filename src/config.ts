@@ -31,6 +31,13 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
+  /**
+   * `off`: `npm start` always runs from source and builds no bundle. src/main.ts reads these two
+   * before this parse (startup/server-bundle.ts); they are listed here so a typo is refused.
+   */
+  SERVER_BUNDLE: z.enum(['auto', 'off']).default('auto'),
+  /** Where the prebuilt server bundle is kept, relative to the checkout. */
+  SERVER_BUNDLE_DIR: z.string().min(1).default('node_modules/.cache/gcrs-server'),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')

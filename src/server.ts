@@ -1,5 +1,5 @@
 /**
- * The server of `npm start` (src/main.ts loads it): parse the configuration, open the database
+ * The server of `npm start` (src/startup/run.ts loads it): parse the configuration, open the database
  * (migrations run at start), serve. SIGTERM or SIGINT drains in-flight requests and background
  * work, then exits 0.
  */
@@ -10,18 +10,23 @@ import { DataDirLockedError } from './db/data-dir-lock.ts';
 import { warmAppBundle } from './merchant-admin/static.ts';
 import { loadStorefrontScript } from './storefront/script-route.ts';
 import type { EarlyStart } from './startup/open-early.ts';
+import type { Logger } from 'pino';
 import { createWorkers, startWorkers, stopWorkers } from './workers.ts';
 
 /** The longest the workers wait for the first request to be answered before they start anyway. */
 const WORKERS_START_DELAY_MS = 1000;
 
-async function main(early: EarlyStart | undefined): Promise<void> {
+/** What the prebuilt server bundle brings along (startup/server-bundle.ts). */
+export type Prebuilt = { storefrontScript?: string | undefined };
+
+async function main(early: EarlyStart | undefined, prebuilt: Prebuilt): Promise<Logger> {
   let stopping = false;
   if (early?.ok === false) throw early.error;
   const config = early?.config ?? loadConfig(process.env);
-  // The storefront script builds (esbuild runs in its own process) while the database opens.
-  // It is awaited before listening: a broken build fails the start, not a shopper's page.
-  const script = loadStorefrontScript();
+  // The storefront script builds (esbuild runs in its own process), or is read prebuilt, while the
+  // database opens. It is awaited before listening: a broken build fails the start, not a
+  // shopper's page.
+  const script = loadStorefrontScript(prebuilt.storefrontScript);
   script.catch(() => undefined); // only marks an early rejection as handled; `await script` below still throws it
   const ctx = await createAppContext(config, { startedPglite: early?.startedPglite });
   const app = await buildApp(ctx);
@@ -62,18 +67,19 @@ async function main(early: EarlyStart | undefined): Promise<void> {
   // The merchant admin's front end (~1.2 s of esbuild) builds after listening: it never delays
   // readiness, and the first /app/ request waits for it at most (docs/merchant-admin.md).
   warmAppBundle((error) => ctx.logger.error({ err: error }, 'merchant admin build failed'));
+  return ctx.logger;
 }
 
 /**
- * Starts the server; resolves once it listens (its workers start at the first answer or 1 s
- * later). A failure to start exits 1.
- * `early` is what src/main.ts started before loading this module (startup/open-early.ts).
+ * Starts the server; resolves with its logger once it listens (its workers start at the first
+ * answer or 1 s later). A failure to start exits 1.
+ * `early` is what startup/run.ts started before loading this module (startup/open-early.ts).
  *
  * @example
- *   await runServer(openEarly(process.env));
+ *   const logger = await runServer(openEarly(process.env));
  */
-export function runServer(early?: EarlyStart): Promise<void> {
-  return main(early).catch((error: unknown) => {
+export function runServer(early?: EarlyStart, prebuilt: Prebuilt = {}): Promise<Logger> {
+  return main(early, prebuilt).catch((error: unknown) => {
     if (error instanceof ConfigError || error instanceof DataDirLockedError) {
       process.stderr.write(`${error.message}\n`);
     } else {

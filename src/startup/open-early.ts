@@ -24,7 +24,7 @@ export type EarlyStart =
  *
  * @example
  *   const early = openEarly(process.env);
- *   await (await import('./server.ts')).runServer(early);
+ *   await (await import('../server.ts')).runServer(early);
  */
 export function openEarly(env: NodeJS.ProcessEnv): EarlyStart {
   let config: Config;

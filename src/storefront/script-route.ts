@@ -11,18 +11,21 @@
  *   kept, and serving today's bytes under yesterday's name would poison caches for a year).
  *
  * The bundle is built in memory with esbuild from packages/storefront, once per process
- * (`loadStorefrontScript`; `npm start` awaits it before listening), and precompressed with
+ * (`loadStorefrontScript`; `npm start` awaits it before listening), or read from the prebuilt
+ * server bundle's directory, which builds it from the same sources alongside the server
+ * (src/startup/server-bundle.ts), and precompressed with
  * gzip and br exactly like GET /rules (one strong ETag per coding, Vary: Accept-Encoding).
  * Building at start needs no build step on a fresh clone (`npm ci && npm start`, `npm test`)
  * and cannot serve a bundle older than the sources; esbuild is therefore a runtime dependency.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { buildStorefrontScript } from '@gcrs/storefront/build-script';
+import { readFile } from 'node:fs/promises';
+import { buildStorefrontScript, scriptHash } from '@gcrs/storefront/build-script';
 import { chooseContentCoding } from '../http/accept-encoding.ts';
 import type { ContentCoding } from '../http/accept-encoding.ts';
 import { notFound } from '../http/errors.ts';
 import { ifNoneMatchHits } from '../http/etag.ts';
-import { encodeRepresentations } from '../rules/rules-cache.ts';
+import { encodeRepresentationsOffThread } from '../rules/rules-cache.ts';
 import type { RulesRepresentation } from '../rules/rules-cache.ts';
 
 export const SCRIPT_PATH = '/storefront/v1/gifts.js';
@@ -40,13 +43,20 @@ export type ServedScript = {
 let loading: Promise<ServedScript> | undefined;
 
 /**
- * Builds (once per process) and precompresses the script.
+ * Builds (once per process), or reads from `prebuilt` (a file the server bundle's build wrote from
+ * the same sources), and precompresses the script.
  *
  * @example const script = await loadStorefrontScript(); script.versionedPath // '/storefront/v1/gifts.3f2a….js'
  */
-export function loadStorefrontScript(): Promise<ServedScript> {
-  loading ??= buildStorefrontScript().then(({ code, hash }) => {
-    const representations = encodeRepresentations(`"gifts-${hash}"`, code);
+export function loadStorefrontScript(prebuilt?: string): Promise<ServedScript> {
+  const build = () =>
+    prebuilt === undefined
+      ? buildStorefrontScript()
+      : // Gone (a newer build replaced it since the start checked it): built from the sources instead.
+        readFile(prebuilt).then((code) => ({ code, hash: scriptHash(code) }), buildStorefrontScript);
+  loading ??= build().then(async ({ code, hash }) => {
+    // Off the event loop: at start it runs while PGlite starts on the main thread (~45 ms of brotli).
+    const representations = await encodeRepresentationsOffThread(`"gifts-${hash}"`, code);
     return {
       hash,
       versionedPath: `/storefront/v1/gifts.${hash}.js`,

@@ -5,8 +5,6 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,25 +16,35 @@ import { outbox } from '../../src/db/schema.ts';
 import { campaign } from '../campaigns/fixtures.ts';
 import { createTestDatabase, testDbKind, testRedisUrl } from '../support/database.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
-import { product } from './harness.ts';
+import { buildServerBundle, freshServerBundle } from '../../src/startup/server-bundle.ts';
+import { freePort, product } from './harness.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ADMIN = 'shutdown-test-admin-token-0123';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-describe('SIGTERM', () => {
+let bundleDir: Promise<string> | undefined;
+/** The environment that makes `src/main.ts` run from source, or from a bundle built once for this file. */
+async function startFrom(mode: 'source' | 'bundle'): Promise<Record<string, string>> {
+  if (mode === 'source') return { SERVER_BUNDLE: 'off' };
+  bundleDir ??= (async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gcrs-shutdown-bundle-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    if ((await buildServerBundle(dir)) === undefined) throw new Error('a source file changed during the bundle build');
+    return dir;
+  })();
+  const dir = await bundleDir;
+  if (freshServerBundle(dir) === undefined) throw new Error('the bundle went stale');
+  return { SERVER_BUNDLE_DIR: dir };
+}
+
+// Both ways `npm start` runs the server: from source, and from the prebuilt bundle
+// (src/startup/server-bundle.ts), on each store.
+describe.each(['source', 'bundle'] as const)('SIGTERM, server started from %s', (mode) => {
   it('finishes the outbox batch in hand, then exits 0', { timeout: 90_000 }, async () => {
     const receiver = await startReceiver(() => ({ status: 200, delayMs: 700 }));
     cleanups.push(() => receiver.close());
@@ -63,7 +71,7 @@ describe('SIGTERM', () => {
 
     const child = spawn(process.execPath, ['--conditions=@gcrs/source', 'src/main.ts'], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', PORT: String(port), ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', OUTBOX_POLL_MS: '50', ...storage },
+      env: { PATH: process.env.PATH ?? '', PORT: String(port), ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', OUTBOX_POLL_MS: '50', ...storage, ...(await startFrom(mode)) },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
@@ -123,7 +131,7 @@ describe('SIGTERM', () => {
     if (unpacked.status !== 0) throw new Error(`tar failed: ${unpacked.stderr.toString()}`);
     const child = spawn(process.execPath, ['--conditions=@gcrs/source', 'src/main.ts'], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', PORT: String(await freePort()), ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'info', DATA_DIR: dataDir },
+      env: { PATH: process.env.PATH ?? '', PORT: String(await freePort()), ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'info', DATA_DIR: dataDir, ...(await startFrom(mode)) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     cleanups.push(() => {

@@ -2,6 +2,8 @@
  * The app with a real webhook receiver and an outbox dispatcher the test runs by hand, so a
  * lifecycle test can see exactly which webhooks and discount syncs a request caused.
  */
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { discountSyncs, outbox, shops } from '../../src/db/schema.ts';
 import { createOutboxDispatcher } from '../../src/outbox/dispatcher.ts';
@@ -103,4 +105,13 @@ export async function createHarness(): Promise<Harness> {
       await t.close();
     },
   };
+}
+
+/** A TCP port free on 127.0.0.1 right now, for a server started as a child process. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

@@ -6,7 +6,6 @@
  */
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import type { Metafile } from 'esbuild';
 
 export type StorefrontScript = {
@@ -26,6 +25,8 @@ export const SCRIPT_TARGET = ['es2020'];
  * @example const { code, hash } = await buildStorefrontScript();
  */
 export async function buildStorefrontScript(): Promise<StorefrontScript> {
+  // Loaded only to build: a server started with a prebuilt script never loads esbuild at start.
+  const { build } = await import('esbuild');
   const result = await build({
     entryPoints: [ENTRY],
     bundle: true,
@@ -43,5 +44,14 @@ export async function buildStorefrontScript(): Promise<StorefrontScript> {
   const output = result.outputFiles[0];
   if (output === undefined) throw new Error('esbuild produced no output');
   const code = Buffer.from(output.contents);
-  return { code, hash: createHash('sha256').update(code).digest('hex').slice(0, 16), metafile: result.metafile };
+  return { code, hash: scriptHash(code), metafile: result.metafile };
+}
+
+/**
+ * The versioned URL's name of a built script: the first 16 hex digits of its SHA-256.
+ *
+ * @example scriptHash(code) // '3f2a9c0d1e4b5a67'
+ */
+export function scriptHash(code: Uint8Array): string {
+  return createHash('sha256').update(code).digest('hex').slice(0, 16);
 }
