@@ -1,7 +1,8 @@
 /**
  * `npm run bench:start`: how long `npm start` takes to answer, and how much memory it holds.
- * Spawns the server exactly as `npm start` does (`node --conditions=@gcrs/source src/main.ts`,
- * without npm's own ~0.2 s in front), measures from spawn to the first 200 from `/healthz`,
+ * Spawns the server exactly as `npm start` does (package.json's `start` script in `sh`, whose
+ * `exec` makes the shell the server, without npm's own ~0.2 s in front), measures from spawn to
+ * the first 200 from `/healthz`,
  * then lets it idle and reads VmRSS (resident now) and VmHWM (peak resident) from
  * /proc/<pid>/status, and stops it with SIGTERM.
  *
@@ -11,7 +12,8 @@
  * Prints the median and range of each next to the goals of issue 9.
  *
  * BENCH_RUNS (default 5 per case), BENCH_IDLE_SECONDS (default 3, wait after ready before
- * reading RSS), BENCH_NODE_FLAGS (extra Node flags, e.g. --cpu-prof to profile a start),
+ * reading RSS), BENCH_NODE_FLAGS (extra Node flags, passed as NODE_OPTIONS, e.g. --cpu-prof to
+ * profile a start),
  * BENCH_CASES (`both`, or `existing`: one unmeasured start creates the directory, then only
  * existing-directory starts are measured, for more of them in the time).
  */
@@ -21,12 +23,15 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { get } from 'node:http';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const GOAL_START_MS = 1000;
+const START_SCRIPT = z
+  .object({ scripts: z.object({ start: z.string() }) })
+  .parse(JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'))).scripts.start;
 
 const envSchema = z.object({
   BENCH_RUNS: z.coerce.number().int().min(1).default(5),
@@ -84,12 +89,14 @@ function exited(child: ChildProcess): Promise<number | null> {
 
 async function startOnce(env: z.infer<typeof envSchema>, dataDir: string | undefined, idleSeconds: number): Promise<Run> {
   const port = await freePort();
-  const flags = env.BENCH_NODE_FLAGS.split(' ').filter((flag) => flag !== '');
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, [...flags, '--conditions=@gcrs/source', 'src/main.ts'], {
+  const child = spawn('sh', ['-c', START_SCRIPT], {
     cwd: ROOT,
     env: {
       ...process.env,
+      // As npm does: this Node first on PATH (node_modules/.bin's under `npm run`).
+      PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`,
+      ...(env.BENCH_NODE_FLAGS === '' ? {} : { NODE_OPTIONS: env.BENCH_NODE_FLAGS }),
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
