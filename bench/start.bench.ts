@@ -15,7 +15,10 @@
  * reading RSS), BENCH_NODE_FLAGS (extra Node flags, passed as NODE_OPTIONS, e.g. --cpu-prof to
  * profile a start),
  * BENCH_CASES (`both`, or `existing`: one unmeasured start creates the directory, then only
- * existing-directory starts are measured, for more of them in the time).
+ * existing-directory starts are measured, for more of them in the time), BENCH_FROM (`both`:
+ * every case from the prebuilt server bundle and from source, alternating; `bundle`; `source`).
+ * The bundle (src/startup/server-bundle.ts) is built first when it does not match the sources,
+ * as the first `npm start` after a change would have built it; source starts set SERVER_BUNDLE=off.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -26,6 +29,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { buildServerBundle, freshServerBundle, serverBundleDir } from '../src/startup/server-bundle.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const GOAL_START_MS = 1000;
@@ -38,6 +42,7 @@ const envSchema = z.object({
   BENCH_IDLE_SECONDS: z.coerce.number().min(0).default(3),
   BENCH_NODE_FLAGS: z.string().default(''),
   BENCH_CASES: z.enum(['both', 'existing']).default('both'),
+  BENCH_FROM: z.enum(['both', 'bundle', 'source']).default('both'),
   DATABASE_URL: z.string().optional(),
   REDIS_URL: z.string().optional(),
 });
@@ -87,8 +92,11 @@ function exited(child: ChildProcess): Promise<number | null> {
   return child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once('exit', resolve));
 }
 
-async function startOnce(env: z.infer<typeof envSchema>, dataDir: string | undefined, idleSeconds: number): Promise<Run> {
+type From = 'bundle' | 'source';
+
+async function startOnce(env: z.infer<typeof envSchema>, from: From, dataDir: string | undefined, idleSeconds: number): Promise<Run> {
   const port = await freePort();
+  if (from === 'bundle' && freshServerBundle(serverBundleDir(process.env)) === undefined) throw new Error('the server bundle went stale');
   const started = process.hrtime.bigint();
   const child = spawn('sh', ['-c', START_SCRIPT], {
     cwd: ROOT,
@@ -97,6 +105,7 @@ async function startOnce(env: z.infer<typeof envSchema>, dataDir: string | undef
       // As npm does: this Node first on PATH (node_modules/.bin's under `npm run`).
       PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`,
       ...(env.BENCH_NODE_FLAGS === '' ? {} : { NODE_OPTIONS: env.BENCH_NODE_FLAGS }),
+      ...(from === 'source' ? { SERVER_BUNDLE: 'off' } : {}),
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
@@ -143,33 +152,47 @@ async function main(): Promise<void> {
   print(`npm start → first 200 from /healthz: ${target}, ${runs} runs per case, RSS read ${env.BENCH_IDLE_SECONDS} s after ready`);
   print(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
+  const froms: From[] = env.BENCH_FROM === 'both' ? ['bundle', 'source'] : [env.BENCH_FROM];
+  if (froms.includes('bundle') && freshServerBundle(serverBundleDir(process.env)) === undefined) {
+    print('building the server bundle first (a start from source would, after listening)');
+    if ((await buildServerBundle(serverBundleDir(process.env))) === undefined) throw new Error('a source file changed during the build');
+  }
+  const results = new Map<string, Run[]>();
+  const record = (key: string, run: Run) => results.set(key, [...(results.get(key) ?? []), run]);
+
   if (env.DATABASE_URL) {
-    const started: Run[] = [];
-    for (let i = 0; i < runs; i += 1) started.push(await startOnce(env, undefined, env.BENCH_IDLE_SECONDS));
-    summary('PostgreSQL, migrated', started, `goal < ${GOAL_START_MS} ms`);
+    for (let i = 0; i < runs; i += 1) {
+      for (const from of froms) record(`PostgreSQL, migrated, ${from}`, await startOnce(env, from, undefined, env.BENCH_IDLE_SECONDS));
+    }
+    for (const from of froms) summary(`PostgreSQL, migrated, ${from}`, results.get(`PostgreSQL, migrated, ${from}`) ?? [], `goal < ${GOAL_START_MS} ms`);
   } else {
     const dirs: string[] = [];
-    const fresh: Run[] = [];
-    const existing: Run[] = [];
     try {
       if (env.BENCH_CASES === 'existing') {
         const dir = await mkdtemp(join(tmpdir(), 'gcrs-bench-start-'));
         dirs.push(dir);
-        await startOnce(env, dir, 0);
-        for (let i = 0; i < runs; i += 1) existing.push(await startOnce(env, dir, env.BENCH_IDLE_SECONDS));
+        await startOnce(env, froms[0] ?? 'source', dir, 0);
+        for (let i = 0; i < runs; i += 1) {
+          for (const from of froms) record(`existing, ${from}`, await startOnce(env, from, dir, env.BENCH_IDLE_SECONDS));
+        }
       }
-      // Alternate fresh and existing so machine load hits both alike.
+      // Alternate fresh and existing (and bundle and source) so machine load hits all alike.
       for (let i = 0; i < (env.BENCH_CASES === 'both' ? runs : 0); i += 1) {
-        const dir = await mkdtemp(join(tmpdir(), 'gcrs-bench-start-'));
-        dirs.push(dir);
-        fresh.push(await startOnce(env, dir, env.BENCH_IDLE_SECONDS));
-        existing.push(await startOnce(env, dir, env.BENCH_IDLE_SECONDS));
+        for (const from of froms) {
+          const dir = await mkdtemp(join(tmpdir(), 'gcrs-bench-start-'));
+          dirs.push(dir);
+          record(`fresh, ${from}`, await startOnce(env, from, dir, env.BENCH_IDLE_SECONDS));
+          record(`existing, ${from}`, await startOnce(env, from, dir, env.BENCH_IDLE_SECONDS));
+        }
       }
     } finally {
       await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
     }
-    if (fresh.length > 0) summary('PGlite, fresh directory', fresh, '(issue: 3.2 s before)');
-    summary('PGlite, existing directory', existing, `goal < ${GOAL_START_MS} ms (issue: 1.2 s, 674 MB idle, 1.29 GB peak)`);
+    for (const from of froms) {
+      const fresh = results.get(`fresh, ${from}`);
+      if (fresh) summary(`PGlite, fresh, ${from}`, fresh, '(issue: 3.2 s before)');
+      summary(`PGlite, existing, ${from}`, results.get(`existing, ${from}`) ?? [], `goal < ${GOAL_START_MS} ms (issue: 1.2 s, 674 MB idle, 1.29 GB peak)`);
+    }
   }
   print(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 }
