@@ -10,7 +10,7 @@ import { experimentResponseSchema } from '../campaigns/schemas.ts';
 import { getCampaign, getRunningExperiment, ruleIdsOf } from '../campaigns/store.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError, conflict, notFound } from '../http/errors.ts';
-import { errorWith } from '../http/openapi.ts';
+import { errorWith } from '../http/openapi-components.ts';
 import { defineAdminRoute } from '../http/shop-routes.ts';
 import type { MountableRoute } from '../http/shop-routes.ts';
 import { writeShop } from '../shops/unit-of-work.ts';

@@ -2,7 +2,28 @@
  * The reusable parts of the OpenAPI documents: response headers, the responses every route
  * shares (401, 403, 429, …) and the tags' descriptions. Header texts quote what the service sends.
  */
+import { z } from 'zod';
+import { ERROR_CODES } from './errors.ts';
+
 export type JsonSchema = Record<string, unknown>;
+
+// Errors with fields of their own document them through `errorWith` below.
+export const errorBodySchema = z
+  .object({
+    error: z.string(),
+    code: z.enum(ERROR_CODES).meta({ description: 'Stable machine-readable kind of error; `error` is for people' }),
+    requestId: z.string().meta({ description: 'The `X-Request-Id` of the request, to quote when reporting it' }),
+    issue: z.string().optional(),
+    path: z.array(z.union([z.string(), z.int()])).optional(),
+  })
+  .meta({
+    description:
+      'SPEC "Errors": every error has `error`, `code` and `requestId`; validation errors add `issue` and `path`.',
+  });
+
+/** An error body with fields of its own beside SPEC's (e.g. a 409's `status`), for a response `schema`. */
+export const errorWith = (extra: z.ZodRawShape) => errorBodySchema.extend(extra);
+
 
 /** A reference to the header component of that name. */
 export const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });

@@ -1,18 +1,26 @@
 /** Serves the OpenAPI document and a page that renders it (no external assets: works offline). */
 import type { FastifyInstance } from 'fastify';
-import { buildAdminOpenApiDocument, buildOpenApiDocument } from './openapi.ts';
+import type * as OpenApi from './openapi.ts';
 import type { JsonSchema } from './openapi-components.ts';
 import type { MountableRoute, ShopRoute } from './shop-routes.ts';
 
+type Builders = typeof OpenApi;
+
 /**
- * Builds a document at its first request and keeps it. Walking every route's Zod schemas takes
- * ~0.1 s of CPU, which at start delays readiness for a page few clients ever ask for
- * (docs/operations.md "Start time and memory"). The routes are fixed once mounted, so the
- * document is the same whenever it is built.
+ * Builds a document at its first request and keeps it; the builders' module (and the engine's
+ * JSON Schema of a condition tree, built when that loads) is loaded then too. Walking every
+ * route's Zod schemas takes ~0.1 s of CPU, which at start delays readiness for a page few
+ * clients ever ask for (docs/operations.md "Start time and memory"). The routes are fixed once
+ * mounted, so the document is the same whenever it is built.
  */
-function builtOnFirstRequest(build: () => JsonSchema): () => JsonSchema {
-  let document: JsonSchema | undefined;
-  return () => (document ??= build());
+function builtOnFirstRequest(build: (builders: Builders) => JsonSchema): () => Promise<JsonSchema> {
+  let document: Promise<JsonSchema> | undefined;
+  return () => {
+    document ??= import('./openapi.ts').then(build);
+    // A failure is not kept: the next request tries again.
+    document.catch(() => (document = undefined));
+    return document;
+  };
 }
 
 const DOCS_PAGE = `<!doctype html>
@@ -52,7 +60,7 @@ fetch('/api/v1/openapi.json').then((r) => r.json()).then((doc) => {
 
 /** Serves the public document (no authentication: it describes, it grants nothing) and its page. */
 export function registerOpenApiRoutes(app: FastifyInstance, routes: readonly ShopRoute[]): void {
-  const document = builtOnFirstRequest(() => buildOpenApiDocument(routes));
+  const document = builtOnFirstRequest((builders) => builders.buildOpenApiDocument(routes));
   app.get('/api/v1/openapi.json', async () => document());
   app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(DOCS_PAGE));
 }
@@ -69,7 +77,7 @@ export function registerAdminOpenApiRoute(
   publicRoutes: readonly ShopRoute[],
   adminRoutes: readonly MountableRoute[],
 ): void {
-  const document = builtOnFirstRequest(() => buildAdminOpenApiDocument(publicRoutes, adminRoutes));
+  const document = builtOnFirstRequest((builders) => builders.buildAdminOpenApiDocument(publicRoutes, adminRoutes));
   admin.get('/openapi.json', async () => document());
 }
 
@@ -77,7 +85,7 @@ export function registerAdminOpenApiRoute(
  * Serves a document built at its first request at `url`, without authentication (it
  * describes routes, it grants nothing), e.g. the merchant admin mount's.
  */
-export function registerDocumentRoute(app: FastifyInstance, url: string, build: () => JsonSchema): void {
+export function registerDocumentRoute(app: FastifyInstance, url: string, build: (builders: Builders) => JsonSchema): void {
   const document = builtOnFirstRequest(build);
   app.get(url, async () => document());
 }

@@ -9,27 +9,9 @@ import { buildConditionNodeJsonSchema } from '@gcrs/engine/json-schema';
 import { z } from 'zod';
 import { buildConditionTraceJsonSchema, conditionTraceSchema } from '../evaluate/schemas.ts';
 import { RATE_LIMIT_POLICIES } from '../rate-limit/policies.ts';
-import { ERROR_CODES } from './errors.ts';
-import { HEADER_COMPONENTS, headerRef, RESPONSE_COMPONENTS, TAGS } from './openapi-components.ts';
+import { errorBodySchema, HEADER_COMPONENTS, headerRef, RESPONSE_COMPONENTS, TAGS } from './openapi-components.ts';
 import type { JsonSchema } from './openapi-components.ts';
 import type { MountableRoute, ShopRoute } from './shop-routes.ts';
-
-// Errors with fields of their own document them through `errorWith` below.
-const errorBodySchema = z
-  .object({
-    error: z.string(),
-    code: z.enum(ERROR_CODES).meta({ description: 'Stable machine-readable kind of error; `error` is for people' }),
-    requestId: z.string().meta({ description: 'The `X-Request-Id` of the request, to quote when reporting it' }),
-    issue: z.string().optional(),
-    path: z.array(z.union([z.string(), z.int()])).optional(),
-  })
-  .meta({
-    description:
-      'SPEC "Errors": every error has `error`, `code` and `requestId`; validation errors add `issue` and `path`.',
-  });
-
-/** An error body with fields of its own beside SPEC's (e.g. a 409's `status`), for a response `schema`. */
-export const errorWith = (extra: z.ZodRawShape) => errorBodySchema.extend(extra);
 
 const SCHEMAS = '#/components/schemas/';
 

@@ -6,7 +6,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { registerDocumentRoute } from '../http/openapi-routes.ts';
-import { buildAppOpenApiDocument } from '../http/openapi.ts';
 import { mountRoutes } from '../http/shop-routes.ts';
 import { createAppSessionResolver } from './auth.ts';
 import { merchantRoutes, sessionCookie } from './routes.ts';
@@ -82,7 +81,7 @@ export async function registerMerchantAdmin(app: FastifyInstance, ctx: AppContex
       now: ctx.now,
     }),
   });
-  registerDocumentRoute(app, `${APP_API_PREFIX}/openapi.json`, () => buildAppOpenApiDocument(routes));
+  registerDocumentRoute(app, `${APP_API_PREFIX}/openapi.json`, (builders) => builders.buildAppOpenApiDocument(routes));
 
   const refused = (reply: FastifyReply, result: { reason: 'invalid' | 'expired' | 'used' }) => {
     const [title, detail] =
