@@ -10,6 +10,7 @@ import { sql } from 'drizzle-orm';
 import type pg from 'pg';
 import * as schema from './schema.ts';
 import { migrationsUpToDate } from './migration-state.ts';
+import type { PGlite } from '@electric-sql/pglite';
 import { startPglite } from './pglite-start.ts';
 import type { StartedPglite } from './pglite-start.ts';
 
@@ -90,7 +91,8 @@ export async function openPglite(
     import('drizzle-orm/pglite/migrator'),
   ]);
   try {
-    const db = drizzlePglite(client, { schema });
+    // drizzle's PGlite driver calls only query and transaction, which the thread's client has too.
+    const db = drizzlePglite(client as PGlite, { schema });
     if (!(await migrationsUpToDate(db as unknown as Database, MIGRATIONS_FOLDER))) {
       await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
     }

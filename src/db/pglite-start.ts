@@ -8,12 +8,15 @@
  */
 import type { PGlite } from '@electric-sql/pglite';
 import { acquireDataDirLock } from './data-dir-lock.ts';
+import { startPgliteThread } from './pglite-thread-client.ts';
+import type { PgliteThreadClient } from './pglite-thread-client.ts';
 
 /** PostgreSQL's buffer cache inside PGlite when the configuration does not say (docs/operations.md). */
 export const DEFAULT_PGLITE_SHARED_BUFFERS = '32MB';
 
 export type StartedPglite = {
-  client: PGlite;
+  /** PGlite itself (an in-memory database), or PGlite on its own thread (a data directory). */
+  client: PGlite | PgliteThreadClient;
   /** Releases the data directory's lock (a no-op for an in-memory database). */
   release: () => void;
 };
@@ -32,12 +35,12 @@ export async function startPglite(
   // The lock is taken before the database is touched: a second process stops here.
   const release = 'dataDir' in source ? await acquireDataDirLock(source.dataDir) : () => {};
   try {
+    const sharedBuffers = ['-c', `shared_buffers=${options.sharedBuffers ?? DEFAULT_PGLITE_SHARED_BUFFERS}`];
+    if ('dataDir' in source) {
+      return { client: await startPgliteThread({ dataDir: source.dataDir, extraStartParams: sharedBuffers }), release };
+    }
     const { PGlite } = await import('@electric-sql/pglite');
-    const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffers ?? DEFAULT_PGLITE_SHARED_BUFFERS}`];
-    const client =
-      'dataDir' in source
-        ? await PGlite.create(source.dataDir, { startParams })
-        : await PGlite.create({ loadDataDir: source.loadDataDir, startParams });
+    const client = await PGlite.create({ loadDataDir: source.loadDataDir, startParams: [...PGlite.defaultStartParams, ...sharedBuffers] });
     return { client, release };
   } catch (error) {
     release();

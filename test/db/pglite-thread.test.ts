@@ -1,0 +1,107 @@
+/**
+ * PGlite on its own thread (src/db/pglite-thread.ts, pglite-thread-client.ts), as every data
+ * directory is opened: what crosses the thread keeps PGlite's results, errors and transaction
+ * semantics, through drizzle as the service uses it.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { openPglite } from '../../src/db/database.ts';
+import type { DatabaseHandle } from '../../src/db/database.ts';
+import { shops } from '../../src/db/schema.ts';
+import { storageRefusalIssue } from '../../src/http/storage-errors.ts';
+import { testDbKind } from '../support/database.ts';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'gcrs-thread-'));
+let handle: DatabaseHandle;
+
+beforeAll(async () => {
+  if (testDbKind() !== 'pglite') return;
+  // The run's migrated template, unpacked: a data directory as `npm start` opens one.
+  const unpacked = spawnSync('tar', ['xf', inject('pgliteTemplatePath'), '-C', dataDir]);
+  if (unpacked.status !== 0) throw new Error(`tar failed: ${unpacked.stderr.toString()}`);
+  handle = await openPglite({ dataDir });
+}, 60_000);
+afterAll(async () => {
+  await handle?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe.skipIf(testDbKind() !== 'pglite')('PGlite on its own thread', () => {
+  it('returns values of every kind the service stores, as in-process PGlite does', async () => {
+    const result = await handle.db.execute(
+      sql`SELECT 1::int AS int, 9007199254740993::int8 AS big, 'ünï' AS text, '{"a":[1,{"b":null}]}'::jsonb AS json,
+        '\\x00ff'::bytea AS bytes, true AS flag, NULL::text AS nothing, '2026-11-23T10:00:00.123Z'::timestamptz AS at,
+        ARRAY['x','y'] AS list`,
+    );
+    expect((result as unknown as { rows: unknown[] }).rows[0]).toEqual({
+      int: 1,
+      big: 9007199254740993n,
+      text: 'ünï',
+      json: { a: [1, { b: null }] },
+      bytes: new Uint8Array([0, 255]),
+      flag: true,
+      nothing: null,
+      // drizzle asks for timestamps as PostgreSQL's text and maps them itself.
+      at: '2026-11-23 10:00:00.123+00',
+      list: ['x', 'y'],
+    });
+  });
+
+  it('rebuilds a refusal with its SQLSTATE and detail, which the error mapping reads', async () => {
+    const error = await handle.db.execute(sql`SELECT ${'a\u0000b'}::text`).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(Error);
+    const cause = (error as { cause?: { code?: string; message: string } }).cause;
+    expect(cause?.code).toBe('22021');
+    expect(storageRefusalIssue(error)).toBeDefined();
+
+    await handle.db.insert(shops).values({ id: 'shp_thread_1', domain: 'thread-1.example.com', plan: 'free', currency: 'USD', timezone: 'UTC' });
+    const duplicate = await handle.db
+      .insert(shops)
+      .values({ id: 'shp_thread_1', domain: 'thread-2.example.com', plan: 'free', currency: 'USD', timezone: 'UTC' })
+      .then(
+        () => undefined,
+        (caught: unknown) => (caught as { cause?: Record<string, unknown> }).cause,
+      );
+    expect(duplicate).toMatchObject({ code: '23505', constraint: expect.any(String), detail: expect.stringContaining('shp_thread_1') });
+  });
+
+  it('commits a transaction, rolls back one that throws, and keeps other statements out of an open one', async () => {
+    await handle.db.transaction(async (tx) => {
+      await tx.insert(shops).values({ id: 'shp_thread_2', domain: 'thread-3.example.com', plan: 'free', currency: 'USD', timezone: 'UTC' });
+    });
+    await expect(
+      handle.db.transaction(async (tx) => {
+        await tx.insert(shops).values({ id: 'shp_thread_3', domain: 'thread-4.example.com', plan: 'free', currency: 'USD', timezone: 'UTC' });
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    const ids = async () => (await handle.db.select({ id: shops.id }).from(shops).where(sql`${shops.id} LIKE 'shp_thread_%'`)).map((row) => row.id).sort();
+    expect(await ids()).toEqual(['shp_thread_1', 'shp_thread_2']);
+
+    // A statement outside the transaction, sent while it is open, waits for it (PGlite runs one
+    // transaction at a time), so it sees the committed row, never a half-done one.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const open = handle.db.transaction(async (tx) => {
+      await tx.update(shops).set({ domain: 'thread-5.example.com' }).where(eq(shops.id, 'shp_thread_2'));
+      await held;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const outside = handle.db.select({ domain: shops.domain }).from(shops).where(eq(shops.id, 'shp_thread_2'));
+    release();
+    await open;
+    expect(await outside).toEqual([{ domain: 'thread-5.example.com' }]);
+  });
+
+  it('answers concurrent statements in order, each with its own result', async () => {
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => handle.db.execute(sql`SELECT ${i}::int AS n`)));
+    expect(results.map((result) => (result as unknown as { rows: Array<{ n: number }> }).rows[0]?.n)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+  });
+});
