@@ -86,18 +86,20 @@ describe.skipIf(testDbKind() !== 'pglite')('PGlite on its own thread', () => {
     expect(await ids()).toEqual(['shp_thread_1', 'shp_thread_2']);
 
     // A statement outside the transaction, sent while it is open, waits for it (PGlite runs one
-    // transaction at a time), so it sees the committed row, never a half-done one.
+    // transaction at a time, and a statement waits for the open one): it never sees the
+    // transaction's change, which is rolled back.
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     const open = handle.db.transaction(async (tx) => {
       await tx.update(shops).set({ domain: 'thread-5.example.com' }).where(eq(shops.id, 'shp_thread_2'));
       await held;
+      throw new Error('rolled back');
     });
     await new Promise((resolve) => setTimeout(resolve, 50));
     const outside = handle.db.select({ domain: shops.domain }).from(shops).where(eq(shops.id, 'shp_thread_2'));
     release();
-    await open;
-    expect(await outside).toEqual([{ domain: 'thread-5.example.com' }]);
+    await expect(open).rejects.toThrow('rolled back');
+    expect(await outside).toEqual([{ domain: 'thread-3.example.com' }]);
   });
 
   it('answers concurrent statements in order, each with its own result', async () => {
