@@ -1,6 +1,6 @@
 /**
  * `npm run bench:rules`: GET /api/v1/rules of the real app beside a bare Fastify serving the
- * identical bytes (same ETag, same 304 logic), both on loopback ports in this process, driven
+ * identical bytes and headers (same ETag, same 304 logic; checked before each measurement), both on loopback ports in this process, driven
  * by the same autocannon load in alternating rounds, for 200 (no If-None-Match) and 304
  * (the current ETag sent back). Prints requests/s of both sides, the ratio app / bare
  * of the means, and the median of the rounds' own ratios (each round runs both sides back to back).
@@ -86,24 +86,52 @@ function getRaw(url: string, headers: Record<string, string>): Promise<{ status:
   });
 }
 
+/**
+ * Headers the app sends on 200 and 304 alike. The bare server sends the same names with values
+ * of the same length (the request id and the rate-limit fields as the app's first answer had
+ * them: the bytes on the wire, not the work of making them), so both sides write, and the
+ * client parses, the same header block.
+ */
+const SHARED_HEADERS = ['x-request-id', 'ratelimit-policy', 'ratelimit', 'etag', 'cache-control', 'vary'];
+
 /** The control: Fastify with no database, no auth and no limiter, serving the app's bytes and headers. */
 async function startBare(body: Buffer, headers: IncomingHttpHeaders): Promise<FastifyInstance> {
   const etag = String(headers.etag);
   const copied: Record<string, string> = {};
-  for (const name of ['etag', 'cache-control', 'vary', 'content-type']) {
+  for (const name of SHARED_HEADERS) {
     const value = headers[name];
-    if (typeof value === 'string') copied[name] = value;
+    if (typeof value !== 'string') throw new Error(`the app's answer has no ${name} header`);
+    copied[name] = value;
   }
+  // Only a 200 has a body, so only a 200 says what it is (the app's 304 has no Content-Type).
+  const bodyHeaders: Record<string, string> = { 'content-type': String(headers['content-type']) };
   const encoding = headers['content-encoding'];
+  if (encoding !== undefined) bodyHeaders['content-encoding'] = encoding;
   const bare = Fastify({ logger: false });
   bare.get('/api/v1/rules', (request, reply) => {
     reply.headers(copied);
     if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
-    if (encoding !== undefined) reply.header('content-encoding', encoding);
-    return reply.send(body);
+    return reply.headers(bodyHeaders).send(body);
   });
   await bare.listen({ host: '127.0.0.1', port: 0 });
   return bare;
+}
+
+/**
+ * Throws unless the app and the bare server answer `headers` with the same status, body bytes
+ * and header names, each value of the same length (request ids and rate-limit counts differ).
+ */
+async function assertSameAnswer(appUrl: string, bareUrl: string, headers: Record<string, string>): Promise<void> {
+  const [a, b] = [await getRaw(appUrl, headers), await getRaw(bareUrl, headers)];
+  const shape = (h: IncomingHttpHeaders) =>
+    Object.entries(h)
+      .filter(([name]) => name !== 'date')
+      .map(([name, value]) => `${name}:${String(value).length}`)
+      .sort()
+      .join(' ');
+  if (a.status !== b.status || !a.body.equals(b.body) || shape(a.headers) !== shape(b.headers)) {
+    throw new Error(`app and bare answer differently: ${a.status} [${shape(a.headers)}] vs ${b.status} [${shape(b.headers)}]`);
+  }
 }
 
 const urlOf = (server: FastifyInstance): string => {
@@ -177,6 +205,7 @@ async function benchStore(e: BenchEnv, env: Record<string, string | undefined>) 
           `${keys.length === 1 ? 'one API key' : `${keys.length} API keys in turn`}, ` +
           `${e.BENCH_ROUNDS} alternating rounds of ${e.BENCH_ROUND_SECONDS} s per side, load ${loadavg()[0]?.toFixed(1) ?? '?'}`);
         for (const [status, headers] of [[200, auth], [304, { ...auth, 'if-none-match': etag }]] as const) {
+          await assertSameAnswer(urlOf(app), urlOf(bare), headers);
           const rates = { app: [] as number[], bare: [] as number[] };
           await drive(urlOf(app), headers, 1, e.BENCH_CONNECTIONS, status, keys); // warm-up
           await drive(urlOf(bare), headers, 1, e.BENCH_CONNECTIONS, status, keys);
