@@ -47,7 +47,8 @@ export type ApiKeyVerifier = {
   close(): void;
 };
 
-type Entry = { verified: VerifiedKey; version: string; epoch: number };
+/** `shopId` is the shop the key text names (shopIdOfKey), kept so a hit parses nothing. */
+type Entry = { verified: VerifiedKey; shopId: string; version: string; epoch: number };
 
 /**
  * Builds the verifier for `db` (module comment for when it caches).
@@ -62,12 +63,12 @@ export function createApiKeyVerifier(options: { db: Queryable; versions: ShopVer
   // Keyed by the full key text: only a caller holding the secret finds an entry.
   const entries = new Map<string, Entry>();
 
-  const remember = (key: string, verified: VerifiedKey | undefined, version: string | undefined, epoch: number) => {
+  const remember = (key: string, shopId: string, verified: VerifiedKey | undefined, version: string | undefined, epoch: number) => {
     if (!verified || version === undefined) {
       entries.delete(key);
       return;
     }
-    entries.set(key, { verified, version, epoch });
+    entries.set(key, { verified, shopId, version, epoch });
     if (entries.size > maxEntries) {
       const oldest = entries.keys().next();
       if (oldest.done !== true) entries.delete(oldest.value);
@@ -79,15 +80,15 @@ export function createApiKeyVerifier(options: { db: Queryable; versions: ShopVer
 
   const authenticate = async (key: string, count: CountRequest): Promise<Authentication | undefined> => {
     if (versions.mode === 'off') return withoutCount(await verifyApiKey(db, key));
-    const shopId = shopIdOfKey(key);
-    if (shopId === undefined) return undefined;
     const entry = entries.get(key);
+    const shopId = entry?.shopId ?? shopIdOfKey(key);
+    if (shopId === undefined) return undefined;
 
     if (versions.mode === 'local') {
       const version = versions.read(shopId);
       if (entry?.version === version) return withoutCount(entry.verified);
       const verified = await verifyApiKey(db, key);
-      remember(key, verified, version, 0);
+      remember(key, shopId, verified, version, 0);
       return withoutCount(verified);
     }
 
@@ -99,12 +100,12 @@ export function createApiKeyVerifier(options: { db: Queryable; versions: ShopVer
         return { verified: entry.verified, decision };
       }
       const verified = await verifyApiKey(db, key);
-      remember(key, verified, versions.epoch === epoch ? decision.version : undefined, epoch);
+      remember(key, shopId, verified, versions.epoch === epoch ? decision.version : undefined, epoch);
       return verified ? { verified, decision } : undefined;
     }
     const version = await versions.read(shopId);
     const verified = await verifyApiKey(db, key);
-    remember(key, verified, versions.epoch === epoch ? version : undefined, epoch);
+    remember(key, shopId, verified, versions.epoch === epoch ? version : undefined, epoch);
     return withoutCount(verified);
   };
 
