@@ -76,7 +76,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
   // Callback style: an async hook costs a promise on every request.
   app.addHook('onRequest', (request, reply, done) => {
-    reply.header('X-Request-Id', request.id);
+    reply.header('x-request-id', request.id);
     done(closing ? unavailable('Service is shutting down') : undefined);
   });
 

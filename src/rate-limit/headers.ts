@@ -24,11 +24,13 @@
  */
 import type { RateLimitDecision } from './limiter.ts';
 
-// A type alias, not an interface, so it is assignable to header records.
+// A type alias, not an interface, so it is assignable to header records. Names in lower case,
+// as they go on the wire: Fastify lower-cases every name it is given, and a name that changes
+// costs a new string and a slower property store on every request.
 export type RateLimitHeaders = {
-  'RateLimit-Policy': string;
-  RateLimit: string;
-  'Retry-After'?: string;
+  'ratelimit-policy': string;
+  ratelimit: string;
+  'retry-after'?: string;
 };
 
 /**
@@ -36,7 +38,7 @@ export type RateLimitHeaders = {
  *
  * @example
  * rateLimitHeaders('default', { allowed: true, limit: 120, remaining: 119, resetSeconds: 60 }, 60);
- * // { 'RateLimit-Policy': '"default";q=120;w=60', RateLimit: '"default";r=119;t=60' }
+ * // { 'ratelimit-policy': '"default";q=120;w=60', ratelimit: '"default";r=119;t=60' }
  */
 export function rateLimitHeaders(
   policyName: string,
@@ -53,7 +55,7 @@ export function rateLimitHeaders(
  *
  * @example
  * const write = rateLimitHeaderWriter('default', 120, 60);
- * write({ allowed: true, limit: 120, remaining: 119, resetSeconds: 60 }).RateLimit; // '"default";r=119;t=60'
+ * write({ allowed: true, limit: 120, remaining: 119, resetSeconds: 60 }).ratelimit; // '"default";r=119;t=60'
  */
 export function rateLimitHeaderWriter(
   policyName: string,
@@ -68,10 +70,10 @@ export function rateLimitHeaderWriter(
   const prefix = `${name};r=`;
   return (decision) => {
     const headers: RateLimitHeaders = {
-      'RateLimit-Policy': decision.limit === limit ? policy : `${name};q=${decision.limit};w=${windowSeconds}`,
-      RateLimit: `${prefix}${decision.remaining};t=${decision.resetSeconds}`,
+      'ratelimit-policy': decision.limit === limit ? policy : `${name};q=${decision.limit};w=${windowSeconds}`,
+      ratelimit: `${prefix}${decision.remaining};t=${decision.resetSeconds}`,
     };
-    if (!decision.allowed) headers['Retry-After'] = String(decision.retryAfterSeconds);
+    if (!decision.allowed) headers['retry-after'] = String(decision.retryAfterSeconds);
     return headers;
   };
 }

@@ -39,9 +39,10 @@ export function rulesRoutes(ctx: AppContext): ShopRoute[] {
         // Bytes precompressed per coding (rules-cache.ts); each coding has its own strong ETag,
         // and a tag of any coding of the current payload answers 304.
         const representation = rules.representations[chooseContentCoding(request.headers['accept-encoding'])];
-        reply.headers({ ETag: representation.etag, 'Cache-Control': RULES_CACHE_CONTROL, Vary: 'Accept-Encoding' });
+        // Lower-case names, as Fastify stores them: no new string per header and request.
+        reply.header('etag', representation.etag).header('cache-control', RULES_CACHE_CONTROL).header('vary', 'Accept-Encoding');
         if (ifNoneMatchHits(request.headers['if-none-match'], rules.etags)) return reply.code(304).send();
-        if (representation.coding !== 'identity') reply.header('Content-Encoding', representation.coding);
+        if (representation.coding !== 'identity') reply.header('content-encoding', representation.coding);
         return reply.type('application/json; charset=utf-8').send(representation.body);
       },
     }),

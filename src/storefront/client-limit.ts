@@ -49,6 +49,6 @@ export async function limitStorefrontClient(
   const key = rateLimitKey(`sf:${shopId}:${clientAddress(request)}`, policy);
   const decision = await deps.limiter.hit(key, limit, policy.windowMs);
   const headers = rateLimitHeaders(policy.name, decision, policy.windowMs / 1000);
-  if (!decision.allowed) throw rateLimited({ ...headers, 'Retry-After': String(decision.retryAfterSeconds) });
+  if (!decision.allowed) throw rateLimited({ ...headers, 'retry-after': String(decision.retryAfterSeconds) });
   reply.headers(headers);
 }

@@ -5,8 +5,8 @@ import { RATE_LIMIT_POLICIES, rateLimitKey } from '../../src/rate-limit/policies
 describe('rateLimitHeaders', () => {
   it('describes the policy and the remaining quota of an allowed request', () => {
     expect(rateLimitHeaders('default', { allowed: true, limit: 120, remaining: 119, resetSeconds: 60 }, 60)).toEqual({
-      'RateLimit-Policy': '"default";q=120;w=60',
-      RateLimit: '"default";r=119;t=60',
+      'ratelimit-policy': '"default";q=120;w=60',
+      ratelimit: '"default";r=119;t=60',
     });
   });
 
@@ -18,9 +18,9 @@ describe('rateLimitHeaders', () => {
         60,
       ),
     ).toEqual({
-      'RateLimit-Policy': '"analytics";q=30;w=60',
-      RateLimit: '"analytics";r=0;t=42',
-      'Retry-After': '7',
+      'ratelimit-policy': '"analytics";q=30;w=60',
+      ratelimit: '"analytics";r=0;t=42',
+      'retry-after': '7',
     });
   });
 
