@@ -47,8 +47,12 @@ export type ApiKeyVerifier = {
   close(): void;
 };
 
-/** `shopId` is the shop the key text names (shopIdOfKey), kept so a hit parses nothing. */
-type Entry = { verified: VerifiedKey; shopId: string; version: string; epoch: number };
+/**
+ * `shopId` is the shop the key text names (shopIdOfKey), and `versionRead` where its version
+ * lives in Redis: both kept so a hit parses and builds nothing (the limiter then compares the
+ * lease's version key with the same string).
+ */
+type Entry = { verified: VerifiedKey; shopId: string; versionRead: VersionRead | undefined; version: string; epoch: number };
 
 /**
  * Builds the verifier for `db` (module comment for when it caches).
@@ -68,7 +72,7 @@ export function createApiKeyVerifier(options: { db: Queryable; versions: ShopVer
       entries.delete(key);
       return;
     }
-    entries.set(key, { verified, shopId, version, epoch });
+    entries.set(key, { verified, shopId, versionRead: versions.mode === 'redis' ? versions.versionRead(shopId) : undefined, version, epoch });
     if (entries.size > maxEntries) {
       const oldest = entries.keys().next();
       if (oldest.done !== true) entries.delete(oldest.value);
@@ -95,7 +99,7 @@ export function createApiKeyVerifier(options: { db: Queryable; versions: ShopVer
     const epoch = versions.epoch;
     if (entry?.epoch === epoch) {
       // The version comes back with the limiter's decision, read before any database read below.
-      const decision = await count(entry.verified.keyId, versions.versionRead(shopId));
+      const decision = await count(entry.verified.keyId, entry.versionRead ?? versions.versionRead(shopId));
       if (decision.version !== undefined && decision.version === entry.version && versions.epoch === epoch) {
         return { verified: entry.verified, decision };
       }
