@@ -4,9 +4,13 @@
  * Why a ring and not an array with shift(): entries leave from the front as the window slides
  * and arrive at the back, so a ring makes both O(1) without re-indexing, and a Float64Array
  * keeps one key's log in one small allocation. The memory limiter never holds more than `limit`
- * entries per key (a denied request is not logged), so the capacity starts at `limit` and only
- * grows if a caller raises the limit of an existing key.
+ * entries per key (a denied request is not logged), but the capacity starts at no more than
+ * 128 entries and doubles as entries arrive: a limit raised by RATE_LIMIT_SCALE (120 × 10⁶ in
+ * the GET /rules bench) once allocated a 960 MB buffer per key, and each such allocation made
+ * V8 collect garbage at once (100 keys stalled a PGlite instance for seconds).
  */
+const MAX_INITIAL_CAPACITY = 128;
+
 export class TimestampRing {
   #buffer: Float64Array;
   #head = 0;
@@ -19,7 +23,7 @@ export class TimestampRing {
    * ring.dropThrough(0); // removes 0, ring.size === 1
    */
   constructor(capacity: number) {
-    this.#buffer = new Float64Array(Math.max(1, capacity));
+    this.#buffer = new Float64Array(Math.min(MAX_INITIAL_CAPACITY, Math.max(1, capacity)));
   }
 
   get size(): number {

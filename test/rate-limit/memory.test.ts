@@ -154,3 +154,21 @@ describe('memory rate limiter on an exact clock', () => {
     await expect(limiter.hit('k', 1, 1000)).rejects.toThrow(/closed/);
   });
 });
+
+describe('memory rate limiter with raised limits', () => {
+  it('allocates a key’s log as requests arrive, not for the whole limit up front', async () => {
+    const { limiter, set } = fakeClockLimiter();
+    const before = process.memoryUsage().arrayBuffers;
+    // RATE_LIMIT_SCALE=1e6 makes the default row 120,000,000 a minute (the GET /rules bench).
+    for (let key = 0; key < 5; key += 1) {
+      for (let i = 0; i < 300; i += 1) {
+        set(i);
+        expect((await limiter.hit(`key_${key}:default`, 120_000_000, 60_000)).allowed).toBe(true);
+      }
+    }
+    expect((await limiter.hit('key_0:default', 120_000_000, 60_000)).remaining).toBe(120_000_000 - 301);
+    // 5 keys × 300 entries × 8 bytes, doubled at most; a log sized by the limit is 960 MB each.
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(1_000_000);
+    await limiter.close();
+  });
+});
