@@ -109,7 +109,10 @@ export function createLogger(
  */
 export async function createAppContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
   const logger = overrides.logger ?? createLogger(config);
-  const database = overrides.database ?? (await openDatabase(config, { startedPglite: overrides.startedPglite }));
+  // The server's start (an open already under way) gets its handle before the database is open
+  // and migrated, and builds its routes meanwhile; it awaits `database.ready` before listening.
+  const database =
+    overrides.database ?? (await openDatabase(config, { startedPglite: overrides.startedPglite, deferReady: overrides.startedPglite !== undefined }));
   const redis = config.redisUrl
     ? await createRedisConnection(config.redisUrl, { timeoutMs: config.redisTimeoutMs, logger })
     : undefined;

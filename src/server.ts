@@ -31,6 +31,9 @@ async function main(early: EarlyStart | undefined, prebuilt: Prebuilt): Promise<
   const ctx = await createAppContext(config, { startedPglite: early?.startedPglite });
   const app = await buildApp(ctx);
   await script;
+  // Routes were built while PGlite opened on its own thread; nothing is served before it is open
+  // and migrated (a failure to open stops the start here).
+  await ctx.database.ready;
   const workers = createWorkers(ctx);
   // The workers' first passes (outbox claim, retention deletes: ~0.3 s of queries on PGlite's
   // one connection) start once the first request has been answered, or after

@@ -28,6 +28,12 @@ export type DatabaseHandle = {
   pool: pg.Pool | undefined;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
+  /**
+   * Set when the handle was returned before its database was open and migrated
+   * (`openPglite(…, { deferReady: true })`): resolves once it is, rejects if it cannot be. Every
+   * query of `db` waits for it. Absent: ready when returned.
+   */
+  ready?: Promise<void>;
   close(): Promise<void>;
 };
 
@@ -83,42 +89,64 @@ export async function openPostgres(url: string, options: { migrate?: boolean; po
  */
 export async function openPglite(
   source: { dataDir: string } | { loadDataDir: Blob },
-  options: { sharedBuffers?: string | undefined; started?: Promise<StartedPglite> } = {},
+  options: { sharedBuffers?: string | undefined; started?: Promise<StartedPglite>; deferReady?: boolean } = {},
 ): Promise<DatabaseHandle> {
   const [{ client, release }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
     options.started ?? startPglite(source, options),
     import('drizzle-orm/pglite'),
     import('drizzle-orm/pglite/migrator'),
   ]);
-  try {
-    // drizzle's PGlite driver calls only query and transaction, which the thread's client has too.
-    const db = drizzlePglite(client as PGlite, { schema });
-    if (!(await migrationsUpToDate(db as unknown as Database, MIGRATIONS_FOLDER))) {
-      await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  // drizzle's PGlite driver calls only query and transaction, which the thread's client has too.
+  const migrated = (async () => {
+    const migrator = drizzlePglite(client as PGlite, { schema });
+    if (!(await migrationsUpToDate(migrator as unknown as Database, MIGRATIONS_FOLDER))) {
+      await migratePglite(migrator, { migrationsFolder: MIGRATIONS_FOLDER });
     }
-    return {
-      db: db as unknown as Database,
-      kind: 'pglite',
-      pool: undefined,
-      ping: () => ping(db as unknown as Database),
-      close: async () => {
-        await client.close();
-        release();
-      },
-    };
-  } catch (error) {
+  })();
+  const close = async () => {
     await client.close().catch(() => {});
     release();
-    throw error;
+  };
+  if (!options.deferReady) {
+    try {
+      await migrated;
+    } catch (error) {
+      await close();
+      throw error;
+    }
   }
+  // Deferred: the service's queries wait for the migrations (which run on `client` itself).
+  const gated = options.deferReady ? afterReady(client, migrated) : client;
+  const db = drizzlePglite(gated as PGlite, { schema }) as unknown as Database;
+  return {
+    db,
+    kind: 'pglite',
+    pool: undefined,
+    ping: () => ping(db),
+    ...(options.deferReady ? { ready: migrated } : {}),
+    close,
+  };
+}
+
+/** `client` whose queries and transactions start once `ready` resolves (and fail with it). */
+function afterReady(client: StartedPglite['client'], ready: Promise<void>): Pick<PGlite, 'query' | 'exec' | 'transaction'> {
+  ready.catch(() => undefined); // the handle's owner awaits it; this only keeps it from counting as unhandled
+  return {
+    query: async (...args: Parameters<PGlite['query']>) => (await ready, client.query(...args)),
+    exec: async (...args: Parameters<PGlite['exec']>) => (await ready, client.exec(...args)),
+    transaction: async (...args: Parameters<PGlite['transaction']>) => (await ready, client.transaction(...args)),
+  } as Pick<PGlite, 'query' | 'exec' | 'transaction'>;
 }
 
 /** Opens whichever database the configuration names. */
 export function openDatabase(
   config: { databaseUrl: string | undefined; dataDir: string; pgliteSharedBuffers?: string | undefined },
-  options: { startedPglite?: Promise<StartedPglite> } = {},
+  options: { startedPglite?: Promise<StartedPglite>; deferReady?: boolean } = {},
 ): Promise<DatabaseHandle> {
   return config.databaseUrl
     ? openPostgres(config.databaseUrl)
-    : openPglite({ dataDir: config.dataDir }, { sharedBuffers: config.pgliteSharedBuffers, started: options.startedPglite });
+    : openPglite(
+        { dataDir: config.dataDir },
+        { sharedBuffers: config.pgliteSharedBuffers, started: options.startedPglite, deferReady: options.deferReady },
+      );
 }

@@ -23,21 +23,30 @@ export type StartedPglite = {
 
 /**
  * Locks `source.dataDir` (when it is a directory) and starts PGlite on it. On failure the lock
- * is released and the error rethrown.
+ * is released and the error rethrown. With `awaitOpen: false` (the server's start) a data
+ * directory's start resolves once the lock is taken and PGlite's thread started: its queries wait
+ * for the open, and a failure to open reaches the first of them.
  *
  * @example
  *   const { client, release } = await startPglite({ dataDir: './data' });
  */
 export async function startPglite(
   source: { dataDir: string } | { loadDataDir: Blob },
-  options: { sharedBuffers?: string | undefined } = {},
+  options: { sharedBuffers?: string | undefined; awaitOpen?: boolean } = {},
 ): Promise<StartedPglite> {
   // The lock is taken before the database is touched: a second process stops here.
   const release = 'dataDir' in source ? await acquireDataDirLock(source.dataDir) : () => {};
   try {
     const sharedBuffers = ['-c', `shared_buffers=${options.sharedBuffers ?? DEFAULT_PGLITE_SHARED_BUFFERS}`];
     if ('dataDir' in source) {
-      return { client: await startPgliteThread({ dataDir: source.dataDir, extraStartParams: sharedBuffers }), release };
+      const client = startPgliteThread({ dataDir: source.dataDir, extraStartParams: sharedBuffers });
+      if (options.awaitOpen === false) {
+        // The caller's first query reports a failure to open; the lock goes with it.
+        client.opened.catch(release);
+      } else {
+        await client.opened;
+      }
+      return { client, release };
     }
     const { PGlite } = await import('@electric-sql/pglite');
     const client = await PGlite.create({ loadDataDir: source.loadDataDir, startParams: [...PGlite.defaultStartParams, ...sharedBuffers] });

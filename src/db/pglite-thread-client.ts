@@ -35,6 +35,8 @@ function rawTypes(options: QueryOptions | undefined): number[] {
 
 /** PGlite on its own thread, as the service's database handle sees it. */
 export type PgliteThreadClient = {
+  /** Resolves once PGlite is open on its thread; rejects with the reason it could not open. */
+  opened: Promise<void>;
   query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
   exec(sql: string, options?: QueryOptions): Promise<Results[]>;
   transaction<T>(callback: (tx: Transaction) => Promise<T>): Promise<T>;
@@ -42,20 +44,21 @@ export type PgliteThreadClient = {
 };
 
 /**
- * Starts PGlite on `start.dataDir` in its own thread; resolves once it is open.
+ * Starts PGlite on `start.dataDir` in its own thread. The client is usable at once: calls made
+ * before PGlite is open wait in the thread's queue (`opened` says when it is).
  *
  * @example
- *   const client = await startPgliteThread({ dataDir: './data', extraStartParams: [] });
+ *   const client = startPgliteThread({ dataDir: './data', extraStartParams: [] });
  *   await client.query('SELECT 1');
  */
-export async function startPgliteThread(start: ThreadStart): Promise<PgliteThreadClient> {
+export function startPgliteThread(start: ThreadStart): PgliteThreadClient {
   const worker = new Worker(new URL('./pglite-thread.ts', import.meta.url), { workerData: start });
   const pending = new Map<number, Pending>();
   let nextId = 1;
   let failure: Error | undefined;
 
   const opened = new Promise<void>((resolve, reject) => pending.set(0, { resolve: () => resolve(), reject }));
-  opened.catch(() => undefined); // awaited below; this only keeps an early failure from counting as unhandled
+  opened.catch(() => undefined); // the caller awaits it; this only keeps a failure from counting as unhandled
   worker.on('message', (response: ThreadResponse) => {
     const waiting = pending.get(response.id);
     if (waiting === undefined) return;
@@ -84,8 +87,8 @@ export async function startPgliteThread(start: ThreadStart): Promise<PgliteThrea
   const execOn = (tx: number | undefined, sql: string, options?: QueryOptions) =>
     call({ id: nextId++, type: 'exec', ...(tx === undefined ? {} : { tx }), sql, rawTypes: rawTypes(options) }) as Promise<Results[]>;
 
-  await opened;
   return {
+    opened,
     query: (sql, params, options) => queryOn(undefined, sql, params, options),
     exec: (sql, options) => execOn(undefined, sql, options),
     async transaction(callback) {

@@ -35,7 +35,7 @@ export function openEarly(env: NodeJS.ProcessEnv): EarlyStart {
   }
   const startedPglite = config.databaseUrl
     ? undefined
-    : startPglite({ dataDir: config.dataDir }, { sharedBuffers: config.pgliteSharedBuffers });
+    : startPglite({ dataDir: config.dataDir }, { sharedBuffers: config.pgliteSharedBuffers, awaitOpen: false });
   // Awaited by the server (a failure, such as a locked directory, is reported there); this only
   // keeps a failure that comes before then from counting as unhandled.
   startedPglite?.catch(() => undefined);
