@@ -98,6 +98,8 @@ export async function openPglite(
   ]);
   // drizzle's PGlite driver calls only query and transaction, which the thread's client has too.
   const migrated = (async () => {
+    // A database that cannot open says so itself, not as the migration check's failed query.
+    if ('opened' in client) await client.opened;
     const migrator = drizzlePglite(client as PGlite, { schema });
     if (!(await migrationsUpToDate(migrator as unknown as Database, MIGRATIONS_FOLDER))) {
       await migratePglite(migrator, { migrationsFolder: MIGRATIONS_FOLDER });

@@ -4,9 +4,10 @@
  * semantics, through drizzle as the service uses it.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openPglite } from '../../src/db/database.ts';
@@ -100,6 +101,24 @@ describe.skipIf(testDbKind() !== 'pglite')('PGlite on its own thread', () => {
     release();
     await expect(open).rejects.toThrow('rolled back');
     expect(await outside).toEqual([{ domain: 'thread-3.example.com' }]);
+  });
+
+  it('stops a start whose directory PGlite cannot open with exit 1 and PGlite\'s reason, though routes were built meanwhile', { timeout: 60_000 }, () => {
+    const broken = mkdtempSync(join(tmpdir(), 'gcrs-thread-broken-'));
+    try {
+      writeFileSync(join(broken, 'PG_VERSION'), '99\n');
+      const run = spawnSync(process.execPath, ['--conditions=@gcrs/source', 'src/main.ts'], {
+        cwd: fileURLToPath(new URL('../..', import.meta.url)),
+        env: { PATH: process.env.PATH ?? '', DATA_DIR: broken, PORT: '0', SERVER_BUNDLE: 'off' },
+        encoding: 'utf8',
+        timeout: 50_000,
+      });
+      expect(run.status, run.stderr).toBe(1);
+      expect(run.stderr).toContain('Failed to start: Error: PGlite failed to initialize properly');
+      expect(run.stdout).not.toContain('Server listening');
+    } finally {
+      rmSync(broken, { recursive: true, force: true });
+    }
   });
 
   it('answers concurrent statements in order, each with its own result', async () => {
