@@ -27,7 +27,7 @@
  * esbuild imported only to build.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Plugin } from 'esbuild';
@@ -110,7 +110,7 @@ export function freshServerBundle(dir: string): FreshBundle | undefined {
   }
   if (!inputs.every(sameStamp)) return undefined;
   const [bundlePath, scriptPath] = [join(dir, bundle), join(dir, storefrontScript)];
-  if (stamp(relative(ROOT, bundlePath)) === undefined || stamp(relative(ROOT, scriptPath)) === undefined) return undefined;
+  if (!existsSync(bundlePath) || !existsSync(scriptPath)) return undefined;
   return { url: pathToFileURL(bundlePath).href, storefrontScript: scriptPath };
 }
 
@@ -194,14 +194,15 @@ export async function buildServerBundle(dir: string): Promise<string | undefined
 
 /**
  * Removes older bundles, and temporary files at least a minute old (a build that was killed; a
- * younger one may be another server's build in progress). A start already loading an older
- * bundle has read it whole by then.
+ * younger one may be another server's build in progress). A start that finds its bundle gone
+ * between the check and the import runs from source (src/main.ts).
  */
 function removeLeftovers(dir: string, current: string[]): void {
   for (const file of readdirSync(dir)) {
     const path = join(dir, file);
     if ((BUNDLE_NAME.test(file) || SCRIPT_NAME.test(file)) && !current.includes(file)) rmSync(path, { force: true });
-    if (/^\.[0-9a-f]{12}\.tmp$/.test(file) && (stamp(relative(ROOT, path))?.[2] ?? Infinity) < Date.now() - 60_000) {
+    const modified = statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Infinity;
+    if (/^\.[0-9a-f]{12}\.tmp$/.test(file) && modified < Date.now() - 60_000) {
       rmSync(path, { force: true });
     }
   }

@@ -17,7 +17,8 @@ import { campaign } from '../campaigns/fixtures.ts';
 import { createTestDatabase, testDbKind, testRedisUrl } from '../support/database.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
 import { buildServerBundle, freshServerBundle } from '../../src/startup/server-bundle.ts';
-import { freePort, product } from './harness.ts';
+import { sparePort } from '../support/ports.ts';
+import { product } from './harness.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ADMIN = 'shutdown-test-admin-token-0123';
@@ -48,7 +49,7 @@ describe.each(['source', 'bundle'] as const)('SIGTERM, server started from %s', 
   it('finishes the outbox batch in hand, then exits 0', { timeout: 90_000 }, async () => {
     const receiver = await startReceiver(() => ({ status: 200, delayMs: 700 }));
     cleanups.push(() => receiver.close());
-    const port = await freePort();
+    const port = await sparePort();
     const base = `http://127.0.0.1:${port}`;
 
     let storage: Record<string, string>;
@@ -131,7 +132,7 @@ describe.each(['source', 'bundle'] as const)('SIGTERM, server started from %s', 
     if (unpacked.status !== 0) throw new Error(`tar failed: ${unpacked.stderr.toString()}`);
     const child = spawn(process.execPath, ['--conditions=@gcrs/source', 'src/main.ts'], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', PORT: String(await freePort()), ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'info', DATA_DIR: dataDir, ...(await startFrom(mode)) },
+      env: { PATH: process.env.PATH ?? '', PORT: String(await sparePort()), ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'info', DATA_DIR: dataDir, ...(await startFrom(mode)) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     cleanups.push(() => {

@@ -2,8 +2,6 @@
  * The app with a real webhook receiver and an outbox dispatcher the test runs by hand, so a
  * lifecycle test can see exactly which webhooks and discount syncs a request caused.
  */
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { discountSyncs, outbox, shops } from '../../src/db/schema.ts';
 import { createOutboxDispatcher } from '../../src/outbox/dispatcher.ts';
@@ -107,11 +105,3 @@ export async function createHarness(): Promise<Harness> {
   };
 }
 
-/** A TCP port free on 127.0.0.1 right now, for a server started as a child process. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { buildServerBundle, freshServerBundle } from '../../src/startup/server-bundle.ts';
 import { testDbKind } from '../support/database.ts';
-import { freePort } from './harness.ts';
+import { sparePort } from '../support/ports.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const cleanups: Array<() => void> = [];
@@ -62,14 +62,14 @@ describe('the prebuilt server bundle', () => {
       if (unpacked.status !== 0) throw new Error(`tar failed: ${unpacked.stderr.toString()}`);
       const env = { SERVER_BUNDLE_DIR: bundleDir, DATA_DIR: dataDir, DATABASE_URL: '' };
 
-      const first = await npmStart({ ...env, PORT: String(await freePort()) }, /server bundle built for the next start|bundle build failed/);
+      const first = await npmStart({ ...env, PORT: String(await sparePort()) }, /server bundle built for the next start|bundle build failed/);
       expect(first.log).not.toContain('started from the prebuilt server bundle');
       expect(first.log).toContain('server bundle built for the next start');
       expect(first.code).toBe(0);
       const fresh = freshServerBundle(bundleDir);
       expect(fresh).toBeDefined();
 
-      const port = await freePort();
+      const port = await sparePort();
       let scriptEtag: string | null = null;
       const second = spawn('sh', ['-c', 'exec node --conditions=@gcrs/source src/main.ts'], {
         cwd: ROOT,
@@ -104,7 +104,7 @@ describe('the prebuilt server bundle', () => {
       // own message (one copy of every module: the error is recognised as the lock's).
       const locked = spawnSync(process.execPath, ['--conditions=@gcrs/source', 'src/main.ts'], {
         cwd: ROOT,
-        env: { PATH: process.env.PATH ?? '', ...env, PORT: String(await freePort()) },
+        env: { PATH: process.env.PATH ?? '', ...env, PORT: String(await sparePort()) },
         encoding: 'utf8',
       });
       expect(locked.status).toBe(1);

@@ -5,11 +5,11 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testDbKind } from '../support/database.ts';
+import { sparePort } from '../support/ports.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -20,15 +20,6 @@ function firstGiftScript(): string {
   const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]);
   expect(blocks.length).toBeGreaterThan(0);
   return blocks.join('\n');
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 async function healthy(base: string): Promise<boolean> {
@@ -45,7 +36,7 @@ describe.skipIf(testDbKind() === 'postgres')("README: your first gift, from npm 
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('runs every command of the README against npm start, then SIGTERM drains and exits 0', async () => {
-    const port = await freePort();
+    const port = await sparePort();
     const base = `http://127.0.0.1:${port}`;
     const server = spawn('npm', ['start'], {
       cwd: root,
