@@ -10,12 +10,18 @@
  * all the work, so its semantics (one statement at a time, a transaction holding the database
  * until it ends) are the same as in-process.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { Worker, parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import type { QueryOptions, Transaction } from '@electric-sql/pglite';
 
-/** The directory, and start parameters added to PGlite's defaults. */
-export type ThreadStart = { dataDir: string; extraStartParams: string[] };
+/**
+ * The directory, and start parameters added to PGlite's defaults. `initOnly`: create the
+ * directory's cluster (initdb), close it and exit (below).
+ */
+export type ThreadStart = { dataDir: string; extraStartParams: string[]; initOnly?: boolean };
 
 export type ThreadRequest =
   | { id: number; type: 'query'; tx?: number; sql: string; params: unknown[]; rowMode?: 'array' | 'object'; rawTypes: number[] }
@@ -47,7 +53,23 @@ function rawParsers(types: number[]): QueryOptions['parsers'] {
 const port = parentPort;
 if (port === null) throw new Error('pglite-thread.ts runs as a worker thread (db/pglite-thread-client.ts)');
 const start = workerData as ThreadStart;
-const pg = await PGlite.create(start.dataDir, { startParams: [...PGlite.defaultStartParams, ...start.extraStartParams] });
+const startParams = [...PGlite.defaultStartParams, ...start.extraStartParams];
+
+if (start.initOnly === true) {
+  const init = await PGlite.create(start.dataDir, { startParams });
+  await init.close();
+  process.exit(0);
+}
+// A directory without a cluster is created in a thread of its own first. initdb grows PGlite's
+// WebAssembly memory to ~0.7 GB and a WebAssembly memory never shrinks: created here, the
+// server would keep that for its whole life, where a start on an existing directory needs
+// ~0.3 GB. The thread's exit gives it all back (docs/operations.md "Start time and memory").
+if (!existsSync(join(start.dataDir, 'PG_VERSION'))) {
+  const init = new Worker(new URL(import.meta.url), { workerData: { ...start, initOnly: true } satisfies ThreadStart });
+  const [code] = (await once(init, 'exit')) as [number];
+  if (code !== 0) throw new Error(`creating the database in ${start.dataDir} failed (its thread exited with code ${code})`);
+}
+const pg = await PGlite.create(start.dataDir, { startParams });
 
 const transactions = new Map<number, { tx: Transaction; end: (commit: boolean) => void }>();
 const answer = (id: number, run: () => Promise<unknown>) =>

@@ -3,8 +3,9 @@
  * directory is opened: what crosses the thread keeps PGlite's results, errors and transaction
  * semantics, through drizzle as the service uses it.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +16,7 @@ import type { DatabaseHandle } from '../../src/db/database.ts';
 import { shops } from '../../src/db/schema.ts';
 import { storageRefusalIssue } from '../../src/http/storage-errors.ts';
 import { testDbKind } from '../support/database.ts';
+import { sparePort } from '../support/ports.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'gcrs-thread-'));
 let handle: DatabaseHandle;
@@ -118,6 +120,34 @@ describe.skipIf(testDbKind() !== 'pglite')('PGlite on its own thread', () => {
       expect(run.stdout).not.toContain('Server listening');
     } finally {
       rmSync(broken, { recursive: true, force: true });
+    }
+  });
+
+  it('creates a fresh directory\'s database in a thread of its own, so the server does not keep initdb\'s memory', { timeout: 90_000 }, async () => {
+    const fresh = join(mkdtempSync(join(tmpdir(), 'gcrs-thread-fresh-')), 'data');
+    const port = await sparePort();
+    const server = spawn(process.execPath, ['--conditions=@gcrs/source', 'src/main.ts'], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: fresh, PORT: String(port), HOST: '127.0.0.1', SERVER_BUNDLE: 'off', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      let out = '';
+      server.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      while (!out.includes('Server listening')) {
+        if (server.exitCode !== null) throw new Error(`the server exited: ${out}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+      const rssMb = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1]) / 1024;
+      // initdb grows PGlite's memory to ~0.7 GB, which a WebAssembly memory never gives back:
+      // the server's RSS was 705–761 MB after a fresh start when initdb ran on its database
+      // thread, and is ~450–550 MB now (docs/operations.md "Start time and memory").
+      expect(rssMb).toBeLessThan(640);
+    } finally {
+      server.kill('SIGTERM');
+      if (server.exitCode === null) await once(server, 'exit');
+      rmSync(join(fresh, '..'), { recursive: true, force: true });
     }
   });
 
