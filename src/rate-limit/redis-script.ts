@@ -16,6 +16,24 @@
 import { createHash } from 'node:crypto';
 
 /**
+ * Removes a lease's slots `first`..`last` (members "<score>:<nonce>:<slot>") from `key` and
+ * returns how many were still there: the give-back of unused leased slots, alone (GIVE_BACK_LUA)
+ * or at the start of a key's next call (SLIDING_WINDOW_LUA).
+ */
+const GIVE_BACK_FUNCTION = `
+local function give_back(key, score, nonce, first, last)
+  local members = {}
+  for i = tonumber(first), tonumber(last) do
+    members[#members + 1] = score .. ':' .. nonce .. ':' .. i
+  end
+  local removed = 0
+  for i = 1, #members, 400 do
+    removed = removed + redis.call('ZREM', key, unpack(members, i, math.min(i + 399, #members)))
+  end
+  return removed
+end`;
+
+/**
  * KEYS[1]  sorted set of allowed requests: score = Redis time in µs, member = "<µs>:<nonce>"
  * KEYS[2]  optional: a shop's version key (cache/shop-versions.ts), read in this same round trip
  *          and seeded with ARGV[3] for ARGV[4] ms when missing
@@ -28,6 +46,9 @@ import { createHash } from 'node:crypto';
  * ARGV[5]  lease: slots wanted beyond this request (0: none; lease.ts says when and how many)
  * ARGV[6]  lease lifetime in ms
  * ARGV[7]  "1": a renewal, sent ahead of a lease's end: reserve the lease only, count no request
+ * ARGV[8]..ARGV[11]  optional: an ended lease of this key to give back first (its score, its
+ *          nonce, the first and last slot number unused), as GIVE_BACK_LUA would: a busy key's
+ *          next call carries it rather than a call of its own
  * Returns  { allowed (1|0), entries after the call, µs until a slot frees, µs until the set is
  *          empty, slots leased, the leased entries' score as a string ("0" when none)
  *          [, the shop's version] }
@@ -38,7 +59,7 @@ import { createHash } from 'node:crypto';
  * entries are scored at the lease's end (now + lifetime), not now, so each stays in the window
  * at least as long as the request it will stand for, which is served before the lease ends.
  */
-export const SLIDING_WINDOW_LUA = `
+export const SLIDING_WINDOW_LUA = `${GIVE_BACK_FUNCTION}
 if redis.replicate_commands then redis.replicate_commands() end
 local key = KEYS[1]
 local limit = tonumber(ARGV[1])
@@ -60,6 +81,7 @@ local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
 
 -- an entry at ts is inside the window iff ts > now - window
 redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('%.0f', now - window_us))
+if ARGV[8] then give_back(key, ARGV[8], ARGV[9], ARGV[10], ARGV[11]) end
 local count = redis.call('ZCARD', key)
 
 local renewal = ARGV[7] == '1'
@@ -160,15 +182,6 @@ export function parseSlidingWindowReply(reply: unknown): SlidingWindowReply {
  * leased them, ARGV[3]..ARGV[4] the first and last slot number to give back. Returns how many
  * were still there.
  */
-export const GIVE_BACK_LUA = `
-local members = {}
-for i = tonumber(ARGV[3]), tonumber(ARGV[4]) do
-  members[#members + 1] = ARGV[1] .. ':' .. ARGV[2] .. ':' .. i
-end
-if #members == 0 then return 0 end
-local removed = 0
-for i = 1, #members, 400 do
-  removed = removed + redis.call('ZREM', KEYS[1], unpack(members, i, math.min(i + 399, #members)))
-end
-return removed
+export const GIVE_BACK_LUA = `${GIVE_BACK_FUNCTION}
+return give_back(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4])
 `;

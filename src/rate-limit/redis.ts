@@ -6,8 +6,8 @@
  * script (redis-script.ts) prunes, counts and adds atomically on Redis's clock, so concurrent
  * instances never exceed the limit and skewed app clocks do not matter.
  *
- * When a key's requests arrive faster than one per round trip, the call made anyway also
- * leases a few slots of the shared window, and the next requests of this instance are answered
+ * When a key is busy (lease.ts says when), the call made anyway also leases a few slots of the
+ * shared window, and the next requests of this instance are answered
  * from them without Redis (lease.ts). Near the limit, and at ordinary rates, every request makes
  * its own call as before.
  *
@@ -85,21 +85,36 @@ export function createRedisRateLimiter(redis: Redis, options: RedisRateLimiterOp
    * One script call for `key`: counts a request (or, for a renewal, none) and leases `wanted`
    * slots when the script grants them; installs the lease before resolving.
    */
-  const call = async (state: KeyState, key: string, limit: number, windowMs: number, version: VersionRead | undefined, wanted: number, renewal: boolean) => {
+  const call = async (state: KeyState, key: string, limit: number, windowMs: number, version: VersionRead | undefined, wanted: number, renewal: boolean, ended?: Lease) => {
     const sentAt = performance.now();
     const redisKey = prefix + key;
     // The nonce also seeds a missing version key: it is unique, so a seeded token is never reused.
     const nonce = randomUUID();
     const args = [String(limit), String(windowMs), nonce, String(version?.ttlMs ?? 0), String(wanted), String(LEASE_MS), renewal ? '1' : '0'];
+    if (ended !== undefined && !ended.returned) {
+      // The key's previous lease goes back in this call (the script removes its unused entries
+      // before counting); if the call fails they leave with the window: only stricter.
+      ended.returned = true;
+      clearTimeout(ended.timer);
+      if (ended.used < ended.granted) args.push(ended.score, ended.nonce, String(ended.used + 1), String(ended.granted));
+    }
     const keys = version === undefined ? [redisKey] : [redisKey, version.key, ...(wanted > 0 ? [version.fenceKey] : [])];
     state.inflight += 1;
-    if (wanted > 0) state.leasing = true;
+    let settle = (): void => {};
+    if (wanted > 0) state.leasing = new Promise<void>((resolve) => (settle = resolve));
     let reply;
     try {
       reply = parseSlidingWindowReply(await runScript(SLIDING_WINDOW_LUA, SLIDING_WINDOW_SHA, keys, args));
-    } finally {
+    } catch (error) {
       state.inflight -= 1;
-      if (wanted > 0) state.leasing = false;
+      if (wanted > 0) state.leasing = undefined;
+      settle();
+      throw error;
+    }
+    state.inflight -= 1;
+    if (wanted > 0) {
+      state.leasing = undefined;
+      state.leaseRefused = reply.leased === 0;
     }
     if (reply.leased > 0 && !closed) {
       // A renewal replaces a lease that may still have a few slots: they go back.
@@ -119,7 +134,8 @@ export function createRedisRateLimiter(redis: Redis, options: RedisRateLimiterOp
         returned: false,
         timer: undefined,
       };
-      lease.timer = setTimeout(() => void giveBack(redisKey, lease), Math.max(0, lease.expiresAt - performance.now()));
+      // A little after its end, so that a busy key's next call carries it back instead.
+      lease.timer = setTimeout(() => void giveBack(redisKey, lease), Math.max(0, lease.expiresAt - performance.now()) + LEASE_MS);
       lease.timer.unref();
       state.lease = lease;
     }
@@ -127,6 +143,8 @@ export function createRedisRateLimiter(redis: Redis, options: RedisRateLimiterOp
     // Redis counted this instance's unused leased slots too; they are not requests (yet).
     const counted = reply.count - unusedSlots(state.lease);
     if (!renewal && reply.allowed) state.counted = counted;
+    // The requests waiting for this lease go on now, after it is installed.
+    settle();
     return { reply, counted, leaseEnds: unusedSlots(state.lease) > 0 ? state.lease?.expiresAt : undefined };
   };
 
@@ -140,12 +158,13 @@ export function createRedisRateLimiter(redis: Redis, options: RedisRateLimiterOp
   const fromLease = (state: KeyState, key: string, lease: Lease, now: number): CountedDecision => {
     lease.used += 1;
     state.counted += 1;
+    state.gapMs = now - state.touchedAt;
     state.touchedAt = now;
     if (lease.used === lease.granted) {
       lease.exhaustedAt = now;
       lease.returned = true;
       clearTimeout(lease.timer);
-    } else if (renewalDue(state, lease)) {
+    } else if (renewalDue(state, lease, now)) {
       renew(state, key, lease, now);
     }
     // The leased entry leaves the window `windowMs` after the lease's end.
@@ -156,20 +175,28 @@ export function createRedisRateLimiter(redis: Redis, options: RedisRateLimiterOp
   const hit = async (key: string, limit: number, windowMs: number, version?: VersionRead): Promise<CountedDecision> => {
     if (closed) throw new Error('redis rate limiter is closed');
     assertHitArguments(limit, windowMs);
-    const sentAt = performance.now();
+    let sentAt = performance.now();
     const versionKey = version?.key;
     let state = states.get(key);
     if (state !== undefined && leaseServes(state.lease, limit, windowMs, versionKey, sentAt)) {
       return fromLease(state, key, state.lease, sentAt);
     }
+    // A lease of this key is on its way: its answer comes before one to a call sent now. A
+    // request that finds it used up by those that waited before it waits for one more at most.
+    for (let waits = 0; waits < 2 && state?.leasing !== undefined && !state.leaseRefused; waits += 1) {
+      await state.leasing;
+      sentAt = performance.now();
+      if (leaseServes(state.lease, limit, windowMs, versionKey, sentAt)) return fromLease(state, key, state.lease, sentAt);
+    }
     if (state === undefined) {
-      state = { lease: undefined, inflight: 0, leasing: false, counted: 0, touchedAt: sentAt };
+      state = { lease: undefined, inflight: 0, leasing: undefined, leaseRefused: false, counted: 0, touchedAt: sentAt, gapMs: Infinity };
       states.set(key, state);
+    } else {
+      state.gapMs = sentAt - state.touchedAt;
     }
     state.touchedAt = sentAt;
-    if (state.lease !== undefined) void giveBack(prefix + key, state.lease);
 
-    const { reply, counted, leaseEnds } = await call(state, key, limit, windowMs, version, slotsToAsk(state, sentAt), false);
+    const { reply, counted, leaseEnds } = await call(state, key, limit, windowMs, version, slotsToAsk(state, sentAt), false, state.lease);
     const now = performance.now();
     let decision;
     if (reply.allowed) {

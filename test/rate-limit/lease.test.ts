@@ -10,7 +10,7 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createRedisShopVersions, shopLeaseFenceKey, shopVersionKey } from '../../src/cache/shop-versions.ts';
-import { LEASE_MS } from '../../src/rate-limit/lease.ts';
+import { BUSY_GAP_MS, LEASE_MS } from '../../src/rate-limit/lease.ts';
 import type { CountedDecision, RateLimiter } from '../../src/rate-limit/limiter.ts';
 import { createRedisRateLimiter } from '../../src/rate-limit/redis.ts';
 
@@ -56,27 +56,61 @@ describe.skipIf(!redisUrl)('rate limiter leases on Redis', { retry: 2 }, () => {
     await withInstances(1, async ({ prefix, redis: [redis], limiters: [limiter], calls }) => {
       if (!limiter || !redis) throw new Error('no instance');
       const limit = 1600;
-      // Ten at once: the second finds the first in flight and asks for a lease.
+      // Ten at once: the second finds the first in flight and asks for a lease (16 slots); the
+      // other eight wait for that call rather than making their own, and are served from it.
       const first = await burst(limiter, 10, 'k', limit, 60_000);
       const callsAfterBurst = calls();
-      // Within the lease's life, the next hits are answered without Redis.
+      expect(callsAfterBurst).toBe(2);
+      // Within the lease's life, the next hits are answered without Redis (three more leave
+      // 5 of 16 slots, short of the three quarters that would send a renewal ahead).
       const next: CountedDecision[] = [];
-      for (let i = 0; i < 5; i += 1) next.push(await limiter.hit('k', limit, 60_000));
+      for (let i = 0; i < 3; i += 1) next.push(await limiter.hit('k', limit, 60_000));
       expect(calls()).toBe(callsAfterBurst);
       const decisions = [...first, ...next];
       expect(decisions.every((d) => d.allowed)).toBe(true);
       // One instance: every request saw its own count, as without leases.
-      expect(decisions.map((d) => d.remaining).sort((a, b) => b - a)).toEqual(Array.from({ length: 15 }, (_, i) => limit - 1 - i));
+      expect(decisions.map((d) => d.remaining).sort((a, b) => b - a)).toEqual(Array.from({ length: 13 }, (_, i) => limit - 1 - i));
       // Leased entries are in the window, scored at the lease's end on Redis's clock.
       const [seconds, micros] = await redis.time();
       const redisNowUs = Number(seconds) * 1e6 + Number(micros);
       const scores = (await redis.zrange(`${prefix}k`, 0, -1, 'WITHSCORES')).filter((_, i) => i % 2 === 1).map(Number);
       expect(Math.max(...scores)).toBeGreaterThan(redisNowUs - LEASE_MS * 1000);
       expect(Math.max(...scores)).toBeLessThanOrEqual(redisNowUs + LEASE_MS * 1000);
-      // After the lease's end only the 15 real requests stay counted.
+      // After the lease's end only the 13 real requests stay counted.
       await sleep(LEASE_MS * 3);
-      expect(await redis.zcard(`${prefix}k`)).toBe(15);
-      expect(await limiter.hit('k', limit, 60_000)).toMatchObject({ allowed: true, remaining: limit - 16 });
+      expect(await redis.zcard(`${prefix}k`)).toBe(13);
+      expect(await limiter.hit('k', limit, 60_000)).toMatchObject({ allowed: true, remaining: limit - 14 });
+    });
+  });
+
+  it('leases for a key busy one request at a time: requests closer than BUSY_GAP_MS are served without their own calls', async () => {
+    await withInstances(1, async ({ prefix, redis: [redis], limiters: [limiter], calls }) => {
+      if (!limiter || !redis) throw new Error('no instance');
+      const limit = 1600;
+      const decisions: CountedDecision[] = [];
+      // 20 requests one after another, each answered before the next is sent, about 1 ms apart.
+      for (let i = 0; i < 20; i += 1) {
+        decisions.push(await limiter.hit('seq', limit, 60_000));
+        await sleep(1);
+      }
+      // The first two make calls (the second asks for a lease, the gap being short); the rest are
+      // served from that lease and at most two renewals.
+      expect(calls()).toBeLessThanOrEqual(4);
+      expect(decisions.map((d) => d.remaining)).toEqual(Array.from({ length: 20 }, (_, i) => limit - 1 - i));
+      await sleep(LEASE_MS * 3);
+      expect(await redis.zcard(`${prefix}seq`)).toBe(20);
+    });
+  });
+
+  it('leases nothing for a key whose requests come further apart than BUSY_GAP_MS', async () => {
+    await withInstances(1, async ({ prefix, redis: [redis], limiters: [limiter], calls }) => {
+      if (!limiter || !redis) throw new Error('no instance');
+      for (let i = 0; i < 5; i += 1) {
+        await limiter.hit('slow', 1600, 60_000);
+        await sleep(BUSY_GAP_MS * 2);
+      }
+      expect(calls()).toBe(5);
+      expect(await redis.zcard(`${prefix}slow`)).toBe(5);
     });
   });
 
