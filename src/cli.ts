@@ -46,14 +46,8 @@ function versionBumper(config: Config): { bump: (shopId: string) => Promise<bool
       import('pino'),
     ]);
     const logger = pino({ level: 'silent' });
+    // Resolves once the connection is ready, refused, or past the connect timeout.
     const redis = await createRedisConnection(redisUrl, { timeoutMs: config.redisTimeoutMs, logger });
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, Math.max(1000, config.redisTimeoutMs * 4));
-      redis.once('ready', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
     const versions = createRedisShopVersions(redis, logger);
     return {
       bump: (shopId: string) => versions.bump(shopId),

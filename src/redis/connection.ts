@@ -9,7 +9,10 @@
  * - every command has a timeout (REDIS_TIMEOUT_MS), for a Redis that accepts and never answers;
  * - reconnection continues in the background, at most every 2 s;
  * - every connection, duplicates included, gets `watchRedis`: an error listener that logs the
- *   outage once (warn) and the recovery once (info), not every retry.
+ *   outage once (warn) and the recovery once (info), not every retry;
+ * - opening waits for the connection's first `ready` (or its first failure, or the connect
+ *   timeout): without that, a server's first requests found the connection still connecting,
+ *   fell back to the instance's own window and /healthz said "down" with Redis up.
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -17,23 +20,36 @@ import type { Logger } from 'pino';
 export type RedisHealth = 'up' | 'down';
 
 /**
- * Opens the connection for `url`; commands fail instead of waiting while Redis is down.
- * ioredis (~100 modules) is loaded here, so a deployment without REDIS_URL never loads it
- * (docs/operations.md "Start time and memory").
+ * Opens the connection for `url` and resolves once it is ready, or at once when Redis refuses
+ * or fails it, or after the connect timeout: a Redis down at start is the same fallback as one
+ * down later (docs/operations.md "Redis down"). Commands fail instead of waiting while Redis
+ * is down. ioredis (~100 modules) is loaded here, so a deployment without REDIS_URL never
+ * loads it (docs/operations.md "Start time and memory").
  *
  * @example
  *   const redis = await createRedisConnection(config.redisUrl, { timeoutMs: 250, logger });
  */
 export async function createRedisConnection(url: string, options: { timeoutMs: number; logger: Logger }): Promise<Redis> {
   const { Redis: RedisClient } = await import('ioredis');
+  const connectTimeout = Math.max(1000, options.timeoutMs * 4);
   const redis = new RedisClient(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     commandTimeout: options.timeoutMs,
-    connectTimeout: Math.max(1000, options.timeoutMs * 4),
+    connectTimeout,
     retryStrategy: (times) => Math.min(times * 100, 2000),
   });
   watchRedis(redis, options.logger, 'redis');
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done).off('error', done);
+      resolve();
+    };
+    const timer = setTimeout(done, connectTimeout);
+    timer.unref();
+    redis.once('ready', done).once('error', done);
+  });
   return redis;
 }
 
