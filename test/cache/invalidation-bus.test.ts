@@ -2,6 +2,7 @@
  * Each transport delivers a key to every bus on the same backend, its own included.
  * Redis and PostgreSQL run in the postgres project (TEST_REDIS_URL / TEST_DATABASE_URL).
  */
+import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,14 +32,20 @@ function collect(bus: InvalidationBus, topic: string, count: number): Promise<st
   });
 }
 
-/** Two buses on one backend: a key published on one reaches both, topics stay apart. */
+/**
+ * Two buses on one backend: a key published on one reaches both, topics stay apart. The topics
+ * are this call's own: the Redis is shared with test files running alongside, whose apps
+ * publish real `rules` invalidations on the same channel.
+ */
 async function expectFanOut(a: InvalidationBus, b: InvalidationBus) {
-  const onA = collect(a, 'rules', 2);
-  const onB = collect(b, 'rules', 2);
-  const other = collect(b, 'other', 1);
-  a.publish('rules', 'shp_1');
-  b.publish('other', 'x');
-  b.publish('rules', 'shp_2');
+  const rules = `rules-${randomUUID()}`;
+  const otherTopic = `other-${randomUUID()}`;
+  const onA = collect(a, rules, 2);
+  const onB = collect(b, rules, 2);
+  const other = collect(b, otherTopic, 1);
+  a.publish(rules, 'shp_1');
+  b.publish(otherTopic, 'x');
+  b.publish(rules, 'shp_2');
   expect((await onA).sort()).toEqual(['shp_1', 'shp_2']);
   expect((await onB).sort()).toEqual(['shp_1', 'shp_2']);
   expect(await other).toEqual(['x']);
@@ -72,8 +79,9 @@ describe.skipIf(testRedisUrl() === undefined)('Redis bus', () => {
       buses.push(createRedisInvalidationBus(client, logger));
     }
     const [a, b] = buses as [InvalidationBus, InvalidationBus];
-    // SUBSCRIBE is asynchronous: wait until a probe arrives before the real check.
+    // SUBSCRIBE is asynchronous: wait until a probe reaches each bus before the real check.
     await waitForDelivery(a, b);
+    await waitForDelivery(b, a);
     await expectFanOut(a, b);
   });
 });
