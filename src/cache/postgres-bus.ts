@@ -44,13 +44,13 @@ export async function createPostgresInvalidationBus(pool: pg.Pool, logger: Logge
     retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
   };
 
-  const onLost = (error: unknown) => {
-    const lost = client;
+  // A lost connection errs more than once (the server's FATAL, then the closed socket), and
+  // may do so after its successor is up: only the first error of the current one counts.
+  const onLost = (lost: pg.PoolClient, error: unknown) => {
+    if (client !== lost) return;
     client = undefined;
-    if (lost) {
-      lost.removeAllListeners('notification');
-      lost.release(error instanceof Error ? error : true);
-    }
+    lost.removeAllListeners('notification');
+    lost.release(error instanceof Error ? error : true);
     if (closed) return;
     logger.warn({ err: error }, 'invalidation LISTEN connection lost; reconnecting');
     scheduleReconnect();
@@ -59,10 +59,11 @@ export async function createPostgresInvalidationBus(pool: pg.Pool, logger: Logge
   async function connect(): Promise<void> {
     let next: pg.PoolClient | undefined;
     try {
-      next = await pool.connect();
-      next.on('notification', onNotification);
-      next.on('error', onLost);
-      await next.query(`LISTEN ${POSTGRES_INVALIDATION_CHANNEL}`);
+      const connected = await pool.connect();
+      next = connected;
+      connected.on('notification', onNotification);
+      connected.on('error', (error: unknown) => onLost(connected, error));
+      await connected.query(`LISTEN ${POSTGRES_INVALIDATION_CHANNEL}`);
       if (closed) {
         next.release();
         return;
@@ -101,7 +102,6 @@ export async function createPostgresInvalidationBus(pool: pg.Pool, logger: Logge
       client = undefined;
       if (!open) return;
       open.removeAllListeners('notification');
-      open.removeListener('error', onLost);
       await open.query(`UNLISTEN ${POSTGRES_INVALIDATION_CHANNEL}`).catch(() => {});
       open.release();
     },

@@ -53,15 +53,15 @@ const MIGRATION_LOCK_KEY = 7_235_114_021;
  *   const handle = await openPostgres('postgres://postgres@127.0.0.1:5432/test');
  */
 export async function openPostgres(url: string, options: { migrate?: boolean; poolSize?: number } = {}): Promise<DatabaseHandle> {
-  const [{ default: pg }, { drizzle: drizzleNodePg }, { migrate: migrateNodePg }] = await Promise.all([
-    import('pg'),
+  const [{ createPostgresPool, releaseEveryTransaction }, { drizzle: drizzleNodePg }, { migrate: migrateNodePg }] = await Promise.all([
+    import('./postgres-pool.ts'),
     import('drizzle-orm/node-postgres'),
     import('drizzle-orm/node-postgres/migrator'),
   ]);
-  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
-  // An idle client that loses its server must not crash the process; the next query reports it.
-  pool.on('error', () => {});
+  const pool = createPostgresPool(url, options.poolSize ?? 10);
   const db = drizzleNodePg(pool, { schema }) as unknown as Database;
+  // A dropped connection never ends the process or keeps a pool slot (postgres-pool.ts).
+  releaseEveryTransaction(db, pool);
   if (options.migrate !== false) {
     const client = await pool.connect();
     try {

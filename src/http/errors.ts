@@ -7,6 +7,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { storageRefusalIssue } from './storage-errors.ts';
+import { isConnectionLoss } from '../db/connection-loss.ts';
 
 const STATUS = {
   bad_request: 400,
@@ -155,6 +156,8 @@ function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
   const fromFastify = fromFastifyError(error, request);
   if (fromFastify) return fromFastify;
+  // The database's connection failed, not the request: the caller may try again shortly.
+  if (isConnectionLoss(error)) return new ApiError('unavailable', { error: 'Database unavailable' }, { 'Retry-After': '1' });
   const refused = fromStorageError(error);
   if (refused) {
     // The caller gets a 400, but a schema let this input through: worth a warning.

@@ -1,10 +1,10 @@
 /**
  * The second line of defence behind the request schemas: values PostgreSQL refuses as data
  * (not as a fault of the service) are the caller's 400, never a 500. Drizzle wraps the driver's
- * error, so the SQLSTATE is looked for along the `cause` chain; PGlite and node-postgres both
- * put it in `code`.
+ * error, so the SQLSTATE is looked for along the `cause` chain (db/sql-state.ts).
  */
 import { TEXT_ISSUE } from '@gcrs/engine';
+import { sqlStateOf } from '../db/sql-state.ts';
 
 /** SQLSTATE class 22 ("data exception") codes that only bad input can cause, with what to tell the caller. */
 const REFUSED_INPUT: Record<string, string> = {
@@ -14,24 +14,6 @@ const REFUSED_INPUT: Record<string, string> = {
   '22003': 'A number is out of range', // numeric_value_out_of_range
   '22008': 'A date or time is out of range', // datetime_field_overflow
 };
-
-// A cause chain is short; the bound only guards against a cycle.
-const MAX_CAUSE_DEPTH = 8;
-
-/**
- * The SQLSTATE of a database error anywhere along `error.cause`, or undefined.
- *
- * @example sqlStateOf(new Error('Failed query', { cause: { code: '22021' } })) // '22021'
- */
-export function sqlStateOf(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < MAX_CAUSE_DEPTH && current !== null && typeof current === 'object'; depth += 1) {
-    const { code, cause } = current as { code?: unknown; cause?: unknown };
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-    current = cause;
-  }
-  return undefined;
-}
 
 /**
  * What to tell a caller whose input the database refused, or undefined when `error` is not

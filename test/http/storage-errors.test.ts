@@ -10,7 +10,8 @@ import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleError } from '../../src/http/errors.ts';
-import { sqlStateOf, storageRefusalIssue } from '../../src/http/storage-errors.ts';
+import { sqlStateOf } from '../../src/db/sql-state.ts';
+import { storageRefusalIssue } from '../../src/http/storage-errors.ts';
 import { getShop } from '../../src/shops/store.ts';
 import { DEFAULT_WIDGET_DOCUMENT } from '../../src/widgets/schema.ts';
 import { saveWidgetSettings } from '../../src/widgets/store.ts';
@@ -31,6 +32,12 @@ const CASES = {
   'an integer out of range': () => t.ctx.db.execute(sql`select ${'99999999999'}::int`),
   'a date out of range': () => t.ctx.db.execute(sql`select ${'2026-13-45'}::date`),
   'a syntax error (the service is at fault)': () => t.ctx.db.execute(sql.raw('selec 1')),
+  // What node-postgres and drizzle throw when the server ended the connection (issue 20, item 1).
+  'a terminated connection': () =>
+    Promise.reject(new Error('Failed query: begin', { cause: Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }) })),
+  'a connection closed under a query': () => Promise.reject(new Error('Failed query: select 1', { cause: new Error('Connection terminated unexpectedly') })),
+  'no connection free in time': () => Promise.reject(new Error('timeout exceeded when trying to connect')),
+  'a refused connection': () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })),
 } as const;
 type CaseName = keyof typeof CASES;
 
@@ -106,6 +113,16 @@ describe('handleError on a storage refusal', () => {
     expect(res.statusCode).toBe(500);
     expect(res.json()).toEqual(errorBody('Internal server error', 'internal'));
   });
+
+  it.each(['a terminated connection', 'a connection closed under a query', 'no connection free in time', 'a refused connection'] as const)(
+    'answers %s with 503 and Retry-After, the caller may try again',
+    async (name) => {
+      const res = await probe.inject({ method: 'GET', url: `/probe/${encodeURIComponent(name)}` });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('1');
+      expect(res.json()).toEqual(errorBody('Database unavailable', 'unavailable'));
+    },
+  );
 
   it('leaves the shop untouched after a refused jsonb write', async () => {
     await failureOf('NUL in a jsonb document');
