@@ -20,8 +20,11 @@ export const REDIS_INVALIDATION_CHANNEL = 'gcrs:invalidate';
 export function createRedisInvalidationBus(redis: Redis, logger: Logger): InvalidationBus {
   const listeners = createListenerRegistry();
   // The subscriber queues its SUBSCRIBE until connected and has no command timeout: it must
-  // subscribe whenever Redis comes (back), while the shared client fails fast instead.
-  const subscriber = redis.duplicate({ enableOfflineQueue: true, commandTimeout: undefined });
+  // subscribe whenever Redis comes (back), while the shared client fails fast instead. Nor is
+  // its queue flushed while it reconnects: ioredis sends the SUBSCRIBE of a reconnect itself,
+  // with nobody to catch its rejection, so a connection killed again before Redis answered it
+  // (a failover, a proxy) made an unhandled rejection that ends the process.
+  const subscriber = redis.duplicate({ enableOfflineQueue: true, commandTimeout: undefined, maxRetriesPerRequest: null });
   let readyOnce = false;
 
   subscriber.on('message', (channel: string, text: string) => {

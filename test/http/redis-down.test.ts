@@ -101,4 +101,35 @@ describe.skipIf(!hasRedisServer)('Redis down with REDIS_URL set', () => {
     expect(probe.ms).toBeLessThan(BOUND_MS);
     await waitForHealth('up');
   }, 30_000);
+
+  // Issue 20, item 1, for Redis: the server closing the service's connections (a restart, a
+  // failover, a proxy) again and again under traffic ends nothing, and the shared window returns.
+  it('survives its connections being killed again and again under traffic, and counts in Redis again', async () => {
+    await waitForHealth('up');
+    const shop = await t.createShop('scale');
+    let running = true;
+    const statuses: number[] = [];
+    const traffic = Promise.all(
+      Array.from({ length: 3 }, async () => {
+        while (running) {
+          statuses.push((await listCampaigns(shop)).statusCode, (await health()).statusCode);
+          // A call answered from this instance's window never leaves the microtask queue.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }),
+    );
+    for (let round = 0; round < 15; round += 1) {
+      await sleep(20 + Math.random() * 80);
+      cli('client', 'kill', 'type', round % 2 === 0 ? 'normal' : 'pubsub');
+    }
+    running = false;
+    await traffic;
+    // Each answer is the call's own (a 429 once this instance's own window is spent), never a 5xx.
+    expect(statuses.filter((status) => status >= 500)).toEqual([]);
+    await waitForHealth('up');
+    cli('flushall');
+    const after = await t.createShop('scale');
+    expect((await listCampaigns(after)).statusCode).toBe(200);
+    expect(rateLimitKeys().length).toBe(1);
+  }, 30_000);
 });
