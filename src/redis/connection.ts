@@ -24,6 +24,9 @@ import type { Config, RedisClusterNode } from '../config.ts';
 
 export type RedisHealth = 'up' | 'down';
 
+/** How often a cluster connection reads the cluster's topology (CLUSTER SLOTS) again. */
+export const CLUSTER_REFRESH_MS = 5000;
+
 /** A connection to one Redis or to a Redis Cluster: the commands the service uses are the same. */
 export type RedisClient = Redis | Cluster;
 
@@ -74,6 +77,9 @@ export async function createRedisConnection(target: RedisTarget, options: { time
             enableOfflineQueue: false,
             clusterRetryStrategy: retry,
             slotsRefreshTimeout: connectTimeout,
+            // ioredis otherwise reads the topology again only on a MOVED or a failed command: a
+            // master back from a restart or promoted by a failover is found within this.
+            slotsRefreshInterval: CLUSTER_REFRESH_MS,
             // The options of each node's connection: the same fail-fast settings as one Redis.
             redisOptions: { maxRetriesPerRequest: 0, commandTimeout: options.timeoutMs, connectTimeout },
           },
@@ -115,16 +121,30 @@ export function watchRedis(redis: RedisClient, logger: Logger, name: string): vo
 }
 
 /**
+ * The connections to the masters that serve the cluster's slots, or undefined when a slot has
+ * no master or a master has no connection: ioredis drops the connection of a node that went
+ * away from its pool while the slot table still names it, so the pool alone can look healthy.
+ */
+function slotMasters(cluster: Cluster): Redis[] | undefined {
+  const byKey = new Map(cluster.nodes('master').map((node) => [`${node.options.host ?? ''}:${node.options.port ?? ''}`, node]));
+  const keys = new Set<string | undefined>();
+  for (let slot = 0; slot < 16_384; slot += 1) keys.add(cluster.slots[slot]?.[0]);
+  const masters = [...keys].map((key) => (key === undefined ? undefined : byKey.get(key)));
+  return masters.every((node) => node !== undefined) ? masters : undefined;
+}
+
+/**
  * 'up' when the connection is ready and answers PING within its command timeout; on a cluster,
- * when every master it knows answers (a master that does not leaves its slots unserved).
+ * when every slot has a master and every such master answers (one that does not leaves its
+ * slots, and the shops hashed to them, on the fallback of docs/operations.md "Redis down").
  *
  * @example
  *   const redis = await redisHealth(ctx.redis); // 'down' at once while disconnected
  */
 export async function redisHealth(redis: RedisClient): Promise<RedisHealth> {
   if (redis.status !== 'ready') return 'down';
-  const nodes = isCluster(redis) ? redis.nodes('master') : [redis];
-  if (nodes.length === 0) return 'down';
+  const nodes = isCluster(redis) ? slotMasters(redis) : [redis];
+  if (nodes === undefined || nodes.length === 0) return 'down';
   try {
     const replies = await Promise.all(nodes.map((node) => node.ping()));
     return replies.every((reply) => reply === 'PONG') ? 'up' : 'down';

@@ -17,6 +17,10 @@ export type RedisCluster = {
   readonly ports: readonly number[];
   /** Runs redis-cli against the node on `port` and returns its output, trimmed. */
   cli(port: number, ...args: string[]): string;
+  /** Stops the node on `port` (its cluster config stays; its data goes). */
+  stopNode(port: number): void;
+  /** Starts it again and waits until every node reports `cluster_state:ok`. */
+  startNode(port: number): Promise<void>;
   /** Errors the nodes answered since they started, by error code (INFO errorstats), summed. */
   errorCounts(): Record<string, number>;
   /** Stops every node and removes the directory. */
@@ -57,21 +61,23 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     for (const port of ports) spawnSync('redis-cli', ['-h', '127.0.0.1', '-p', String(port), 'shutdown', 'nosave']);
     rmSync(dir, { recursive: true, force: true });
   };
+  const startServer = (port: number) => {
+    execFileSync('redis-server', [
+      '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
+      '--cluster-enabled', 'yes', '--cluster-port', String(busPorts[ports.indexOf(port)]),
+      '--cluster-config-file', join(dir, `nodes-${port}.conf`), '--cluster-node-timeout', '2000',
+      '--daemonize', 'yes', '--dir', dir, '--pidfile', join(dir, `redis-${port}.pid`), '--logfile', join(dir, `redis-${port}.log`),
+    ]);
+  };
+  const answers = (port: number) => spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' }).stdout.trim() === 'PONG';
+  const clusterOk = () => ports.every((port) => answers(port) && cli(port, 'cluster', 'info').includes('cluster_state:ok'));
   try {
-    ports.forEach((port, i) => {
-      execFileSync('redis-server', [
-        '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
-        '--cluster-enabled', 'yes', '--cluster-port', String(busPorts[i]),
-        '--cluster-config-file', join(dir, `nodes-${port}.conf`), '--cluster-node-timeout', '2000',
-        '--daemonize', 'yes', '--dir', dir, '--pidfile', join(dir, `redis-${port}.pid`), '--logfile', join(dir, `redis-${port}.log`),
-      ]);
-    });
-    const answers = (port: number) => spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' }).stdout.trim() === 'PONG';
+    ports.forEach(startServer);
     await until('a node did not start', () => ports.every(answers));
     execFileSync('redis-cli', ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '0', '--cluster-yes'], {
       encoding: 'utf8',
     });
-    await until('cluster_state never became ok', () => ports.every((port) => cli(port, 'cluster', 'info').includes('cluster_state:ok')));
+    await until('cluster_state never became ok', clusterOk);
   } catch (error) {
     remove();
     throw error;
@@ -80,6 +86,13 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     nodes: ports.map((port) => `127.0.0.1:${port}`).join(','),
     ports,
     cli,
+    stopNode(port) {
+      spawnSync('redis-cli', ['-h', '127.0.0.1', '-p', String(port), 'shutdown', 'nosave']);
+    },
+    async startNode(port) {
+      startServer(port);
+      await until('cluster_state never became ok again', clusterOk);
+    },
     errorCounts() {
       const counts: Record<string, number> = {};
       for (const port of ports) {
