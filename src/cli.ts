@@ -13,6 +13,8 @@ import type { CommandOutput } from './cli/commands.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
+// Only the target's shape: ioredis itself is loaded by createRedisConnection, at the first bump.
+import { redisTargetOf } from './redis/connection.ts';
 
 export type CliIo = {
   stdout(text: string): void;
@@ -31,13 +33,13 @@ const loadCommands = () => import('./cli/commands.ts');
 
 /**
  * The shop-version bump of commands that change what servers authenticate (plan, revocation):
- * with REDIS_URL, a connection opened at the first bump, waited for up to the connect timeout;
+ * with REDIS_URL (or REDIS_CLUSTER_NODES), a connection opened at the first bump, waited for up to the connect timeout;
  * without it there is nothing to tell (PostgreSQL alone: servers do not cache keys; PGlite:
  * no server runs while the CLI holds the data directory).
  */
 function versionBumper(config: Config): { bump: (shopId: string) => Promise<boolean>; close(): Promise<void> } {
-  const redisUrl = config.redisUrl;
-  if (redisUrl === undefined) return { bump: async () => true, close: async () => {} };
+  const redisTarget = redisTargetOf(config);
+  if (redisTarget === undefined) return { bump: async () => true, close: async () => {} };
   let opened: Promise<{ bump: (shopId: string) => Promise<boolean>; close(): Promise<void> }> | undefined;
   const open = async () => {
     const [{ createRedisConnection }, { createRedisShopVersions }, { default: pino }] = await Promise.all([
@@ -47,7 +49,7 @@ function versionBumper(config: Config): { bump: (shopId: string) => Promise<bool
     ]);
     const logger = pino({ level: 'silent' });
     // Resolves once the connection is ready, refused, or past the connect timeout.
-    const redis = await createRedisConnection(redisUrl, { timeoutMs: config.redisTimeoutMs, logger });
+    const redis = await createRedisConnection(redisTarget, { timeoutMs: config.redisTimeoutMs, logger });
     const versions = createRedisShopVersions(redis, logger);
     return {
       bump: (shopId: string) => versions.bump(shopId),

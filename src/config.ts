@@ -16,6 +16,26 @@ const jsonText = z.string().transform((text, ctx) => {
 });
 
 const port = z.coerce.number().int().min(0).max(65535);
+
+/** One `host:port` seed of REDIS_CLUSTER_NODES (an IPv6 host in brackets: `[::1]:7000`). */
+const CLUSTER_NODE = /^(?:\[([0-9A-Fa-f:.]+)\]|([^\s:[\]]+)):([0-9]{1,5})$/;
+
+export type RedisClusterNode = { host: string; port: number };
+
+const clusterNodes = z.string().transform((text, ctx) => {
+  const nodes: RedisClusterNode[] = [];
+  for (const entry of text.split(',').map((part) => part.trim())) {
+    const match = CLUSTER_NODE.exec(entry);
+    const nodePort = Number(match?.[3]);
+    const host = match?.[1] ?? match?.[2];
+    if (host === undefined || !(nodePort >= 1 && nodePort <= 65535)) {
+      ctx.addIssue({ code: 'custom', message: `must be comma-separated host:port seeds of the cluster; got "${entry}"` });
+      return z.NEVER;
+    }
+    nodes.push({ host, port: nodePort });
+  }
+  return nodes;
+});
 const positiveInt = z.coerce.number().int().positive();
 
 const envSchema = z.object({
@@ -42,6 +62,11 @@ const envSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
     .optional(),
+  /**
+   * Redis Cluster instead of one Redis (docs/operations.md "Redis Cluster"): a few of its nodes,
+   * e.g. `10.0.0.5:7000,10.0.0.6:7000`; the rest are discovered from them.
+   */
+  REDIS_CLUSTER_NODES: clusterNodes.optional(),
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** The service's public base URL (login links, the admin cookie's `Secure`); default http://localhost:PORT. */
   PUBLIC_URL: z
@@ -93,6 +118,9 @@ const envSchema = z.object({
 }).refine((env) => env.HEADERS_TIMEOUT_MS <= env.REQUEST_TIMEOUT_MS, {
   message: 'must not exceed REQUEST_TIMEOUT_MS',
   path: ['HEADERS_TIMEOUT_MS'],
+}).refine((env) => env.REDIS_URL === undefined || env.REDIS_CLUSTER_NODES === undefined, {
+  message: 'is set together with REDIS_URL: set REDIS_URL for one Redis, or REDIS_CLUSTER_NODES for a Redis Cluster, not both',
+  path: ['REDIS_CLUSTER_NODES'],
 }).refine(
   (env) => env.PLATFORM_APP_SECRET === undefined || env.PLATFORM_WEBHOOK_SECRET === undefined || env.PLATFORM_APP_SECRET === env.PLATFORM_WEBHOOK_SECRET,
   { message: 'is an alias of PLATFORM_APP_SECRET: set one of them, or both to the same value', path: ['PLATFORM_WEBHOOK_SECRET'] },
@@ -105,7 +133,10 @@ export type Config = {
   /** Undefined: the database module's default (32MB). */
   pgliteSharedBuffers: string | undefined;
   databaseUrl: string | undefined;
+  /** REDIS_URL: one Redis (or a primary with replicas). */
   redisUrl: string | undefined;
+  /** REDIS_CLUSTER_NODES: the seeds of a Redis Cluster; never set together with redisUrl. */
+  redisClusterNodes: readonly RedisClusterNode[] | undefined;
   adminToken: string | undefined;
   /** PUBLIC_URL without a trailing slash, else `http://localhost:<port>`. */
   publicUrl: string;
@@ -160,6 +191,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     pgliteSharedBuffers: e.PGLITE_SHARED_BUFFERS,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    redisClusterNodes: e.REDIS_CLUSTER_NODES,
     adminToken: e.ADMIN_TOKEN,
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     logLevel: e.LOG_LEVEL,

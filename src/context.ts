@@ -2,7 +2,6 @@
  * The one wiring root: every service the handlers use is built here from the Config and
  * handed down explicitly (no container, no global db import).
  */
-import type { Redis } from 'ioredis';
 import pino from 'pino';
 import type { DestinationStream, LogFn, Logger, LoggerOptions } from 'pino';
 import { createInvalidationBus } from './cache/create-bus.ts';
@@ -19,7 +18,8 @@ import { createFailoverRateLimiter } from './rate-limit/failover.ts';
 import type { RateLimiter } from './rate-limit/limiter.ts';
 import { createMemoryRateLimiter } from './rate-limit/memory.ts';
 import { createRedisRateLimiter } from './rate-limit/redis.ts';
-import { createRedisConnection } from './redis/connection.ts';
+import { createRedisConnection, redisTargetOf } from './redis/connection.ts';
+import type { RedisClient } from './redis/connection.ts';
 import { createScrubber, REDACTED } from './logging/scrub.ts';
 import { createRulesCache } from './rules/rules-cache.ts';
 import type { RulesCache } from './rules/rules-cache.ts';
@@ -31,8 +31,8 @@ export type AppContext = {
   logger: Logger;
   database: DatabaseHandle;
   db: Database;
-  /** Present when REDIS_URL is set; shared by limiter and cache invalidation. */
-  redis: Redis | undefined;
+  /** Present when REDIS_URL or REDIS_CLUSTER_NODES is set; shared by limiter and cache invalidation. */
+  redis: RedisClient | undefined;
   limiter: RateLimiter;
   /** Tells every instance to drop a cached entry (Redis pub/sub, LISTEN/NOTIFY or in process). */
   invalidation: InvalidationBus;
@@ -113,9 +113,8 @@ export async function createAppContext(config: Config, overrides: ContextOverrid
   // and migrated, and builds its routes meanwhile; it awaits `database.ready` before listening.
   const database =
     overrides.database ?? (await openDatabase(config, { startedPglite: overrides.startedPglite, deferReady: overrides.startedPglite !== undefined }));
-  const redis = config.redisUrl
-    ? await createRedisConnection(config.redisUrl, { timeoutMs: config.redisTimeoutMs, logger })
-    : undefined;
+  const redisTarget = redisTargetOf(config);
+  const redis = redisTarget ? await createRedisConnection(redisTarget, { timeoutMs: config.redisTimeoutMs, logger }) : undefined;
   // Redis down: fail open to this instance's window (rate-limit/failover.ts says why).
   const limiter = redis
     ? createFailoverRateLimiter({

@@ -34,7 +34,7 @@ import type { VerifiedKey } from './store.ts';
 const DEFAULT_MAX_ENTRIES = 10_000;
 
 /** Counts the request against the key's window; with `version`, also reads the shop's version. */
-export type CountRequest = (keyId: string, version: VersionRead | undefined) => Promise<CountedDecision>;
+export type CountRequest = (shopId: string, keyId: string, version: VersionRead | undefined) => Promise<CountedDecision>;
 
 /** A verified key, and the limiter's decision when verification already counted the request. */
 export type Authentication = { verified: VerifiedKey; decision: CountedDecision | undefined };
@@ -59,7 +59,7 @@ type Entry = { verified: VerifiedKey; shopId: string; versionRead: VersionRead |
  *
  * @example
  *   const verifier = createApiKeyVerifier({ db, versions });
- *   const auth = await verifier.authenticate(token, (keyId, version) => limiter.hit(`${keyId}:default`, 120, 60_000, version));
+ *   const auth = await verifier.authenticate(token, (shopId, keyId, version) => limiter.hit(`{${shopId}}:${keyId}:default`, 120, 60_000, version));
  */
 export function createApiKeyVerifier(options: { db: Queryable; versions: ShopVersions; maxEntries?: number }): ApiKeyVerifier {
   const { db, versions } = options;
@@ -99,7 +99,7 @@ export function createApiKeyVerifier(options: { db: Queryable; versions: ShopVer
     const epoch = versions.epoch;
     if (entry?.epoch === epoch) {
       // The version comes back with the limiter's decision, read before any database read below.
-      const decision = await count(entry.verified.keyId, entry.versionRead ?? versions.versionRead(shopId));
+      const decision = await count(entry.verified.shop.id, entry.verified.keyId, entry.versionRead ?? versions.versionRead(shopId));
       if (decision.version !== undefined && decision.version === entry.version && versions.epoch === epoch) {
         return { verified: entry.verified, decision };
       }

@@ -19,9 +19,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { VersionRead } from '../rate-limit/limiter.ts';
+import type { RedisClient } from '../redis/connection.ts';
 
 /** How long a token lives in Redis; also the longest a bump that failed can go unseen. */
 export const VERSION_TTL_MS = 30_000;
@@ -56,7 +56,7 @@ export type ShopVersions =
     })
   | (Common & {
       readonly mode: 'redis';
-      readonly redis: Redis;
+      readonly redis: RedisClient;
       /** The version key of the shop, for the rate-limit script. */
       versionRead(shopId: string): VersionRead;
       /** The shop's token read now (seeded when missing); undefined when Redis does not answer. */
@@ -137,7 +137,7 @@ return 0
  *   const versions = createRedisShopVersions(redis, logger);
  *   await versions.bump(shop.id); // before answering the write
  */
-export function createRedisShopVersions(redis: Redis, logger: Logger): ShopVersions {
+export function createRedisShopVersions(redis: RedisClient, logger: Logger): ShopVersions {
   let epoch = 0;
   let closed = false;
   const pending = new Map<string, NodeJS.Timeout>();

@@ -22,7 +22,7 @@ export function createApiKeyResolver(deps: { verifier: Pick<ApiKeyVerifier, 'aut
   for (const [name, policy] of Object.entries(RATE_LIMIT_POLICIES) as Array<[RateLimitPolicyName, (typeof RATE_LIMIT_POLICIES)[RateLimitPolicyName]]>) {
     const limit = Math.max(1, Math.round(policy.limit * deps.rateLimitScale));
     counters.set(name, {
-      count: (keyId, version) => deps.limiter.hit(rateLimitKey(keyId, policy), limit, policy.windowMs, version),
+      count: (shopId, keyId, version) => deps.limiter.hit(rateLimitKey(shopId, keyId, policy), limit, policy.windowMs, version),
       headers: rateLimitHeaderWriter(policy.name, limit, policy.windowMs / 1000),
     });
   }
@@ -38,7 +38,7 @@ export function createApiKeyResolver(deps: { verifier: Pick<ApiKeyVerifier, 'aut
     request.log = childLogger(request.log, { shopId: shop.id, keyPrefix: prefix });
     if (!hasApiAccess(shop.plan)) throw planRequired();
 
-    const decision = auth.decision ?? (await counter.count(keyId, undefined));
+    const decision = auth.decision ?? (await counter.count(shop.id, keyId, undefined));
     const headers = counter.headers(decision);
     if (!decision.allowed) throw rateLimited(headers);
     reply.headers(headers);

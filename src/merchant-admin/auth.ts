@@ -19,8 +19,8 @@ import type { ShopResolver, ShopScopedRoute } from '../http/shop-routes.ts';
 import { childLogger } from '../logging/child.ts';
 import type { RateLimiter } from '../rate-limit/limiter.ts';
 import { rateLimitHeaderWriter } from '../rate-limit/headers.ts';
-import { RATE_LIMIT_POLICIES } from '../rate-limit/policies.ts';
-import type { RateLimitPolicyName } from '../rate-limit/policies.ts';
+import { RATE_LIMIT_POLICIES, rateLimitKey } from '../rate-limit/policies.ts';
+import type { RateLimitPolicy, RateLimitPolicyName } from '../rate-limit/policies.ts';
 import { getShop, getShopByDomain } from '../shops/store.ts';
 import type { ShopRecord } from '../shops/store.ts';
 import { looksLikeJwt, verifySessionToken } from './session-token.ts';
@@ -93,10 +93,10 @@ export type AppResolverDeps = {
 
 export function createAppSessionResolver(deps: AppResolverDeps): ShopResolver<ShopScopedRoute> {
   const publicOrigin = new URL(deps.publicUrl).origin;
-  const counters = new Map<RateLimitPolicyName, { limit: number; windowMs: number; headers: ReturnType<typeof rateLimitHeaderWriter> }>();
+  const counters = new Map<RateLimitPolicyName, { policy: RateLimitPolicy; limit: number; headers: ReturnType<typeof rateLimitHeaderWriter> }>();
   for (const [name, policy] of Object.entries(RATE_LIMIT_POLICIES) as Array<[RateLimitPolicyName, (typeof RATE_LIMIT_POLICIES)[RateLimitPolicyName]]>) {
     const limit = Math.max(1, Math.round(policy.limit * deps.rateLimitScale));
-    counters.set(name, { limit, windowMs: policy.windowMs, headers: rateLimitHeaderWriter(policy.name, limit, policy.windowMs / 1000) });
+    counters.set(name, { policy, limit, headers: rateLimitHeaderWriter(policy.name, limit, policy.windowMs / 1000) });
   }
 
   async function signIn(request: FastifyRequest): Promise<{ shop: ShopRecord; signIn: AppSignIn }> {
@@ -123,7 +123,7 @@ export function createAppSessionResolver(deps: AppResolverDeps): ShopResolver<Sh
     assertMerchantMay(route, request.body);
     const counter = counters.get(route.rateLimit ?? 'default');
     if (!counter) throw new Error(`no rate limit policy ${route.rateLimit ?? 'default'}`);
-    const decision = await deps.limiter.hit(`app:${shop.id}:${route.rateLimit ?? 'default'}`, counter.limit, counter.windowMs);
+    const decision = await deps.limiter.hit(rateLimitKey(shop.id, 'app', counter.policy), counter.limit, counter.policy.windowMs);
     const headers = counter.headers(decision);
     if (!decision.allowed) throw rateLimited(headers);
     reply.headers(headers);

@@ -33,11 +33,17 @@ export const RATE_LIMIT_POLICIES = {
 export type RateLimitPolicyName = keyof typeof RATE_LIMIT_POLICIES;
 
 /**
- * The limiter key of an API key under a policy: each policy has its own window per key.
+ * The limiter key of a subject (an API key, a storefront client) of a shop under a policy: each
+ * policy has its own window per subject.
+ *
+ * The key starts with the shop's Redis Cluster hash tag, the one of the shop's version and lease
+ * fence keys (cache/shop-versions.ts): the limiter's script reads those in the same call, and on
+ * a cluster every key of a script must be in one slot. Redis hashes the first `{…}` of a key, so
+ * a brace in the subject (a client address comes from a header) cannot move it.
  *
  * @example
- * rateLimitKey('key_123', RATE_LIMIT_POLICIES.analytics); // 'key_123:analytics'
+ * rateLimitKey('shp_1', 'key_123', RATE_LIMIT_POLICIES.analytics); // '{shp_1}:key_123:analytics'
  */
-export function rateLimitKey(apiKeyId: string, policy: RateLimitPolicy): string {
-  return `${apiKeyId}:${policy.name}`;
+export function rateLimitKey(shopId: string, subject: string, policy: RateLimitPolicy): string {
+  return `{${shopId}}:${subject}:${policy.name}`;
 }

@@ -14,11 +14,13 @@
  * The script is sent by EVALSHA and falls back to EVAL (which also caches it) on NOSCRIPT, after
  * a Redis restart or failover: one round trip in the common case. A call touches its window's
  * key and, when asked, the shop's version key (cache/shop-versions.ts), which is how
- * authentication learns that version without a second round trip. On Redis Cluster both keys
- * would have to share a hash slot; the service runs on one Redis (or a primary with replicas).
+ * authentication learns that version without a second round trip. On a Redis Cluster the keys of
+ * one call must share a hash slot: every key a script touches is passed in KEYS (none is built
+ * inside Lua), and the window key carries the shop's hash tag, as its version and lease fence
+ * keys do (policies.ts rateLimitKey).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connection.ts';
 import { LEASE_MS, leaseServes, renewalDue, slotsToAsk, unusedSlots } from './lease.ts';
 import type { KeyState, Lease } from './lease.ts';
 import { allowedDecision, assertHitArguments, deniedDecision } from './limiter.ts';
@@ -41,9 +43,9 @@ export interface RedisRateLimiterOptions {
  *
  * @example
  * const limiter = createRedisRateLimiter(new Redis(config.redisUrl), { prefix: 'gcr:rl:' });
- * const decision = await limiter.hit(`${apiKeyId}:default`, 120, 60_000);
+ * const decision = await limiter.hit(rateLimitKey(shopId, apiKeyId, RATE_LIMIT_POLICIES.default), 120, 60_000);
  */
-export function createRedisRateLimiter(redis: Redis, options: RedisRateLimiterOptions = {}): RateLimiter {
+export function createRedisRateLimiter(redis: RedisClient, options: RedisRateLimiterOptions = {}): RateLimiter {
   const prefix = options.prefix ?? 'ratelimit:';
   const states = new Map<string, KeyState>();
   let closed = false;

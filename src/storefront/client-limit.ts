@@ -46,7 +46,7 @@ export async function limitStorefrontClient(
 ): Promise<void> {
   const policy = RATE_LIMIT_POLICIES.storefront;
   const limit = Math.max(1, Math.round(policy.limit * deps.rateLimitScale));
-  const key = rateLimitKey(`sf:${shopId}:${clientAddress(request)}`, policy);
+  const key = rateLimitKey(shopId, `sf:${clientAddress(request)}`, policy);
   const decision = await deps.limiter.hit(key, limit, policy.windowMs);
   const headers = rateLimitHeaders(policy.name, decision, policy.windowMs / 1000);
   if (!decision.allowed) throw rateLimited({ ...headers, 'retry-after': String(decision.retryAfterSeconds) });

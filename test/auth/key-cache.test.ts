@@ -2,8 +2,8 @@
  * Authentication's key → shop cache (src/api-keys/key-cache.ts) never outlives a change:
  * revocation answers 401, a plan downgrade 403 (admin API or CLI) and a rules write the new
  * body at the key's next request, on this instance and (PostgreSQL) on a second instance
- * sharing the database — over a live Redis, a dead one, one restarted with its old data, and
- * without Redis.
+ * sharing the database — over a live Redis, a Redis Cluster, a dead Redis, one restarted with
+ * its old data, and without Redis.
  */
 import { sql } from 'drizzle-orm';
 import { setImmediate as yieldToTimers, setTimeout as sleep } from 'node:timers/promises';
@@ -16,6 +16,8 @@ import { createTestDatabase, testDbKind, testRedisUrl } from '../support/databas
 import { sparePort } from '../support/ports.ts';
 import { createPrivateRedis, hasRedisServer } from '../support/private-redis.ts';
 import type { PrivateRedis } from '../support/private-redis.ts';
+import { startRedisCluster } from '../support/redis-cluster.ts';
+import type { RedisCluster } from '../support/redis-cluster.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 
@@ -34,7 +36,12 @@ async function cliOn(t: TestApp, argv: string[]): Promise<{ code: number; stderr
   const code = await runCli(argv, {
     stdout: () => {},
     stderr: (text) => (stderr += text),
-    env: t.config.redisUrl === undefined ? {} : { REDIS_URL: t.config.redisUrl },
+    env: {
+      ...(t.config.redisUrl === undefined ? {} : { REDIS_URL: t.config.redisUrl }),
+      ...(t.config.redisClusterNodes === undefined
+        ? {}
+        : { REDIS_CLUSTER_NODES: t.config.redisClusterNodes.map(({ host, port }) => `${host}:${port}`).join(',') }),
+    },
     openDatabase: async () => ({ ...t.ctx.database, close: async () => {} }),
   });
   return { code, stderr };
@@ -197,17 +204,28 @@ describe('API key cache, one instance', () => {
 });
 
 const transports = [
-  ...(testRedisUrl() === undefined ? [] : [{ name: 'Redis', env: {} as Record<string, string> }]),
-  { name: 'PostgreSQL alone (LISTEN/NOTIFY, no cache)', env: { REDIS_URL: '' } as Record<string, string> },
+  ...(testRedisUrl() === undefined ? [] : [{ name: 'Redis', env: {} as Record<string, string>, cluster: false }]),
+  // A cluster of the file's own; the CLI bumps versions on it too (cliOn).
+  ...(hasRedisServer ? [{ name: 'a Redis Cluster', env: { REDIS_URL: '' } as Record<string, string>, cluster: true }] : []),
+  { name: 'PostgreSQL alone (LISTEN/NOTIFY, no cache)', env: { REDIS_URL: '' } as Record<string, string>, cluster: false },
 ];
 
-describe.skipIf(testDbKind() !== 'postgres').each(transports)('API key cache, two instances over $name', ({ env }) => {
+describe.skipIf(testDbKind() !== 'postgres').each(transports)('API key cache, two instances over $name', ({ env, cluster: onCluster }) => {
+  let cluster: RedisCluster | undefined;
   let instances: Awaited<ReturnType<typeof startInstances>>;
   beforeAll(async () => {
-    instances = await startInstances(env);
+    if (onCluster) cluster = await startRedisCluster();
+    instances = await startInstances({ ...env, ...(cluster ? { REDIS_CLUSTER_NODES: cluster.nodes } : {}) });
+    expect(instances.reader.ctx.redis?.isCluster === true).toBe(onCluster);
   });
-  afterAll(() => instances.close());
+  afterAll(async () => {
+    await instances?.close();
+    cluster?.remove();
+  });
   exactnessCases(() => instances);
+  it.skipIf(!onCluster)('had no cluster node answer CROSSSLOT', () => {
+    expect(cluster?.errorCounts().CROSSSLOT ?? 0).toBe(0);
+  });
 });
 
 describe('API key cache with an unreachable Redis: never served from memory', () => {

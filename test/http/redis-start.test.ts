@@ -20,7 +20,7 @@ const silent = pino({ level: 'silent' });
 
 async function timedOpen(url: string, timeoutMs: number) {
   const started = performance.now();
-  const redis = await createRedisConnection(url, { timeoutMs, logger: silent });
+  const redis = await createRedisConnection({ url }, { timeoutMs, logger: silent });
   return { redis, ms: performance.now() - started };
 }
 

@@ -48,6 +48,6 @@ describe('RATE_LIMIT_POLICIES', () => {
       ['import', 10, 60_000],
       ['storefront', 120, 60_000],
     ]);
-    expect(rateLimitKey('key_1', RATE_LIMIT_POLICIES.events)).toBe('key_1:events');
+    expect(rateLimitKey('shp_1', 'key_1', RATE_LIMIT_POLICIES.events)).toBe('{shp_1}:key_1:events');
   });
 });

@@ -2,13 +2,17 @@
  * Two app instances on ONE PostgreSQL database (and one Redis, when the project has it): a
  * write on the first is never followed by a stale GET /rules on the second, even while the
  * second has reads in flight that started before the write. PostgreSQL project only; the
- * embedded database admits a single process.
+ * embedded database admits a single process. Also on a Redis Cluster of the file's own
+ * (test/support/redis-cluster.ts, REDIS_CLUSTER_NODES), where no node may answer CROSSSLOT.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres } from '../../src/db/database.ts';
 import { DEFAULT_WIDGET_DOCUMENT } from '../../src/widgets/schema.ts';
 import { campaign, rule } from '../campaigns/fixtures.ts';
 import { createTestDatabase, testDbKind, testRedisUrl } from '../support/database.ts';
+import { hasRedisServer } from '../support/private-redis.ts';
+import { startRedisCluster } from '../support/redis-cluster.ts';
+import type { RedisCluster } from '../support/redis-cluster.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 import { readCampaign } from './helpers.ts';
@@ -16,23 +20,28 @@ import { readCampaign } from './helpers.ts';
 type Payload = { rules: Array<{ name: string }>; widgets: { toast: { message: string } } };
 
 const transports = [
-  ...(testRedisUrl() === undefined ? [] : [{ name: 'Redis pub/sub', env: {} as Record<string, string> }]),
-  { name: 'LISTEN/NOTIFY', env: { REDIS_URL: '' } as Record<string, string> },
+  ...(testRedisUrl() === undefined ? [] : [{ name: 'Redis pub/sub', env: {} as Record<string, string>, cluster: false }]),
+  ...(hasRedisServer ? [{ name: 'Redis Cluster pub/sub', env: { REDIS_URL: '' } as Record<string, string>, cluster: true }] : []),
+  { name: 'LISTEN/NOTIFY', env: { REDIS_URL: '' } as Record<string, string>, cluster: false },
 ];
 
-describe.skipIf(testDbKind() !== 'postgres').each(transports)('two instances, invalidation over $name', ({ env }) => {
+describe.skipIf(testDbKind() !== 'postgres').each(transports)('two instances, invalidation over $name', ({ env, cluster: onCluster }) => {
+  let cluster: RedisCluster | undefined;
   let first: TestApp;
   let second: TestApp;
   let shop: TestShop;
   let campaignId: string;
 
   beforeAll(async () => {
+    if (onCluster) cluster = await startRedisCluster();
     const database = await createTestDatabase();
     // Generous limits: this file sends far more than 120 requests a minute with one key.
-    const settings = { RATE_LIMIT_SCALE: '100', ...env };
+    const settings = { RATE_LIMIT_SCALE: '100', ...env, ...(cluster ? { REDIS_CLUSTER_NODES: cluster.nodes } : {}) };
     first = await createTestApp(settings, { database });
     second = await createTestApp(settings, { database: await openPostgres(database.url as string, { migrate: false, poolSize: 5 }) });
     expect(second.ctx.invalidation.kind).toBe(first.ctx.invalidation.kind);
+    // The cluster variant runs on the cluster, not on the LISTEN/NOTIFY fallback.
+    for (const t of [first, second]) expect(t.ctx.redis?.isCluster === true).toBe(onCluster);
     shop = await first.createShop('scale');
     const res = await first.api(shop, {
       method: 'POST',
@@ -45,6 +54,7 @@ describe.skipIf(testDbKind() !== 'postgres').each(transports)('two instances, in
     // The second instance first: closing the first drops the shared database.
     await second?.close();
     await first?.close();
+    cluster?.remove();
   });
 
   const readOnSecond = async (): Promise<Payload> => {
@@ -106,5 +116,9 @@ describe.skipIf(testDbKind() !== 'postgres').each(transports)('two instances, in
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     expect(second.ctx.rulesCache.cachedVersion(shop.id)).toBeUndefined();
+  });
+
+  it.skipIf(!onCluster)('had no cluster node answer CROSSSLOT', () => {
+    expect(cluster?.errorCounts().CROSSSLOT ?? 0).toBe(0);
   });
 });

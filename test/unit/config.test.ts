@@ -12,6 +12,7 @@ describe('loadConfig', () => {
       pgliteSharedBuffers: undefined,
       databaseUrl: undefined,
       redisUrl: undefined,
+      redisClusterNodes: undefined,
       adminToken: undefined,
       logLevel: 'info',
       planCaps: DEFAULT_PLAN_CAPS,
@@ -44,6 +45,11 @@ describe('loadConfig', () => {
     ['PORT', '70000'],
     ['DATABASE_URL', 'mysql://x'],
     ['REDIS_URL', 'http://x'],
+    ['REDIS_CLUSTER_NODES', 'redis://10.0.0.5:7000'],
+    ['REDIS_CLUSTER_NODES', '10.0.0.5'],
+    ['REDIS_CLUSTER_NODES', '10.0.0.5:7000,,10.0.0.6:7000'],
+    ['REDIS_CLUSTER_NODES', '10.0.0.5:70000'],
+    ['REDIS_CLUSTER_NODES', '::1:7000'],
     ['LOG_LEVEL', 'loud'],
     ['ADMIN_TOKEN', 'short'],
     ['PLAN_CAPS', '{nope'],
@@ -75,5 +81,18 @@ describe('loadConfig', () => {
     expect(loadConfig({ PLATFORM_WEBHOOK_SECRET: 's2' }).platformAppSecret).toBe('s2');
     expect(loadConfig({ PLATFORM_APP_SECRET: 's3', PLATFORM_WEBHOOK_SECRET: 's3' }).platformAppSecret).toBe('s3');
     expect(() => loadConfig({ PLATFORM_APP_SECRET: 's3', PLATFORM_WEBHOOK_SECRET: 's4' })).toThrow(/PLATFORM_WEBHOOK_SECRET: is an alias/);
+  });
+
+  it('reads REDIS_CLUSTER_NODES as host:port seeds, and refuses it beside REDIS_URL', () => {
+    expect(loadConfig({ REDIS_CLUSTER_NODES: '10.0.0.5:7000, cache-2.internal:7001,[::1]:7002' }).redisClusterNodes).toEqual([
+      { host: '10.0.0.5', port: 7000 },
+      { host: 'cache-2.internal', port: 7001 },
+      { host: '::1', port: 7002 },
+    ]);
+    expect(() => loadConfig({ REDIS_URL: 'redis://cache:6379', REDIS_CLUSTER_NODES: '10.0.0.5:7000' })).toThrow(
+      /REDIS_CLUSTER_NODES: is set together with REDIS_URL/,
+    );
+    // An empty REDIS_URL is unset, as every variable: the tests' way to switch the shared Redis off.
+    expect(loadConfig({ REDIS_URL: '', REDIS_CLUSTER_NODES: '10.0.0.5:7000' })).toMatchObject({ redisUrl: undefined });
   });
 });
