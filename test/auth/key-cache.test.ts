@@ -110,22 +110,29 @@ function exactnessCases(instances: () => { writer: TestApp; reader: TestApp }) {
     // leased slots, carrying the version the lease read.
     let revokedAt = Number.POSITIVE_INFINITY;
     let stop = false;
+    let answered = 0;
     const after: number[] = [];
     const busy = async () => {
       while (!stop) {
         const started = performance.now();
         const res = await rules(reader, shop);
+        answered += 1;
         if (started > revokedAt) after.push(res.statusCode);
-        // An answer from memory may need no I/O at all: let the timers below run.
+        // An answer from memory may need no I/O at all: let the others' callbacks run.
         await yieldToTimers();
       }
     };
+    // Counted, not timed (a loaded machine answers fewer per 100 ms): the loops are busy before
+    // the revocation, and enough requests start after it.
+    const until = async (done: () => boolean) => {
+      while (!done()) await sleep(5);
+    };
     const loops = Array.from({ length: 8 }, () => busy());
-    await sleep(100);
+    await until(() => answered >= 32);
     const revoked = await writer.admin({ method: 'DELETE', url: `/admin/v1/shops/${shop.id}/api-keys/${keyId}` });
     revokedAt = performance.now();
     expect(revoked.statusCode).toBe(200);
-    await sleep(100);
+    await until(() => after.length >= 32);
     stop = true;
     await Promise.all(loops);
     expect(after.length).toBeGreaterThan(0);

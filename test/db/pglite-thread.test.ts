@@ -93,12 +93,16 @@ describe.skipIf(testDbKind() !== 'pglite')('PGlite on its own thread', () => {
     // transaction's change, which is rolled back.
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
+    let changed: () => void = () => {};
+    // Awaited, not slept on: on a loaded machine 50 ms could pass before the change is made.
+    const madeChange = new Promise<void>((resolve) => (changed = resolve));
     const open = handle.db.transaction(async (tx) => {
       await tx.update(shops).set({ domain: 'thread-5.example.com' }).where(eq(shops.id, 'shp_thread_2'));
+      changed();
       await held;
       throw new Error('rolled back');
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await madeChange;
     const outside = handle.db.select({ domain: shops.domain }).from(shops).where(eq(shops.id, 'shp_thread_2'));
     release();
     await expect(open).rejects.toThrow('rolled back');

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createRedisShopVersions, shopLeaseFenceKey, shopVersionKey } from '../../src/cache/shop-versions.ts';
 import { BUSY_GAP_MS, LEASE_MS } from '../../src/rate-limit/lease.ts';
 import type { CountedDecision, RateLimiter } from '../../src/rate-limit/limiter.ts';
@@ -88,17 +88,24 @@ describe.skipIf(!redisUrl)('rate limiter leases on Redis', { retry: 2 }, () => {
       if (!limiter || !redis) throw new Error('no instance');
       const limit = 1600;
       const decisions: CountedDecision[] = [];
-      // 20 requests one after another, each answered before the next is sent, about 1 ms apart.
-      for (let i = 0; i < 20; i += 1) {
-        decisions.push(await limiter.hit('seq', limit, 60_000));
-        await sleep(1);
+      // 20 requests one after another, each answered before the next is sent, 1 ms apart on the
+      // limiter's clock (performance.now, faked here): on a loaded machine real gaps exceed
+      // BUSY_GAP_MS (6 ms) and the key would rightly not count as busy. Timers stay real.
+      vi.useFakeTimers({ toFake: ['performance'] });
+      try {
+        for (let i = 0; i < 20; i += 1) {
+          decisions.push(await limiter.hit('seq', limit, 60_000));
+          vi.advanceTimersByTime(1);
+        }
+      } finally {
+        vi.useRealTimers();
       }
       // The first two make calls (the second asks for a lease, the gap being short); the rest are
       // served from that lease and at most two renewals.
       expect(calls()).toBeLessThanOrEqual(4);
       expect(decisions.map((d) => d.remaining)).toEqual(Array.from({ length: 20 }, (_, i) => limit - 1 - i));
-      await sleep(LEASE_MS * 3);
-      expect(await redis.zcard(`${prefix}seq`)).toBe(20);
+      // The unused slots go back when the last lease ends (a real timer): then only the 20 requests count.
+      await vi.waitFor(async () => expect(await redis.zcard(`${prefix}seq`)).toBe(20), { timeout: 10_000, interval: LEASE_MS });
     });
   });
 

@@ -37,6 +37,12 @@ export type WebhookSetup = {
   clock: Clock;
   newShop(events?: string[]): Promise<{ shop: TestShop; endpointId: string; secret: string }>;
   dispatcher(overrides?: Partial<DispatcherOptions>): OutboxDispatcher;
+  /**
+   * Stops every dispatcher `dispatcher()` built so far. Call it after each test that starts
+   * one: a test that fails before its own stop() must not leave a dispatcher claiming the next
+   * test's rows (one left running added its 2 slots to the next test's endpoint: 5 open where 3 are allowed).
+   */
+  stopDispatchers(): Promise<void>;
   /** Queues an event the way a feature does, in its own transaction; returns the message id. */
   emit(shop: TestShop, type?: WebhookEventType, data?: Record<string, unknown>, db?: Database): Promise<string>;
   rows(shop: TestShop): Promise<Array<typeof outbox.$inferSelect>>;
@@ -48,6 +54,7 @@ export async function createWebhookSetup(respond?: Responder, options: { databas
   const t = await createTestApp({}, options);
   const receiver = await startReceiver(respond);
   const clock = testClock();
+  const built: OutboxDispatcher[] = [];
   return {
     t,
     receiver,
@@ -64,7 +71,7 @@ export async function createWebhookSetup(respond?: Responder, options: { databas
       return { shop, endpointId: endpoint.id, secret: endpoint.secret };
     },
     dispatcher(overrides = {}) {
-      return createOutboxDispatcher({
+      const dispatcher = createOutboxDispatcher({
         db: t.ctx.db,
         logger: t.ctx.logger,
         discountPort: createRecordingDiscountPort(t.ctx.db),
@@ -72,6 +79,11 @@ export async function createWebhookSetup(respond?: Responder, options: { databas
         now: clock.now,
         ...overrides,
       });
+      built.push(dispatcher);
+      return dispatcher;
+    },
+    async stopDispatchers() {
+      await Promise.all(built.splice(0).map((dispatcher) => dispatcher.stop()));
     },
     async emit(shop, type = 'gift.added', data = { campaignId: 'cmp_1' }, db = t.ctx.db) {
       const messageId = await db.transaction((tx) => enqueueWebhookEvent(tx, shop.id, type, data));
