@@ -1,0 +1,108 @@
+/**
+ * The fetch webhook deliveries use: every connection goes only to an address the destination
+ * policy allows (destination-policy.ts). The name is resolved once, every address it resolves
+ * to is judged, and the socket is opened to the judged address, so a name that answers a public
+ * address to a check and a private one to the connection (DNS rebinding) cannot slip between
+ * the two: there is no second lookup. TLS still verifies the certificate of the name (SNI is
+ * the name, not the address).
+ *
+ * Redirects are never followed by deliverWebhook (`redirect: 'manual'`), so a receiver cannot
+ * send the request on to a refused address either.
+ */
+import { lookup } from 'node:dns/promises';
+import ipaddr from 'ipaddr.js';
+import { Agent, buildConnector } from 'undici';
+import type { FetchLike } from './deliver.ts';
+import { checkAddress, checkHost, isAllowedName, normalizeHost } from './destination-policy.ts';
+import type { DestinationAllowList, DestinationVerdict } from './destination-policy.ts';
+
+/** Every address a name resolves to, in the resolver's order. */
+export type ResolveAll = (hostname: string) => Promise<string[]>;
+
+const resolveWithSystem: ResolveAll = async (hostname) => (await lookup(hostname, { all: true, order: 'verbatim' })).map((a) => a.address);
+
+/** A connection the policy refused; no byte was sent to the destination. */
+export class DestinationRefusedError extends Error {
+  override name = 'DestinationRefusedError';
+  readonly code = 'ERR_WEBHOOK_DESTINATION_REFUSED';
+}
+
+/**
+ * Resolves `hostname` (once) and judges it and every address it resolves to; the address to
+ * connect to, or why not. An IP literal is judged as it is, without a lookup.
+ *
+ * @example
+ *   await resolveDestination('localhost', EMPTY_ALLOW_LIST); // { allowed: false, reason: 'localhost is a name of one label…' }
+ */
+export async function resolveDestination(
+  hostname: string,
+  allowList: DestinationAllowList,
+  resolve: ResolveAll = resolveWithSystem,
+): Promise<{ allowed: true; address: string } | Extract<DestinationVerdict, { allowed: false }>> {
+  const host = normalizeHost(hostname);
+  const byName = checkHost(host, allowList);
+  if (!byName.allowed) return byName;
+  if (ipaddr.isValid(host)) return { allowed: true, address: host };
+  const addresses = await resolve(host);
+  const [first] = addresses;
+  if (first === undefined) throw Object.assign(new Error(`${host} resolves to no address`), { code: 'ENOTFOUND' });
+  // A name the operator allowed is trusted with whatever it resolves to.
+  if (!isAllowedName(host, allowList)) {
+    for (const address of addresses) {
+      const verdict = checkAddress(address, allowList);
+      if (!verdict.allowed) return { allowed: false, reason: `${host} resolves to ${verdict.reason}` };
+    }
+  }
+  return { allowed: true, address: first };
+}
+
+type Connector = buildConnector.connector;
+
+/**
+ * The connector of the guarded agent: resolve and judge, then connect `connect` (undici's own
+ * connector by default) to the judged address, keeping the name for TLS.
+ */
+export function createGuardedConnector(options: {
+  allowList: DestinationAllowList;
+  resolve?: ResolveAll;
+  connect?: Connector;
+}): Connector {
+  const connect = options.connect ?? buildConnector({});
+  return (target, callback) => {
+    resolveDestination(target.hostname, options.allowList, options.resolve).then(
+      (verdict) => {
+        if (!verdict.allowed) return callback(new DestinationRefusedError(verdict.reason), null);
+        // `host` (name:port) stays: undici takes the TLS server name from it, and it is not an address.
+        return connect({ ...target, hostname: verdict.address }, callback);
+      },
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null),
+    );
+  };
+}
+
+/**
+ * A fetch whose connections obey the destination policy, with an agent of its own; `close()`
+ * ends its kept-alive connections.
+ *
+ * @example
+ *   const guarded = createGuardedFetch({ allowList: config.webhookAllowList });
+ *   await deliverWebhook(guarded.fetch, delivery, { attemptAt: new Date() });
+ */
+export function createGuardedFetch(options: { allowList: DestinationAllowList; resolve?: ResolveAll; connect?: Connector }): {
+  fetch: FetchLike;
+  close(): Promise<void>;
+} {
+  const agent = new Agent({ connect: createGuardedConnector(options) });
+  return {
+    fetch: (url, init) => fetch(url, { ...init, dispatcher: agent } as RequestInit),
+    close: () => agent.close(),
+  };
+}
+
+/** The refusal in `error`'s causes, if a refused connection is why a fetch failed. */
+export function refusalOf(error: unknown): DestinationRefusedError | undefined {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if (e instanceof DestinationRefusedError) return e;
+  }
+  return undefined;
+}
