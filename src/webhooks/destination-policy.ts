@@ -78,34 +78,45 @@ function inAllowList(address: ipaddr.IPv4 | ipaddr.IPv6, allowList: DestinationA
 }
 
 /**
- * Whether an IP address (any text ipaddr.js reads; IPv4-mapped IPv6 is judged as its IPv4) may
- * be connected to.
+ * What a refused IP address is (any text ipaddr.js reads; IPv4-mapped IPv6 is judged as its
+ * IPv4), or undefined when it may be connected to. `kind` comes with its article.
  *
  * @example
- *   checkAddress('169.254.169.254', EMPTY_ALLOW_LIST); // { allowed: false, reason: '… link-local …' }
+ *   refusedAddress('::ffff:7f00:1', EMPTY_ALLOW_LIST); // { address: '127.0.0.1', kind: 'a loopback' }
  */
-export function checkAddress(text: string, allowList: DestinationAllowList): DestinationVerdict {
+export function refusedAddress(text: string, allowList: DestinationAllowList): { address: string; kind: string } | undefined {
   const address = ipaddr.process(normalizeHost(text));
-  if (inAllowList(address, allowList)) return ALLOWED;
-  const range = address.kind() === 'ipv6' && address.match(IPV4_COMPATIBLE) ? 'ipv4Compatible' : address.range();
-  if (range === 'unicast') return ALLOWED;
-  return { allowed: false, reason: `${address.toString()} is a ${describeRange(range)} address, which webhooks may not reach` };
+  if (inAllowList(address, allowList)) return undefined;
+  const range = address.range();
+  if (range !== 'unicast') return { address: address.toString(), kind: describeRange(range) };
+  return address.kind() === 'ipv6' && address.match(IPV4_COMPATIBLE) ? { address: address.toString(), kind: describeRange('ipv4Compatible') } : undefined;
 }
 
-/** ipaddr.js's range names as a sentence says them. */
+/**
+ * Whether an IP address may be connected to.
+ *
+ * @example
+ *   checkAddress('169.254.169.254', EMPTY_ALLOW_LIST); // { allowed: false, reason: '169.254.169.254 is a link-local address, …' }
+ */
+export function checkAddress(text: string, allowList: DestinationAllowList): DestinationVerdict {
+  const refused = refusedAddress(text, allowList);
+  return refused === undefined ? ALLOWED : { allowed: false, reason: `${refused.address} is ${refused.kind} address, which webhooks may not reach` };
+}
+
+/** ipaddr.js's range names as a sentence says them, with their article. */
 function describeRange(range: string): string {
   const words: Record<string, string> = {
-    unspecified: 'unspecified',
-    loopback: 'loopback',
-    linkLocal: 'link-local',
-    private: 'private',
-    uniqueLocal: 'unique-local',
-    carrierGradeNat: 'carrier-grade NAT',
-    multicast: 'multicast',
-    broadcast: 'broadcast',
-    ipv4Compatible: 'IPv4-compatible',
+    unspecified: 'an unspecified',
+    loopback: 'a loopback',
+    linkLocal: 'a link-local',
+    private: 'a private',
+    uniqueLocal: 'a unique-local',
+    carrierGradeNat: 'a carrier-grade NAT',
+    multicast: 'a multicast',
+    broadcast: 'a broadcast',
+    ipv4Compatible: 'an IPv4-compatible',
   };
-  return words[range] ?? `reserved (${range})`;
+  return words[range] ?? `a reserved (${range})`;
 }
 
 /**

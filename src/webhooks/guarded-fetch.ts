@@ -13,7 +13,7 @@ import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector } from 'undici';
 import type { FetchLike } from './deliver.ts';
-import { checkAddress, checkHost, isAllowedName, normalizeHost } from './destination-policy.ts';
+import { checkHost, isAllowedName, normalizeHost, refusedAddress } from './destination-policy.ts';
 import type { DestinationAllowList, DestinationVerdict } from './destination-policy.ts';
 
 /** Every address a name resolves to, in the resolver's order. */
@@ -49,8 +49,8 @@ export async function resolveDestination(
   // A name the operator allowed is trusted with whatever it resolves to.
   if (!isAllowedName(host, allowList)) {
     for (const address of addresses) {
-      const verdict = checkAddress(address, allowList);
-      if (!verdict.allowed) return { allowed: false, reason: `${host} resolves to ${verdict.reason}` };
+      const refused = refusedAddress(address, allowList);
+      if (refused) return { allowed: false, reason: `${host} resolves to ${refused.address}, ${refused.kind} address, which webhooks may not reach` };
     }
   }
   return { allowed: true, address: first };
