@@ -28,8 +28,9 @@ export class DestinationRefusedError extends Error {
 }
 
 /**
- * Resolves `hostname` (once) and judges it and every address it resolves to; the address to
- * connect to, or why not. An IP literal is judged as it is, without a lookup.
+ * Resolves `hostname` (once) and judges it and every address it resolves to; the addresses to
+ * connect to, in the resolver's order, or why not. An IP literal is judged as it is, without a
+ * lookup.
  *
  * @example
  *   await resolveDestination('localhost', EMPTY_ALLOW_LIST); // { allowed: false, reason: 'localhost is a name of one label…' }
@@ -38,29 +39,29 @@ export async function resolveDestination(
   hostname: string,
   allowList: DestinationAllowList,
   resolve: ResolveAll = resolveWithSystem,
-): Promise<{ allowed: true; address: string } | Extract<DestinationVerdict, { allowed: false }>> {
+): Promise<{ allowed: true; addresses: [string, ...string[]] } | Extract<DestinationVerdict, { allowed: false }>> {
   const host = normalizeHost(hostname);
   const byName = checkHost(host, allowList);
   if (!byName.allowed) return byName;
-  if (ipaddr.isValid(host)) return { allowed: true, address: host };
-  const addresses = await resolve(host);
-  const [first] = addresses;
+  if (ipaddr.isValid(host)) return { allowed: true, addresses: [host] };
+  const [first, ...rest] = await resolve(host);
   if (first === undefined) throw Object.assign(new Error(`${host} resolves to no address`), { code: 'ENOTFOUND' });
   // A name the operator allowed is trusted with whatever it resolves to.
   if (!isAllowedName(host, allowList)) {
-    for (const address of addresses) {
+    for (const address of [first, ...rest]) {
       const refused = refusedAddress(address, allowList);
       if (refused) return { allowed: false, reason: `${host} resolves to ${refused.address}, ${refused.kind} address, which webhooks may not reach` };
     }
   }
-  return { allowed: true, address: first };
+  return { allowed: true, addresses: [first, ...rest] };
 }
 
 type Connector = buildConnector.connector;
 
 /**
  * The connector of the guarded agent: resolve and judge, then connect `connect` (undici's own
- * connector by default) to the judged address, keeping the name for TLS.
+ * connector by default) to the judged addresses in turn until one answers (as the system's
+ * connect would try a name's addresses), keeping the name for TLS.
  */
 export function createGuardedConnector(options: {
   allowList: DestinationAllowList;
@@ -69,16 +70,29 @@ export function createGuardedConnector(options: {
 }): Connector {
   const connect = options.connect ?? buildConnector({});
   return (target, callback) => {
+    // `host` (name:port) stays: undici takes the TLS server name from it, and it is not an address.
+    const tryEach = (address: string, rest: readonly string[]): void => {
+      const done: buildConnector.Callback = (...result) => {
+        const [next, ...later] = rest;
+        if (result[0] !== null && next !== undefined) return tryEach(next, later);
+        return callback(...result);
+      };
+      // net.connect can throw at once (a bad option); inside this promise chain that would be an
+      // unhandled rejection, which ends the process.
+      try {
+        connect({ ...target, hostname: address }, done);
+      } catch (error) {
+        done(asError(error), null);
+      }
+    };
     resolveDestination(target.hostname, options.allowList, options.resolve).then(
-      (verdict) => {
-        if (!verdict.allowed) return callback(new DestinationRefusedError(verdict.reason), null);
-        // `host` (name:port) stays: undici takes the TLS server name from it, and it is not an address.
-        return connect({ ...target, hostname: verdict.address }, callback);
-      },
-      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null),
+      (verdict) => (verdict.allowed ? tryEach(verdict.addresses[0], verdict.addresses.slice(1)) : callback(new DestinationRefusedError(verdict.reason), null)),
+      (error: unknown) => callback(asError(error), null),
     );
   };
 }
+
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
 /**
  * A fetch whose connections obey the destination policy, with an agent of its own; `close()`

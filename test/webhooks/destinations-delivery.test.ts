@@ -181,4 +181,17 @@ describe('WEBHOOK_ALLOWED_HOSTS at connect time', () => {
     expect(spy.targets).toEqual(['127.0.0.1']);
     expect(receivedAt(shop).map((r) => r.headers.host)).toEqual([`receiver.test:${port}`]);
   });
+
+  it('tries the judged addresses of a name in turn when one does not answer', async () => {
+    const parsed = parseAllowList('receiver.test');
+    if (!parsed.ok) throw new Error('allow-list');
+    const shop = await endpointAt(`http://receiver.test:${port}`);
+    const spy = loopbackOnlyConnector();
+    // The first address "does not answer" (the spy refuses it without a socket).
+    const { dispatcher } = guardedDispatcher({ allowList: parsed.allowList, resolve: scriptedResolver(['10.9.9.9', '127.0.0.1']), connect: spy.connect });
+    await s.emit(shop);
+    expect(await dispatcher.runOnce()).toMatchObject({ claimed: 1, delivered: 1 });
+    expect(spy.targets).toEqual(['10.9.9.9', '127.0.0.1']);
+    expect(receivedAt(shop)).toHaveLength(1);
+  });
 });
