@@ -5,6 +5,8 @@
 import { z } from 'zod';
 import { mergePlanCaps, planCapsOverrideSchema } from './shops/plans.ts';
 import type { PlanCaps } from './shops/plans.ts';
+import { EMPTY_ALLOW_LIST, parseAllowList } from './webhooks/destination-policy.ts';
+import type { DestinationAllowList } from './webhooks/destination-policy.ts';
 
 const jsonText = z.string().transform((text, ctx) => {
   try {
@@ -103,6 +105,19 @@ const envSchema = z.object({
   OUTBOX_CONCURRENCY: positiveInt.default(20),
   OUTBOX_ENDPOINT_CONCURRENCY: positiveInt.default(2),
   OUTBOX_SYNC_CONCURRENCY: positiveInt.default(4),
+  /**
+   * Host names, addresses and CIDRs webhook endpoints may reach although they are local
+   * (docs/operations.md "Webhook destinations"); unset: none, every local address is refused.
+   */
+  WEBHOOK_ALLOWED_HOSTS: z
+    .string()
+    .transform((text, ctx) => {
+      const parsed = parseAllowList(text);
+      if (parsed.ok) return parsed.allowList;
+      ctx.addIssue({ code: 'custom', message: `must list host names, IP addresses or CIDRs, comma separated; cannot read ${parsed.bad.map((b) => JSON.stringify(b)).join(', ')}` });
+      return z.NEVER;
+    })
+    .optional(),
   /** Overrides of the default plan caps, e.g. {"free":{"campaigns":5}}. */
   PLAN_CAPS: jsonText.pipe(planCapsOverrideSchema).optional(),
   // Slow clients (docs/operations.md "Timeouts"): a request must arrive whole within
@@ -157,6 +172,8 @@ export type Config = {
   outboxConcurrency: number;
   outboxEndpointConcurrency: number;
   outboxSyncConcurrency: number;
+  /** WEBHOOK_ALLOWED_HOSTS; empty when unset. */
+  webhookAllowList: DestinationAllowList;
   planCaps: PlanCaps;
   requestTimeoutMs: number;
   headersTimeoutMs: number;
@@ -207,6 +224,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     outboxConcurrency: e.OUTBOX_CONCURRENCY,
     outboxEndpointConcurrency: e.OUTBOX_ENDPOINT_CONCURRENCY,
     outboxSyncConcurrency: e.OUTBOX_SYNC_CONCURRENCY,
+    webhookAllowList: e.WEBHOOK_ALLOWED_HOSTS ?? EMPTY_ALLOW_LIST,
     planCaps: mergePlanCaps(e.PLAN_CAPS),
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     headersTimeoutMs: e.HEADERS_TIMEOUT_MS,

@@ -32,6 +32,7 @@ export function createWorkers(ctx: AppContext): Worker[] {
       concurrency: ctx.config.outboxConcurrency,
       perEndpoint: ctx.config.outboxEndpointConcurrency,
       syncConcurrency: ctx.config.outboxSyncConcurrency,
+      allowList: ctx.config.webhookAllowList,
     }),
   ];
 }

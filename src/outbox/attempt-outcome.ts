@@ -12,4 +12,6 @@ export type AttemptOutcome =
       gone?: boolean;
       /** Retrying cannot help (e.g. a malformed job): fail now. */
       final?: boolean;
+      /** The destination policy refused the connection: nothing reached the receiver's address. */
+      refused?: boolean;
     };

@@ -13,6 +13,9 @@ import type { Database } from '../db/database.ts';
 import type { DiscountPort } from '../platform/discount-port.ts';
 import { deliverWebhook, WEBHOOK_TIMEOUT_MS } from '../webhooks/deliver.ts';
 import type { FetchLike } from '../webhooks/deliver.ts';
+import { EMPTY_ALLOW_LIST } from '../webhooks/destination-policy.ts';
+import type { DestinationAllowList } from '../webhooks/destination-policy.ts';
+import { createGuardedFetch } from '../webhooks/guarded-fetch.ts';
 import type { Worker } from '../workers.ts';
 import type { AttemptOutcome } from './attempt-outcome.ts';
 import { claimDueWork, endpointKey } from './claim.ts';
@@ -39,7 +42,9 @@ export type DispatcherOptions = {
   /** How long a claimed row stays invisible to other dispatchers; must exceed the timeout. */
   leaseMs?: number;
   timeoutMs?: number;
-  /** Injected for tests; the global fetch and clock otherwise. */
+  /** Hosts and CIDRs webhooks may reach although the destination policy refuses them (config.webhookAllowList). */
+  allowList?: DestinationAllowList;
+  /** Injected for tests; otherwise a fetch that connects only where the destination policy allows. */
   fetch?: FetchLike;
   now?: () => Date;
   random?: () => number;
@@ -84,7 +89,8 @@ export function createOutboxDispatcher(options: DispatcherOptions): OutboxDispat
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   if (leaseMs <= timeoutMs) throw new Error('The outbox lease must be longer than the webhook timeout');
-  const fetchFn: FetchLike = options.fetch ?? ((url, init) => fetch(url, init));
+  // The guarded agent's idle connections are unref'd, as the global fetch's are: nothing to close at stop().
+  const fetchFn: FetchLike = options.fetch ?? createGuardedFetch({ allowList: options.allowList ?? EMPTY_ALLOW_LIST }).fetch;
   const now = options.now ?? (() => new Date());
   const random = options.random ?? Math.random;
   const log = options.logger.child({ worker: 'outbox' });
@@ -106,6 +112,7 @@ export function createOutboxDispatcher(options: DispatcherOptions): OutboxDispat
     const state = await recordOutcome(options.db, work, outcome, { now: now(), random });
     const fields = { shopId: work.row.shopId, outboxId: work.row.id, kind: work.row.kind, attempt: work.attempt, state };
     if (outcome.ok) log.debug(fields, 'outbox attempt succeeded');
+    else if (outcome.refused) log.warn({ ...fields, error: outcome.error }, 'webhook destination refused');
     else log.warn({ ...fields, statusCode: outcome.statusCode, error: outcome.error }, 'outbox attempt failed');
     return state;
   }

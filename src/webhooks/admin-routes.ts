@@ -48,13 +48,13 @@ export function webhookAdminRoutes(ctx: AppContext): MountableRoute[] {
       summary: 'Add a webhook endpoint',
       description: 'The signing `secret` (`whsec_…`) is in this response only. `events` empty or absent means every kind.',
       tag: 'Webhooks',
-      body: createEndpointBodySchema,
+      body: createEndpointBodySchema(ctx.config.webhookAllowList),
       responses: {
         201: {
           description: 'The endpoint with its secret',
           schema: z.object({ endpoint: endpointResponseSchema.extend({ secret: z.string() }) }),
         },
-        400: { description: 'Invalid body' },
+        400: { description: 'Invalid body, or a URL whose host is local (loopback, private, link-local… in any form) and not in WEBHOOK_ALLOWED_HOSTS' },
         409: { description: `\`{ "error": "Too many webhook endpoints" }\`: at most ${MAX_ENDPOINTS_PER_SHOP} per shop` },
       },
       handler: async ({ shop, body, request, reply }) => {

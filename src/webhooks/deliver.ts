@@ -1,10 +1,11 @@
 /**
  * One webhook attempt: POST the stored payload, signed per Standard Webhooks, with a
  * timeout. 2xx is delivered; anything else (a non-2xx answer, a redirect, a timeout, a
- * network error) is a failed attempt the dispatcher retries.
+ * network error, a destination the policy refuses) is a failed attempt the dispatcher retries.
  */
 import type { AttemptOutcome } from '../outbox/attempt-outcome.ts';
 import { parseRetryAfter } from '../outbox/retry-schedule.ts';
+import { refusalOf } from './guarded-fetch.ts';
 import { webhookHeaders } from './sign.ts';
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
@@ -56,6 +57,9 @@ export async function deliverWebhook(
     // Redirects are not followed: a receiver that moved must be re-registered, not guessed at.
     response = await fetchFn(delivery.url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
+    const refusal = refusalOf(error);
+    // A refusal says so, not "fetch failed": the merchant sees it in the delivery log.
+    if (refusal) return { ok: false, statusCode: null, error: `Refused before connecting: ${refusal.message}`, durationMs: elapsed(), refused: true };
     return { ok: false, statusCode: null, error: describeError(error, timeoutMs), durationMs: elapsed() };
   }
   // The answer's body is not used; releasing it frees the connection.

@@ -1,18 +1,21 @@
 /** Admin API shapes of webhook endpoints and the delivery log (CONTRACT "Admin API"). */
 import { z } from 'zod';
 import { WEBHOOK_EVENT_TYPES } from '../outbox/enqueue.ts';
-import { webhookUrlSchema } from './url.ts';
+import type { DestinationAllowList } from './destination-policy.ts';
+import { webhookDestinationSchema } from './url.ts';
 
 export const MAX_ENDPOINTS_PER_SHOP = 20;
 
-export const createEndpointBodySchema = z.strictObject({
-  url: webhookUrlSchema,
-  // Empty or absent means every kind, now and later (the outbox reads [] that way).
-  events: z
-    .array(z.enum(WEBHOOK_EVENT_TYPES))
-    .default([])
-    .transform((events) => [...new Set(events)]),
-});
+/** The body of a new endpoint; `allowList` is the operator's WEBHOOK_ALLOWED_HOSTS. */
+export const createEndpointBodySchema = (allowList: DestinationAllowList) =>
+  z.strictObject({
+    url: webhookDestinationSchema(allowList),
+    // Empty or absent means every kind, now and later (the outbox reads [] that way).
+    events: z
+      .array(z.enum(WEBHOOK_EVENT_TYPES))
+      .default([])
+      .transform((events) => [...new Set(events)]),
+  });
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
 

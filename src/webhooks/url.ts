@@ -7,10 +7,14 @@
  * - no credentials (`https://user:pass@host/`): fetch throws on a URL with userinfo, and a
  *   secret in the URL would be shown in every endpoint listing;
  * - no port that fetch blocks: the "bad ports" of the Fetch Standard ("port blocking"), which
- *   Node's fetch enforces, plus port 0, which nothing listens on.
+ *   Node's fetch enforces, plus port 0, which nothing listens on;
+ * - (webhookDestinationSchema) no host the destination policy refuses (issue 20 item 2): a local
+ *   address in any of its forms, or a local name, unless the operator's allow-list names it.
  */
 import { STORABLE_TEXT_PATTERN, TEXT_ISSUE } from '@gcrs/engine';
 import { z } from 'zod';
+import { checkHost } from './destination-policy.ts';
+import type { DestinationAllowList } from './destination-policy.ts';
 
 /** Fetch Standard §2.9 "bad port" list (as Node 24's fetch applies it). */
 export const BAD_PORTS: ReadonlySet<number> = new Set([
@@ -43,3 +47,18 @@ export const webhookUrlSchema = z
       ctx.addIssue({ code: 'custom', message: `Port ${url.port} is blocked for HTTP requests; use another port` });
     }
   });
+
+/**
+ * The `url` of a new webhook endpoint: a deliverable URL whose host the destination policy lets
+ * through. Names are judged again at every connection, on the addresses they resolve to then.
+ *
+ * @example
+ *   webhookDestinationSchema(EMPTY_ALLOW_LIST).safeParse('http://0x7f000001/hook').success; // false: 127.0.0.1
+ */
+export function webhookDestinationSchema(allowList: DestinationAllowList) {
+  return webhookUrlSchema.superRefine((text, ctx) => {
+    if (!URL.canParse(text)) return;
+    const verdict = checkHost(new URL(text).hostname, allowList);
+    if (!verdict.allowed) ctx.addIssue({ code: 'custom', message: `${verdict.reason} (the operator may allow it: WEBHOOK_ALLOWED_HOSTS)` });
+  });
+}

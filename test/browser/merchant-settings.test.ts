@@ -13,7 +13,7 @@ import type { Browser } from '../support/chromium.ts';
 import { checkScreen, openPage, startMerchantAdmin } from '../support/merchant-admin.ts';
 import type { MerchantAdminStack } from '../support/merchant-admin.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
-import { startReceiver } from '../webhooks/receiver.ts';
+import { LOOPBACK_RECEIVERS, startReceiver } from '../webhooks/receiver.ts';
 import type { Receiver } from '../webhooks/receiver.ts';
 
 describe.skipIf(skipWithoutChromium())('merchant admin settings, in Chromium', () => {
@@ -24,7 +24,7 @@ describe.skipIf(skipWithoutChromium())('merchant admin settings, in Chromium', (
   let receiver: Receiver;
 
   beforeAll(async () => {
-    stack = await startMerchantAdmin();
+    stack = await startMerchantAdmin({ WEBHOOK_ALLOWED_HOSTS: LOOPBACK_RECEIVERS });
     ({ t, browser } = stack);
     shop = await t.createShop('scale');
     // The receiver refuses the first delivery: the log then shows an attempt with its answer.
@@ -106,7 +106,7 @@ describe.skipIf(skipWithoutChromium())('merchant admin settings, in Chromium', (
     const imported = await t.admin({ method: 'POST', url: `/admin/v1/shops/${shop.id}/campaigns/import`, payload: { campaigns: [campaign('Mug for 50', { isDraft: false, rules: [rule()] })] } });
     const campaignId = (imported.json() as { campaignIds: string[] }).campaignIds[0] ?? '';
     expect((await t.admin({ method: 'POST', url: `/admin/v1/shops/${shop.id}/campaigns/${campaignId}/enable?force=1` })).statusCode).toBe(200);
-    const dispatcher = createOutboxDispatcher({ db: t.ctx.db, logger: t.ctx.logger, discountPort: createRecordingDiscountPort(t.ctx.db), pollMs: 20 });
+    const dispatcher = createOutboxDispatcher({ db: t.ctx.db, logger: t.ctx.logger, discountPort: createRecordingDiscountPort(t.ctx.db), pollMs: 20, allowList: t.config.webhookAllowList });
     await dispatcher.runOnce();
     expect(receiver.requests).toHaveLength(1);
     await page.getByRole('button', { name: 'Refresh the delivery log' }).click();

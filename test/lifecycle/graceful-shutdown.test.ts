@@ -15,7 +15,7 @@ import type { DatabaseHandle } from '../../src/db/database.ts';
 import { outbox } from '../../src/db/schema.ts';
 import { campaign } from '../campaigns/fixtures.ts';
 import { createTestDatabase, testDbKind, testRedisUrl } from '../support/database.ts';
-import { startReceiver } from '../webhooks/receiver.ts';
+import { LOOPBACK_RECEIVERS, startReceiver } from '../webhooks/receiver.ts';
 import { buildServerBundle, freshServerBundle } from '../../src/startup/server-bundle.ts';
 import { sparePort } from '../support/ports.ts';
 import { product } from './harness.ts';
@@ -72,7 +72,7 @@ describe.each(['source', 'bundle'] as const)('SIGTERM, server started from %s', 
 
     const child = spawn(process.execPath, ['--conditions=@gcrs/source', 'src/main.ts'], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', PORT: String(port), ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', OUTBOX_POLL_MS: '50', ...storage, ...(await startFrom(mode)) },
+      env: { PATH: process.env.PATH ?? '', PORT: String(port), ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', OUTBOX_POLL_MS: '50', WEBHOOK_ALLOWED_HOSTS: LOOPBACK_RECEIVERS, ...storage, ...(await startFrom(mode)) },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';

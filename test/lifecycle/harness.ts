@@ -10,7 +10,7 @@ import { createRecordingDiscountPort } from '../../src/platform/discount-port.ts
 import { campaign } from '../campaigns/fixtures.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
-import { startReceiver } from '../webhooks/receiver.ts';
+import { LOOPBACK_RECEIVERS, startReceiver } from '../webhooks/receiver.ts';
 import type { Receiver } from '../webhooks/receiver.ts';
 
 export const variantGid = (n: number) => `gid://shopify/ProductVariant/${n}`;
@@ -44,13 +44,14 @@ export type Harness = {
 };
 
 export async function createHarness(): Promise<Harness> {
-  const t = await createTestApp();
+  const t = await createTestApp({ WEBHOOK_ALLOWED_HOSTS: LOOPBACK_RECEIVERS });
   const receiver = await startReceiver();
   const dispatcher = createOutboxDispatcher({
     db: t.ctx.db,
     logger: t.ctx.logger,
     discountPort: createRecordingDiscountPort(t.ctx.db),
     pollMs: 1000,
+    allowList: t.config.webhookAllowList,
   });
   const seen = new Map<string, number>();
   return {

@@ -7,6 +7,9 @@ import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
+/** WEBHOOK_ALLOWED_HOSTS of a service whose webhooks go to these receivers (they listen on 127.0.0.1). */
+export const LOOPBACK_RECEIVERS = '127.0.0.1';
+
 export type ReceivedRequest = { path: string; headers: IncomingHttpHeaders; body: string; receivedAt: number };
 export type Answer = { status: number; headers?: Record<string, string>; delayMs?: number } | 'hang';
 export type Responder = (request: ReceivedRequest, index: number) => Answer;

@@ -12,7 +12,7 @@ import { createRecordingDiscountPort } from '../../src/platform/discount-port.ts
 import { createTestDatabase, testDbKind } from '../support/database.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
-import { startReceiver } from './receiver.ts';
+import { LOOPBACK_RECEIVERS, startReceiver } from './receiver.ts';
 import type { Receiver, Responder } from './receiver.ts';
 
 export type Clock = { now: () => Date; set(at: Date | number): void; advance(ms: number): void };
@@ -51,7 +51,8 @@ export type WebhookSetup = {
 };
 
 export async function createWebhookSetup(respond?: Responder, options: { database?: DatabaseHandle } = {}): Promise<WebhookSetup> {
-  const t = await createTestApp({}, options);
+  // The receivers listen on loopback, which webhooks reach only when the operator allows it.
+  const t = await createTestApp({ WEBHOOK_ALLOWED_HOSTS: LOOPBACK_RECEIVERS }, options);
   const receiver = await startReceiver(respond);
   const clock = testClock();
   const built: OutboxDispatcher[] = [];
@@ -77,6 +78,7 @@ export async function createWebhookSetup(respond?: Responder, options: { databas
         discountPort: createRecordingDiscountPort(t.ctx.db),
         pollMs: 20,
         now: clock.now,
+        allowList: t.config.webhookAllowList,
         ...overrides,
       });
       built.push(dispatcher);

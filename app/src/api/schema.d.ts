@@ -4105,7 +4105,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid body */
+            /** @description Invalid body, or a URL whose host is local (loopback, private, link-local… in any form) and not in WEBHOOK_ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
