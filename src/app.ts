@@ -9,6 +9,7 @@ import { createAdminShopResolver, assertAdmin } from './admin/admin-auth.ts';
 import { adminOnlyRoutes } from './admin-routes.ts';
 import type { AppContext } from './context.ts';
 import { createApiKeyResolver } from './http/api-key-auth.ts';
+import { createBodyBudget } from './http/body-budget.ts';
 import { MAX_PATH_PARAM_CHARS, handleError, notFound, unavailable } from './http/errors.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { stringifyJson } from './http/json.ts';
@@ -100,8 +101,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     resolveShop: createApiKeyResolver({ verifier: ctx.apiKeys, limiter: ctx.limiter, rateLimitScale: ctx.config.rateLimitScale }),
   });
 
-  await app.register(platformOrderWebhook(ctx));
-  await app.register(platformWebhooks(ctx));
+  // One budget for both signed routes: what an unsigned flood can make the instance hold.
+  const unverifiedBodies = createBodyBudget(ctx.config.unverifiedBodyBytes);
+  await app.register(platformOrderWebhook(ctx, unverifiedBodies));
+  await app.register(platformWebhooks(ctx, unverifiedBodies));
   // CONTRACT "Storefront": the same rules and events handlers for the app proxy and publishable tokens.
   await registerStorefrontRoutes(app, ctx);
 
