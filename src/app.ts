@@ -10,6 +10,7 @@ import { adminOnlyRoutes } from './admin-routes.ts';
 import type { AppContext } from './context.ts';
 import { createApiKeyResolver } from './http/api-key-auth.ts';
 import { createBodyBudget } from './http/body-budget.ts';
+import { registerDrain } from './http/drain.ts';
 import { MAX_PATH_PARAM_CHARS, handleError, notFound, unavailable } from './http/errors.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { stringifyJson } from './http/json.ts';
@@ -71,14 +72,12 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.setNotFoundHandler(async () => {
     throw notFound('Route');
   });
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
+  // app.close() drains first: no keep-alive socket is closed under a request (http/drain.ts).
+  const drain = registerDrain(app);
   // Callback style: an async hook costs a promise on every request.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    done(closing ? unavailable('Service is shutting down') : undefined);
+    done(drain.draining ? unavailable('Service is shutting down') : undefined);
   });
 
   const routes = trackRoutes(app);
