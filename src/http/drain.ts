@@ -15,6 +15,11 @@
  *    still idle after DRAIN_IDLE_GRACE_MS (a client that stopped writing) are closed then, with
  *    Node's closeIdleConnections, which spares a socket whose next request has begun to arrive;
  * 4. shutdown goes on once no socket is left.
+ * Fastify's options do not do this: `forceCloseConnections: 'idle'` (its default) calls
+ * closeIdleConnections itself only with a `serverFactory`, and then at once, as Node's close()
+ * does; `true` destroys sockets under requests. `return503OnClosing` is off in app.ts so that
+ * the 503 has the service's error body; Fastify still marks requests that begin while it closes
+ * with `Connection: close`.
  */
 import type { ServerResponse } from 'node:http';
 import { Server } from 'node:net';
