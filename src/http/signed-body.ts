@@ -39,7 +39,7 @@ class SignedBody {
 }
 
 /** Bodies up to this size (declared by Content-Length) are read without waiting for the budget. */
-export const SMALL_BODY_BYTES = 64 * 1024;
+const SMALL_BODY_BYTES = 64 * 1024;
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const SHA256_BYTES = 32;
