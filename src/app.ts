@@ -9,6 +9,8 @@ import { createAdminShopResolver, assertAdmin } from './admin/admin-auth.ts';
 import { adminOnlyRoutes } from './admin-routes.ts';
 import type { AppContext } from './context.ts';
 import { createApiKeyResolver } from './http/api-key-auth.ts';
+import { createBodyBudget } from './http/body-budget.ts';
+import { registerDrain } from './http/drain.ts';
 import { MAX_PATH_PARAM_CHARS, handleError, notFound, unavailable } from './http/errors.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { stringifyJson } from './http/json.ts';
@@ -70,14 +72,12 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.setNotFoundHandler(async () => {
     throw notFound('Route');
   });
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
+  // app.close() drains first: no keep-alive socket is closed under a request (http/drain.ts).
+  const drain = registerDrain(app);
   // Callback style: an async hook costs a promise on every request.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    done(closing ? unavailable('Service is shutting down') : undefined);
+    done(drain.draining ? unavailable('Service is shutting down') : undefined);
   });
 
   const routes = trackRoutes(app);
@@ -100,8 +100,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     resolveShop: createApiKeyResolver({ verifier: ctx.apiKeys, limiter: ctx.limiter, rateLimitScale: ctx.config.rateLimitScale }),
   });
 
-  await app.register(platformOrderWebhook(ctx));
-  await app.register(platformWebhooks(ctx));
+  // One budget for both signed routes: what an unsigned flood can make the instance hold.
+  const unverifiedBodies = createBodyBudget(ctx.config.unverifiedBodyBytes);
+  await app.register(platformOrderWebhook(ctx, unverifiedBodies));
+  await app.register(platformWebhooks(ctx, unverifiedBodies));
   // CONTRACT "Storefront": the same rules and events handlers for the app proxy and publishable tokens.
   await registerStorefrontRoutes(app, ctx);
 

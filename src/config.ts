@@ -78,6 +78,12 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Largest accepted request body; larger bodies get 413. */
   BODY_LIMIT_BYTES: positiveInt.default(1_048_576),
+  /**
+   * Most bytes of signed request bodies (the platform's webhooks) held at once before their
+   * signature is known; a body that does not fit waits, unread (docs/operations.md "Unsigned
+   * request bodies").
+   */
+  UNVERIFIED_BODY_BYTES: positiveInt.default(16_777_216),
   /** Multiplies every per-minute rate limit (1 = SPEC's numbers); operators and benchmarks tune it. */
   RATE_LIMIT_SCALE: z.coerce.number().positive().default(1),
   /** Raw storefront events older than this are pruned; rollups are kept. */
@@ -157,6 +163,7 @@ export type Config = {
   publicUrl: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   bodyLimitBytes: number;
+  unverifiedBodyBytes: number;
   rateLimitScale: number;
   eventRetentionDays: number;
   outboxRetentionDays: number;
@@ -213,6 +220,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    unverifiedBodyBytes: e.UNVERIFIED_BODY_BYTES,
     rateLimitScale: e.RATE_LIMIT_SCALE,
     eventRetentionDays: e.EVENT_RETENTION_DAYS,
     outboxRetentionDays: e.OUTBOX_RETENTION_DAYS,

@@ -61,30 +61,3 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     parseJson(request, text, done);
   });
 }
-
-/**
- * Makes `scope` (an encapsulated plugin) hand its routes the raw bytes of a JSON body as a
- * Buffer, for signatures computed over exactly what was sent (the platform's webhooks).
- * The rest of the app keeps parsing JSON as usual.
- *
- * @example
- *   await app.register(async (scope) => { keepRawJsonBody(scope); scope.post(path, handler); });
- */
-export function keepRawJsonBody(scope: FastifyInstance): void {
-  scope.removeAllContentTypeParsers();
-  scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-    const refused = body.length > 0 ? contentEncodingError(request.headers['content-encoding']) : undefined;
-    if (refused) done(refused, undefined);
-    else done(null, body);
-  });
-}
-
-/**
- * The raw body `keepRawJsonBody` kept (empty when there was none).
- *
- * @example
- *   const raw = rawBodyOf(request);
- */
-export function rawBodyOf(request: { body: unknown }): Buffer {
-  return Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-}

@@ -8,10 +8,10 @@
 import { isStorableText } from '@gcrs/engine';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { ApiError, notFound, unauthorized } from '../http/errors.ts';
-import { keepRawJsonBody, rawBodyOf } from '../http/json-body.ts';
+import { ApiError, notFound } from '../http/errors.ts';
+import type { BodyBudget } from '../http/body-budget.ts';
+import { keepSignedRawBody, signedBodyOf } from '../http/signed-body.ts';
 import { getShopByDomain } from '../shops/store.ts';
-import { verifyPlatformSignature } from './platform-signature.ts';
 import { receiveOrder } from './receive.ts';
 
 export const PLATFORM_ORDERS_PATH = '/webhooks/platform/orders';
@@ -31,18 +31,18 @@ function parseJson(raw: Buffer): unknown {
  * so the path answers 404 like any unknown route.
  *
  * @example
- *   await app.register(platformOrderWebhook(ctx));
+ *   await app.register(platformOrderWebhook(ctx, createBodyBudget(ctx.config.unverifiedBodyBytes)));
  */
-export function platformOrderWebhook(ctx: AppContext) {
+export function platformOrderWebhook(ctx: AppContext, unverifiedBodies: BodyBudget) {
   return async (scope: FastifyInstance): Promise<void> => {
     const secret = ctx.config.platformAppSecret;
     if (secret === undefined) return;
-    keepRawJsonBody(scope);
+    // Signature first (http/signed-body.ts): nothing of an unsigned request is read, not even
+    // which shop it names, and its body is held only inside the unverified-body budget.
+    keepSignedRawBody(scope, { secret, header: SIGNATURE_HEADER, budget: unverifiedBodies });
 
     scope.post(PLATFORM_ORDERS_PATH, async (request) => {
-      const raw = rawBodyOf(request);
-      // Signature first: nothing of an unsigned request is read, not even which shop it names.
-      if (!verifyPlatformSignature(raw, request.headers[SIGNATURE_HEADER], secret)) throw unauthorized();
+      const raw = signedBodyOf(request);
       const domain = request.headers[SHOP_DOMAIN_HEADER];
       const shop = typeof domain === 'string' && isStorableText(domain) ? await getShopByDomain(ctx.db, domain.trim().toLowerCase()) : undefined;
       if (!shop) throw notFound('Shop');

@@ -2,7 +2,9 @@
  * `POST /webhooks/platform` (CONTRACT part two "Platform webhooks"): the platform's webhooks as
  * it sends them. In order, each refusal before any effect:
  * 1. `X-Shopify-Hmac-Sha256` must be the base64 HMAC-SHA256 of the raw body bytes with
- *    PLATFORM_APP_SECRET (constant-time compare) → else 401; nothing unsigned is read further;
+ *    PLATFORM_APP_SECRET (constant-time compare) → else 401; nothing unsigned is read further
+ *    (http/signed-body.ts: a missing or ill-formed header before the body is read, a body inside
+ *    the unverified-body budget, hashed as it streams in);
  * 2. `X-Shopify-Shop-Domain`, `X-Shopify-Topic`, `X-Shopify-Webhook-Id` must be present → else 400;
  * 3. a domain no shop has → 200 `{ ok: true, ignored: "unknown_shop" }` and a warning in the log
  *    (the platform retries anything else for 48 hours, for a shop that will not appear);
@@ -15,9 +17,9 @@ import { textSchema } from '@gcrs/engine';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
-import { ApiError, parseOr400, unauthorized } from '../http/errors.ts';
-import { keepRawJsonBody, rawBodyOf } from '../http/json-body.ts';
-import { hmacMatches, hmacSha256 } from '../platform/signatures.ts';
+import { ApiError, parseOr400 } from '../http/errors.ts';
+import type { BodyBudget } from '../http/body-budget.ts';
+import { keepSignedRawBody, signedBodyOf } from '../http/signed-body.ts';
 import { getShopByDomain } from '../shops/store.ts';
 import { parseLosslessJson } from './lossless-json.ts';
 import { PLATFORM_TOPICS } from './topics.ts';
@@ -62,18 +64,17 @@ function parseBody(raw: Buffer): unknown {
  * Registers the route; without PLATFORM_APP_SECRET it is not registered at all.
  *
  * @example
- *   await app.register(platformWebhooks(ctx));
+ *   await app.register(platformWebhooks(ctx, createBodyBudget(ctx.config.unverifiedBodyBytes)));
  */
-export function platformWebhooks(ctx: AppContext) {
+export function platformWebhooks(ctx: AppContext, unverifiedBodies: BodyBudget) {
   return async (scope: FastifyInstance): Promise<void> => {
     const secret = ctx.config.platformAppSecret;
     if (secret === undefined) return;
-    keepRawJsonBody(scope);
+    keepSignedRawBody(scope, { secret, header: WEBHOOK_HEADERS.hmac, budget: unverifiedBodies });
 
     const bodyLimit = Math.max(ctx.config.bodyLimitBytes, PLATFORM_WEBHOOK_BODY_LIMIT_BYTES);
     scope.post(PLATFORM_WEBHOOKS_PATH, { bodyLimit }, async (request) => {
-      const raw = rawBodyOf(request);
-      if (!hmacMatches(request.headers[WEBHOOK_HEADERS.hmac], hmacSha256(secret, raw), 'base64')) throw unauthorized();
+      const raw = signedBodyOf(request);
       const headers = parseOr400(headersSchema, request.headers, 'Invalid webhook headers');
       const topic = headers[WEBHOOK_HEADERS.topic];
       const webhookId = headers[WEBHOOK_HEADERS.webhookId];

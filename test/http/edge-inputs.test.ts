@@ -7,6 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dailyCampaignStats } from '../../src/db/schema.ts';
+import { signPlatformBody } from '../../src/orders/platform-signature.ts';
 import { MAX_LINE_QUANTITY } from '../../src/orders/schema.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
@@ -137,11 +138,18 @@ describe('compressed request bodies', () => {
       payload: gzipSync(JSON.stringify(order('gz', '2026-01-01T00:00:00Z'))),
     });
     expect(admin.statusCode).toBe(415);
+    // Signed: an unsigned request is refused (401) before its coding is looked at.
+    const gzipped = gzipSync(JSON.stringify(order('gz', '2026-01-01T00:00:00Z')));
     const platform = await t.app.inject({
       method: 'POST',
       url: '/webhooks/platform/orders',
-      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', 'x-platform-shop-domain': 'x.example.com' },
-      payload: gzipSync(JSON.stringify(order('gz', '2026-01-01T00:00:00Z'))),
+      headers: {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'x-platform-shop-domain': 'x.example.com',
+        'x-platform-hmac-sha256': signPlatformBody(gzipped, 'platform-secret-for-edge-tests'),
+      },
+      payload: gzipped,
     });
     expect(platform.statusCode, platform.body).toBe(415);
     expect(platform.headers['accept-encoding']).toBe('identity');

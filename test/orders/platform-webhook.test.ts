@@ -89,9 +89,12 @@ describe('POST /webhooks/platform/orders', () => {
     expect(invalid.json()).toMatchObject({ error: 'Invalid order body', path: ['total'] });
   });
 
-  it('answers 415 for a body that is not JSON by content type, and 405 for another method', async () => {
-    const text = await t.app.inject({ method: 'POST', url: URL, payload: 'x', headers: { 'content-type': 'text/plain' } });
+  it('answers 415 for a signed body that is not JSON by content type (401 unsigned), and 405 for another method', async () => {
+    const text = await signed('x', { 'content-type': 'text/plain' });
     expect(text.statusCode).toBe(415);
+    // Signature first: an unsigned request is refused before its content type is looked at.
+    const unsigned = await t.app.inject({ method: 'POST', url: URL, payload: 'x', headers: { 'content-type': 'text/plain' } });
+    expect(unsigned.statusCode).toBe(401);
     const get = await t.app.inject({ method: 'GET', url: URL });
     expect(get.statusCode).toBe(405);
     expect(get.headers.allow).toBe('POST');
