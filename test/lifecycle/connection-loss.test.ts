@@ -11,8 +11,6 @@
  *
  * PostgreSQL only: PGlite runs in the process and has no connection to lose.
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -21,13 +19,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createOutboxDispatcher } from '../../src/outbox/dispatcher.ts';
 import { createRecordingDiscountPort } from '../../src/platform/discount-port.ts';
 import { campaign } from '../campaigns/fixtures.ts';
-import { createTestDatabase, POSTGRES_ONLY, testDbKind } from '../support/database.ts';
-import { sparePort } from '../support/ports.ts';
+import { startChildServer } from '../support/child-server.ts';
+import { POSTGRES_ONLY, testDbKind } from '../support/database.ts';
 import { createTestApp } from '../support/test-app.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
 import { product } from './harness.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ADMIN = 'connection-loss-admin-token-01';
 const onPostgres = testDbKind() === 'postgres';
 
@@ -83,35 +80,12 @@ function keepCalling(workers: number, step: (worker: number, round: number) => P
 
 describe.skipIf(!onPostgres)('PostgreSQL drops the service’s connections', () => {
   it(`${POSTGRES_ONLY}the server stays up under mixed traffic, /healthz answers, and the next write succeeds`, { timeout: 120_000 }, async () => {
-    const database = await createTestDatabase();
-    cleanups.push(() => database.close());
     const receiver = await startReceiver(() => ({ status: 200 }));
     cleanups.push(() => receiver.close());
-    const port = await sparePort();
-    const base = `http://127.0.0.1:${port}`;
-    const child = spawn(process.execPath, ['--conditions=@gcrs/source', 'src/main.ts'], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        PORT: String(port),
-        ADMIN_TOKEN: ADMIN,
-        LOG_LEVEL: 'warn',
-        OUTBOX_POLL_MS: '50',
-        SERVER_BUNDLE: 'off',
-        DATABASE_URL: database.url ?? '',
-        WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
-        RATE_LIMIT_SCALE: '1000',
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    cleanups.push(() => {
-      if (child.exitCode === null) child.kill('SIGKILL');
-    });
+    const server = await startChildServer({ ADMIN_TOKEN: ADMIN, OUTBOX_POLL_MS: '50', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', RATE_LIMIT_SCALE: '1000' });
+    cleanups.push(() => server.close());
+    const { base, child } = server;
+    const stderr = () => server.stderr();
 
     const call = async (method: string, path: string, body?: unknown, token = ADMIN) => {
       const response = await fetch(`${base}${path}`, {
@@ -122,13 +96,6 @@ describe.skipIf(!onPostgres)('PostgreSQL drops the service’s connections', () 
       });
       return { status: response.status, body: (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined };
     };
-    for (let waited = 0; ; waited += 100) {
-      if (child.exitCode !== null) throw new Error(`the server exited at start: ${stderr}`);
-      const up = await fetch(`${base}/healthz`).then((response) => response.ok, () => false);
-      if (up) break;
-      if (waited > 30_000) throw new Error(`the server did not start: ${stderr}`);
-      await sleep(100);
-    }
 
     // A shop with a key, a gift in its catalog, a webhook endpoint and a campaign to toggle.
     const shopId = ((await call('POST', '/admin/v1/shops', { domain: 'connection-loss.example.com', plan: 'scale' })).body?.shop as { id: string }).id;
@@ -155,19 +122,19 @@ describe.skipIf(!onPostgres)('PostgreSQL drops the service’s connections', () 
           return [(await call('GET', '/api/v1/rules', undefined, key)).status];
       }
     });
-    const killer = await terminator(databaseName(database.url ?? ''));
+    const killer = await terminator(databaseName((await server.database()).url ?? ''));
     cleanups.push(() => killer.end());
     let terminated = 0;
     for (let round = 0; round < 25; round += 1) {
       await sleep(40 + Math.random() * 160);
       terminated += await killer.terminate();
-      expect(child.exitCode, stderr).toBeNull();
+      expect(child.exitCode, stderr()).toBeNull();
     }
     await traffic.stop();
     expect(terminated).toBeGreaterThan(25);
 
     // Still up; /healthz answers within 5 s (the pool's own connect timeout) and says 200.
-    expect(child.exitCode, stderr).toBeNull();
+    expect(child.exitCode, stderr()).toBeNull();
     const asked = Date.now();
     const health = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(5_000) });
     expect(Date.now() - asked).toBeLessThan(5_000);
@@ -182,11 +149,11 @@ describe.skipIf(!onPostgres)('PostgreSQL drops the service’s connections', () 
       Array.from({ length: 25 }, (_, n) => call('POST', '/admin/v1/shops', { domain: `after-${n}.example.com`, plan: 'free' })),
     );
     expect(writes.map((write) => write.status)).toEqual(Array(25).fill(201));
-    expect(child.exitCode, stderr).toBeNull();
-    expect(stderr).not.toMatch(/Unhandled|uncaught/i);
+    expect(child.exitCode, stderr()).toBeNull();
+    expect(stderr()).not.toMatch(/Unhandled|uncaught/i);
 
     child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await server.exited).toBe(0);
   });
 
   it(`${POSTGRES_ONLY}no pool slot is kept: a BEGIN on a dropped connection, terminations inside transactions and while idle`, { timeout: 120_000 }, async () => {
