@@ -29,6 +29,10 @@ export async function seedShops(
 ): Promise<void> {
   const last = sql.raw(String(options.count - 1));
   const templates = JSON.stringify(Array.from({ length: options.rules }, (_, r) => options.rule(r)));
+  // A PostgreSQL database keeps an earlier run's shops: start from none.
+  for (const table of ['rules', 'campaigns', 'api_keys', 'shops']) {
+    await db.execute(sql`DELETE FROM ${sql.identifier(table)} WHERE ${sql.identifier(table === 'shops' ? 'id' : 'shop_id')} LIKE 'shp_rb%'`);
+  }
   await db.execute(sql`
     INSERT INTO shops (id, domain, plan, currency, timezone)
     SELECT 'shp_rb' || lpad(i::text, 14, '0'), 'rules-bench-' || i || '.example.com', 'scale', 'USD', 'UTC'

@@ -92,10 +92,10 @@ const envSchema = z.object({
   REDIS_TIMEOUT_MS: positiveInt.default(250),
   /** What the GET /rules cache may hold, in bytes (docs/operations.md "GET /rules for many shops"). */
   RULES_CACHE_MAX_BYTES: z.coerce
-    .number({ error: 'must be a whole number of bytes, e.g. 268435456' })
-    .int('must be a whole number of bytes, e.g. 268435456')
+    .number({ error: 'must be a whole number of bytes, e.g. 536870912' })
+    .int('must be a whole number of bytes, e.g. 536870912')
     .min(65_536, 'must be at least 65536 (64 KiB)')
-    .default(268_435_456),
+    .default(536_870_912),
 }).refine((env) => env.HEADERS_TIMEOUT_MS <= env.REQUEST_TIMEOUT_MS, {
   message: 'must not exceed REQUEST_TIMEOUT_MS',
   path: ['HEADERS_TIMEOUT_MS'],

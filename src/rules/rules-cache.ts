@@ -122,14 +122,15 @@ function variantExtras(entry: Entry, mount: Trigger): { debugAllowed: boolean; c
 }
 
 /** RULES_CACHE_MAX_BYTES's default (README "Configuration"). */
-export const DEFAULT_RULES_CACHE_MAX_BYTES = 256 * 1024 * 1024;
+export const DEFAULT_RULES_CACHE_MAX_BYTES = 512 * 1024 * 1024;
 
 /**
  * The objects of an entry (the rows read, the payload, the compiled rules /evaluate keeps) are
  * counted before any bytes exist, so an entry only /evaluate reads weighs something too: per
- * rule about what V8 holds for one (docs/operations.md "GET /rules for many shops" measured
- * ~2.4 KB of heap per rule of the bench's payloads, ~0.9 KB of JSON each), plus the settings
- * and widgets. The bytes built later (identity and compressed bodies) are added as they are.
+ * rule about what V8 holds for one, plus the settings and widgets. docs/operations.md "GET
+ * /rules for many shops" measured ~23 KB of heap per shop of 10 rules (~0.9 KB of JSON each),
+ * the key cache's and limiter's share included; counted here at 29.7 KB. The bytes built later
+ * (identity and compressed bodies, outside the heap) are added as they are.
  */
 const OBJECT_BYTES_PER_RULE = 2560;
 const OBJECT_BYTES_PER_ENTRY = 4096;
@@ -162,6 +163,8 @@ export function createRulesCache(options: RulesCacheOptions): RulesCache {
   const entries = new Map<string, Entry>();
   const loading = new Map<string, Promise<RulesSource | undefined>>();
   let totalBytes = 0;
+  // The entry last moved to the end of `entries` (the most recent).
+  let newest: Entry | undefined;
   const counters = { bodies: 0, compressions: { gzip: 0, br: 0 } };
 
   const drop = (entry: Entry) => {
@@ -202,6 +205,7 @@ export function createRulesCache(options: RulesCacheOptions): RulesCache {
     if (current) drop(current);
     entry.cached = true;
     entries.set(entry.shopId, entry);
+    newest = entry;
     totalBytes += entry.bytes;
     evictOver();
   };
@@ -229,8 +233,12 @@ export function createRulesCache(options: RulesCacheOptions): RulesCache {
     const cached = entries.get(shop.id);
     const current = cached !== undefined && cached.source.shop.rulesVersion >= shop.rulesVersion;
     if (current && inSegment(cached, at)) {
-      entries.delete(shop.id);
-      entries.set(shop.id, cached);
+      // A hot shop asks again and again: only a hit on another entry reorders the map.
+      if (cached !== newest) {
+        entries.delete(shop.id);
+        entries.set(shop.id, cached);
+        newest = cached;
+      }
       return cached;
     }
     // Same version, new schedule segment: rebuild from the data in hand, no database read.

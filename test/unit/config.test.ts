@@ -72,8 +72,8 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '6000' })).toThrow(/HEADERS_TIMEOUT_MS/);
   });
 
-  it('bounds the rules cache by bytes, 256 MiB unless RULES_CACHE_MAX_BYTES says otherwise', () => {
-    expect(loadConfig({}).rulesCacheMaxBytes).toBe(268_435_456);
+  it('bounds the rules cache by bytes, 512 MiB unless RULES_CACHE_MAX_BYTES says otherwise', () => {
+    expect(loadConfig({}).rulesCacheMaxBytes).toBe(536_870_912);
     expect(loadConfig({ RULES_CACHE_MAX_BYTES: '1048576' }).rulesCacheMaxBytes).toBe(1_048_576);
   });
 
