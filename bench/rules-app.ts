@@ -42,7 +42,14 @@ async function main() {
     if (message.type === 'stop') void stop();
   });
   const seeded = process.hrtime.bigint();
-  const { key } = await seedBenchShop(app, { name: 'rules', rules: 100, rulesPerCampaign: 10, rule: benchRule });
+  const { shopId, key } = await seedBenchShop(app, { name: 'rules', rules: 100, rulesPerCampaign: 10, rule: benchRule });
+  // BENCH_KEYS − 1 more keys of that shop, each with its own rate-limit window.
+  const keys = [key];
+  for (let i = 1; i < Number(env.BENCH_KEYS ?? '1'); i += 1) {
+    const res = await app.inject({ method: 'POST', url: `/admin/v1/shops/${shopId}/api-keys`, payload: { name: `bench ${i}` }, headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}` } });
+    if (res.statusCode !== 201) throw new Error(`key: ${res.body}`);
+    keys.push((res.json() as { key: string }).key);
+  }
   const shops = Number(env.BENCH_SHOPS_MAX ?? '0');
   if (shops > 0) await seedShops(ctx.db, { count: shops, rules: Number(env.BENCH_SHOP_RULES ?? '10'), rule: smallShopRule });
   const address = app.server.address();
@@ -50,7 +57,7 @@ async function main() {
   send({
     type: 'ready',
     port: address.port,
-    key,
+    keys,
     store: `${ctx.database.kind}${config.redisUrl ? ' + Redis' : ''} (key cache ${ctx.shopVersions.mode})`,
     seedMs: Number(process.hrtime.bigint() - seeded) / 1e6,
   });

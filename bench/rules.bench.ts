@@ -17,7 +17,8 @@
  * nothing; LOG_LEVEL=silent. Knobs: BENCH_ROUND_SECONDS (3), BENCH_ROUNDS (2 per side),
  * BENCH_CONNECTIONS (10), BENCH_ACCEPT_ENCODING ("identity,br"), BENCH_SCALE_ENCODING ("br"),
  * BENCH_SHOPS ("1000,10000"; "" skips part 2), BENCH_SHOP_RULES (10), BENCH_STORES
- * ("pglite,postgres").
+ * ("pglite,postgres"), BENCH_KEYS (1: part 1 with N keys of its shop in turn, each with its
+ * own rate-limit window).
  */
 import { get } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -37,6 +38,7 @@ const envSchema = z.object({
   BENCH_SHOPS: z.string().default('1000,10000'),
   BENCH_SHOP_RULES: z.coerce.number().int().min(1).max(1000).default(10),
   BENCH_STORES: z.string().default('pglite,postgres'),
+  BENCH_KEYS: z.coerce.number().int().min(1).max(1000).default(1),
 });
 type BenchEnv = z.infer<typeof envSchema>;
 
@@ -111,8 +113,10 @@ async function alternate(e: BenchEnv, a: () => Promise<Round>, b: () => Promise<
 }
 
 /** Part 1: the app against bare Fastify, one shop of 100 rules. */
-async function appAgainstBare(e: BenchEnv, app: BenchChild, appUrl: string, key: string, loader: BenchChild) {
-  print(`  app against bare Fastify: one shop, 100 rules, ${e.BENCH_CONNECTIONS} connections, ${e.BENCH_ROUNDS} alternating rounds of ${e.BENCH_ROUND_SECONDS} s per side`);
+async function appAgainstBare(e: BenchEnv, app: BenchChild, appUrl: string, keys: string[], loader: BenchChild) {
+  const key = keys[0] ?? '';
+  print(`  app against bare Fastify: one shop, 100 rules, ${keys.length === 1 ? 'one API key' : `${keys.length} API keys in turn`}, ` +
+    `${e.BENCH_CONNECTIONS} connections, ${e.BENCH_ROUNDS} alternating rounds of ${e.BENCH_ROUND_SECONDS} s per side`);
   for (const coding of e.BENCH_ACCEPT_ENCODING.split(',').map((c) => c.trim())) {
     const auth = { authorization: `Bearer ${key}`, 'accept-encoding': coding };
     const first = await getRaw(appUrl, auth);
@@ -132,7 +136,7 @@ async function appAgainstBare(e: BenchEnv, app: BenchChild, appUrl: string, key:
     try {
       for (const [status, sent] of [[200, auth], [304, { ...auth, 'if-none-match': etag }]] as const) {
         await assertSameAnswer(appUrl, bareUrl, sent);
-        const job = (url: string, seconds: number): LoadJob => ({ url, headers: { 'accept-encoding': sent['accept-encoding'], ...('if-none-match' in sent ? { 'if-none-match': sent['if-none-match'] } : {}) }, connections: e.BENCH_CONNECTIONS, seconds, keys: [key] });
+        const job = (url: string, seconds: number): LoadJob => ({ url, headers: { 'accept-encoding': sent['accept-encoding'], ...('if-none-match' in sent ? { 'if-none-match': sent['if-none-match'] } : {}) }, connections: e.BENCH_CONNECTIONS, seconds, keys });
         await measure(loader, app, job(appUrl, 1), status); // warm-up
         await measure(loader, bare, job(bareUrl, 1), status);
         const [a, b] = await alternate(
@@ -178,8 +182,9 @@ async function manyShops(e: BenchEnv, app: BenchChild, appUrl: string, loader: B
 }
 
 async function benchStore(e: BenchEnv, env: NodeJS.ProcessEnv, counts: number[]) {
-  const { child: app, ready } = await startChild<{ port: number; key: string; store: string; seedMs: number }>(here('./rules-app.ts'), {
+  const { child: app, ready } = await startChild<{ port: number; keys: string[]; store: string; seedMs: number }>(here('./rules-app.ts'), {
     ...env,
+    BENCH_KEYS: String(e.BENCH_KEYS),
     BENCH_SHOPS_MAX: String(Math.max(0, ...counts)),
     BENCH_SHOP_RULES: String(e.BENCH_SHOP_RULES),
   });
@@ -192,7 +197,7 @@ async function benchStore(e: BenchEnv, env: NodeJS.ProcessEnv, counts: number[])
     const idle = (app.cpuSeconds() - idleFrom) / 2;
     print(`${ready.store}: seeded in ${fmt(ready.seedMs / 1000, 1)} s; idle app ${fmt(idle * 1000)} ms CPU/s  [load ${load()}]`);
     const appUrl = `http://127.0.0.1:${ready.port}/api/v1/rules`;
-    await appAgainstBare(e, app, appUrl, ready.key, loader);
+    await appAgainstBare(e, app, appUrl, ready.keys, loader);
     if (counts.length > 0) await manyShops(e, app, appUrl, loader, counts);
   } finally {
     await loader.stop();
