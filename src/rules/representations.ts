@@ -94,3 +94,56 @@ export async function encodeRepresentationsOffThread(etag: string, body: Buffer)
     br: { coding: 'br', etag: codingEtag(etag, 'br', body.length), body: brotli },
   };
 }
+
+/** A body's representations, compressed as they are asked for (the rules cache's entries). */
+export type OnDemandRepresentations = {
+  identity: RulesRepresentation;
+  /** The strong ETag of each coding, known before any compression. */
+  tags: Record<ContentCoding, string>;
+  /** Every tag of the body: any of them in If-None-Match names the current bytes. */
+  etags: readonly string[];
+  /**
+   * The body in `coding`: at once when it is ready, else compressed off the event loop, once
+   * whoever asks meanwhile.
+   */
+  representation(coding: ContentCoding): RulesRepresentation | Promise<RulesRepresentation>;
+};
+
+/**
+ * The identity at once, each compressed coding on its first demand, by `hooks.compress`;
+ * `hooks.compressed` hears the size of each form made (the cache counts it).
+ *
+ * @example
+ *   const rep = onDemandRepresentations('"a"', body, { compress, compressed: () => {} });
+ *   const br = await rep.representation('br'); // compressed once, then ready
+ */
+export function onDemandRepresentations(etag: string, body: Buffer, hooks: { compress: Compressor; compressed: (bytes: number) => void }): OnDemandRepresentations {
+  const identity: RulesRepresentation = { coding: 'identity', etag, body };
+  const tags = { identity: etag, gzip: codingEtag(etag, 'gzip', body.length), br: codingEtag(etag, 'br', body.length) };
+  const ready: Partial<Record<ContentCoding, RulesRepresentation>> = { identity };
+  if (tags.gzip === etag) ready.gzip = identity;
+  if (tags.br === etag) ready.br = identity;
+  const pending: Partial<Record<CompressedCoding, Promise<RulesRepresentation>>> = {};
+  const encode = (coding: CompressedCoding): Promise<RulesRepresentation> => {
+    const promise = hooks.compress(coding, body).then(
+      (compressed): RulesRepresentation => {
+        const representation: RulesRepresentation = { coding, etag: tags[coding], body: compressed };
+        ready[coding] = representation;
+        hooks.compressed(compressed.length);
+        return representation;
+      },
+      // zlib failing on bytes we serialized is a bug, not the client's: it gets the identity
+      // (every client accepts it), and the next request tries again.
+      () => identity,
+    );
+    pending[coding] = promise;
+    void promise.then(() => delete pending[coding]);
+    return promise;
+  };
+  return {
+    identity,
+    tags,
+    etags: allEtags(etag, body.length),
+    representation: (coding) => ready[coding] ?? (coding === 'identity' ? identity : (pending[coding] ?? encode(coding))),
+  };
+}

@@ -20,14 +20,13 @@
 import type { InvalidationBus } from '../cache/invalidation-bus.ts';
 import { EVERY_KEY } from '../cache/invalidation-bus.ts';
 import type { Database } from '../db/database.ts';
-import type { ContentCoding } from '../http/accept-encoding.ts';
 import { stringifyJson } from '../http/json.ts';
 import type { Trigger } from '../http/shop-routes.ts';
 import { loadRulesSource } from './load-source.ts';
 import { buildRulesPayload } from './payload.ts';
 import type { RulesPayloadBody, RulesSource } from './payload.ts';
-import { allEtags, codingEtag, createCompressor, ON_DEMAND_LEVELS } from './representations.ts';
-import type { CompressedCoding, Compressor, RulesRepresentation } from './representations.ts';
+import { createCompressor, ON_DEMAND_LEVELS, onDemandRepresentations } from './representations.ts';
+import type { CompressedCoding, Compressor, OnDemandRepresentations } from './representations.ts';
 import type { Segment } from './schedule-window.ts';
 import { storefrontExtras } from './storefront-variant.ts';
 
@@ -41,17 +40,7 @@ export type RulesPayload = RulesPayloadBody & { debugAllowed: boolean; collectio
  * (`tags`), every tag of the current payload (`etags`: any of them in If-None-Match means the
  * client's copy is current) and the body in a coding, compressed on first demand.
  */
-export type RulesResponse = {
-  payload: RulesPayload;
-  identity: RulesRepresentation;
-  tags: Record<ContentCoding, string>;
-  etags: readonly string[];
-  /**
-   * The body in `coding`: at once when it is ready, else compressed off the event loop, once
-   * per entry and coding whoever asks meanwhile.
-   */
-  representation(coding: ContentCoding): RulesRepresentation | Promise<RulesRepresentation>;
-};
+export type RulesResponse = { payload: RulesPayload } & OnDemandRepresentations;
 
 /** Counters for tests, the bench and diagnostics. */
 export type RulesCacheStats = {
@@ -280,36 +269,14 @@ export function createRulesCache(options: RulesCacheOptions): RulesCache {
     const body = Buffer.from(stringifyJson(view.payload), 'utf8');
     counters.bodies += 1;
     charge(entry, body.length);
-    const identity: RulesRepresentation = { coding: 'identity', etag, body };
-    const tags = { identity: etag, gzip: codingEtag(etag, 'gzip', body.length), br: codingEtag(etag, 'br', body.length) };
-    const ready: Partial<Record<ContentCoding, RulesRepresentation>> = { identity };
-    if (tags.gzip === etag) ready.gzip = identity;
-    if (tags.br === etag) ready.br = identity;
-    const pending: Partial<Record<CompressedCoding, Promise<RulesRepresentation>>> = {};
-    const encode = (coding: CompressedCoding): Promise<RulesRepresentation> => {
-      counters.compressions[coding] += 1;
-      const promise = compress(coding, body).then(
-        (compressed): RulesRepresentation => {
-          const representation: RulesRepresentation = { coding, etag: tags[coding], body: compressed };
-          ready[coding] = representation;
-          charge(entry, compressed.length);
-          return representation;
-        },
-        // zlib failing on bytes we serialized is a bug, not the client's: it gets the identity
-        // (every client accepts it), and the next request tries again.
-        () => identity,
-      );
-      pending[coding] = promise;
-      void promise.then(() => delete pending[coding]);
-      return promise;
-    };
-    const response: RulesResponse = {
-      payload: view.payload,
-      identity,
-      tags,
-      etags: allEtags(etag, body.length),
-      representation: (coding) => ready[coding] ?? (coding === 'identity' ? identity : (pending[coding] ?? encode(coding))),
-    };
+    const representations = onDemandRepresentations(etag, body, {
+      compress: (coding, bytes) => {
+        counters.compressions[coding] += 1;
+        return compress(coding, bytes);
+      },
+      compressed: (bytes) => charge(entry, bytes),
+    });
+    const response: RulesResponse = { payload: view.payload, ...representations };
     view.response = response;
     return response;
   };
