@@ -8,17 +8,30 @@ import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompressedCoding, Compressor } from '../../src/rules/representations.ts';
 import { createCompressor, ON_DEMAND_LEVELS } from '../../src/rules/representations.ts';
+import { RULES_TOPIC } from '../../src/rules/rules-cache.ts';
 import { campaign, rule } from '../campaigns/fixtures.ts';
 import { cartOf, line } from '../evaluate/helpers.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 import { getRules, importCampaigns } from './helpers.ts';
 
-/** A shop with enough rules that its payload is compressed (several KB). */
+/**
+ * A shop with enough rules that its payload is compressed (several KB). Returns once the
+ * import's invalidation came back over the bus too (Redis and PostgreSQL deliver it later,
+ * also to the instance that sent it): a late one would drop the entry the test then counts.
+ */
 async function shopWithRules(t: TestApp, count = 12): Promise<TestShop> {
   const shop = await t.createShop('scale');
   const rules = Array.from({ length: count }, (_, i) => rule(`Spend ${i}`));
+  let unsubscribe = () => {};
+  const delivered = new Promise<void>((resolve) => {
+    unsubscribe = t.ctx.invalidation.subscribe(RULES_TOPIC, (shopId) => {
+      if (shopId === shop.id) resolve();
+    });
+  });
   await importCampaigns(t, shop, [campaign('Big', { enabled: true, isDraft: false, rules })]);
+  await delivered;
+  unsubscribe();
   return shop;
 }
 
