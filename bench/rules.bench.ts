@@ -1,78 +1,51 @@
 /**
- * `npm run bench:rules`: GET /api/v1/rules of the real app beside a bare Fastify serving the
- * identical bytes and headers (same ETag, same 304 logic; checked before each measurement), both on loopback ports in this process, driven
- * by the same autocannon load in alternating rounds, for 200 (no If-None-Match) and 304
- * (the current ETag sent back). Prints requests/s of both sides, the ratio app / bare
- * of the means, and the median of the rounds' own ratios (each round runs both sides back to back).
+ * `npm run bench:rules`: GET /api/v1/rules, every side in a process of its own — the app
+ * (rules-app.ts), a bare Fastify serving the app's bytes and headers (rules-bare.ts), and the
+ * autocannon load (rules-load.ts) — so that each server's CPU time per request, read from
+ * /proc/<pid>/stat, is its own and the client's parsing is in neither. Prints requests/s and
+ * CPU µs per request side by side, their ratios against each goal, and the load average.
  *
- * Stores, in one run: a fresh embedded PGlite in a temporary directory, then, when
- * DATABASE_URL is set, PostgreSQL (with REDIS_URL for the limiter, the shop versions and the
- * invalidation bus when that is set too). The limiter still runs; its limits are scaled up
- * by RATE_LIMIT_SCALE (default here 1e6) so it does not refuse the load.
+ * 1. App against bare Fastify, one shop of 100 rules (~90 KB of JSON), for 200 and for 304
+ *    (the current ETag sent back), for each coding of BENCH_ACCEPT_ENCODING; alternating
+ *    rounds. Goal: bare's CPU per request / the app's ≥ 0.8.
+ * 2. Many shops: one key per shop of BENCH_SHOP_RULES rules, the load cycling through the keys
+ *    of 1 shop, then of each count of BENCH_SHOPS, after a warm-up that asks every shop once
+ *    (the steady state). Goal: one shop's CPU per request / N shops' ≥ 0.7.
  *
- * BENCH_ROUND_SECONDS (default 3), BENCH_ROUNDS (default 3 per side and status),
- * BENCH_CONNECTIONS (default 10), BENCH_KEYS (default 1: one API key, a single hot key; N: N keys
- * of the shop in turn, each with its own rate-limit window, the multi-tenant load in which a key
- * sends far less than one request per Redis round trip), BENCH_ACCEPT_ENCODING (comma-separated codings to ask for,
- * each measured; default "identity,br"), BENCH_STORES (default "pglite,postgres").
+ * Stores, one after the other: a fresh embedded PGlite, then with DATABASE_URL PostgreSQL
+ * (with REDIS_URL, Redis). The limiter runs, scaled by RATE_LIMIT_SCALE=1e6 so it refuses
+ * nothing; LOG_LEVEL=silent. Knobs: BENCH_ROUND_SECONDS (3), BENCH_ROUNDS (2 per side),
+ * BENCH_CONNECTIONS (10), BENCH_ACCEPT_ENCODING ("identity,br"), BENCH_SCALE_ENCODING ("br"),
+ * BENCH_SHOPS ("1000,10000"; "" skips part 2), BENCH_SHOP_RULES (10), BENCH_STORES
+ * ("pglite,postgres"), BENCH_KEYS (1: part 1 with N keys of its shop in turn, each with its
+ * own rate-limit window).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
 import { get } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import autocannon from 'autocannon';
-import Fastify from 'fastify';
-import type { FastifyInstance } from 'fastify';
+import { availableParallelism, loadavg } from 'node:os';
 import { z } from 'zod';
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import { createAppContext, createLogger } from '../src/context.ts';
-import { ifNoneMatchHits } from '../src/http/etag.ts';
-import { BENCH_ADMIN_TOKEN, seedBenchShop } from './seed-shop.ts';
-
-const RULES = 100;
-const RULES_PER_CAMPAIGN = 10;
+import { startChild } from './child.ts';
+import type { BenchChild } from './child.ts';
+import type { LoadJob, LoadResult } from './rules-load.ts';
+import { benchShopKey } from './seed-shops.ts';
 
 const envSchema = z.object({
   BENCH_ROUND_SECONDS: z.coerce.number().positive().default(3),
-  BENCH_ROUNDS: z.coerce.number().int().min(1).default(3),
+  BENCH_ROUNDS: z.coerce.number().int().min(1).default(2),
   BENCH_CONNECTIONS: z.coerce.number().int().min(1).default(10),
   BENCH_ACCEPT_ENCODING: z.string().default('identity,br'),
+  BENCH_SCALE_ENCODING: z.string().default('br'),
+  BENCH_SHOPS: z.string().default('1000,10000'),
+  BENCH_SHOP_RULES: z.coerce.number().int().min(1).max(1000).default(10),
   BENCH_STORES: z.string().default('pglite,postgres'),
   BENCH_KEYS: z.coerce.number().int().min(1).max(1000).default(1),
 });
+type BenchEnv = z.infer<typeof envSchema>;
 
 const print = (text = '') => process.stdout.write(`${text}\n`);
-
-/** A rule of about 1 KB of payload, so 100 of them make the issue's ~97 KB body. */
-const benchRule = (c: number, r: number) => ({
-  name: `Bench rule ${c}-${r}: spend more, get a gift ${'x'.repeat(120)}`,
-  enabled: true,
-  conditionTree: {
-    type: 'AND',
-    children: [
-      { type: 'cart.subtotal_gte', value: 5000 + r },
-      { type: 'NOT', child: { type: 'discount.code_present' } },
-      { type: 'cart.subtotal_gte', value: 1000 + c },
-    ],
-  },
-  giftConfig: {
-    type: 'fixed',
-    gifts: [
-      { variantId: `gid://shopify/ProductVariant/${c * 100 + r}`, quantity: 1 },
-      { variantId: `gid://shopify/ProductVariant/${c * 100 + r + 50}`, quantity: 2 },
-    ],
-    fallbackOnOOS: false,
-  },
-  options: {
-    actionType: 'auto_add',
-    discountMethod: 'automatic',
-    discountType: 'percentage',
-    discountValue: 100,
-    discountTitle: `Free mug for bench rule ${c}-${r}`,
-  },
-});
+const here = (file: string) => new URL(file, import.meta.url).pathname;
+const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 /** The response as sent, bytes not decoded (fetch would undo Content-Encoding). */
 function getRaw(url: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
@@ -86,41 +59,10 @@ function getRaw(url: string, headers: Record<string, string>): Promise<{ status:
   });
 }
 
-/**
- * Headers the app sends on 200 and 304 alike. The bare server sends the same names with values
- * of the same length (the request id and the rate-limit fields as the app's first answer had
- * them: the bytes on the wire, not the work of making them), so both sides write, and the
- * client parses, the same header block.
- */
+/** Headers the app sends on 200 and 304 alike, copied to the bare server with their values. */
 const SHARED_HEADERS = ['x-request-id', 'ratelimit-policy', 'ratelimit', 'etag', 'cache-control', 'vary'];
 
-/** The control: Fastify with no database, no auth and no limiter, serving the app's bytes and headers. */
-async function startBare(body: Buffer, headers: IncomingHttpHeaders): Promise<FastifyInstance> {
-  const etag = String(headers.etag);
-  const copied: Record<string, string> = {};
-  for (const name of SHARED_HEADERS) {
-    const value = headers[name];
-    if (typeof value !== 'string') throw new Error(`the app's answer has no ${name} header`);
-    copied[name] = value;
-  }
-  // Only a 200 has a body, so only a 200 says what it is (the app's 304 has no Content-Type).
-  const bodyHeaders: Record<string, string> = { 'content-type': String(headers['content-type']) };
-  const encoding = headers['content-encoding'];
-  if (encoding !== undefined) bodyHeaders['content-encoding'] = encoding;
-  const bare = Fastify({ logger: false });
-  bare.get('/api/v1/rules', (request, reply) => {
-    reply.headers(copied);
-    if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
-    return reply.headers(bodyHeaders).send(body);
-  });
-  await bare.listen({ host: '127.0.0.1', port: 0 });
-  return bare;
-}
-
-/**
- * Throws unless the app and the bare server answer `headers` with the same status, body bytes
- * and header names, each value of the same length (request ids and rate-limit counts differ).
- */
+/** Throws unless both answer with the same status, body bytes and header names, each value of the same length. */
 async function assertSameAnswer(appUrl: string, bareUrl: string, headers: Record<string, string>): Promise<void> {
   const [a, b] = [await getRaw(appUrl, headers), await getRaw(bareUrl, headers)];
   const shape = (h: IncomingHttpHeaders) =>
@@ -134,124 +76,143 @@ async function assertSameAnswer(appUrl: string, bareUrl: string, headers: Record
   }
 }
 
-const urlOf = (server: FastifyInstance): string => {
-  const address = server.server.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return `http://127.0.0.1:${address.port}/api/v1/rules`;
+/** One measured round: the load child's counts and the server's CPU seconds over them. */
+type Round = { requests: number; seconds: number; cpu: number; loaderCpu: number };
+
+async function measure(loader: BenchChild, server: BenchChild, job: LoadJob, expected: 200 | 304): Promise<Round> {
+  const [before, loaderBefore] = [server.cpuSeconds(), loader.cpuSeconds()];
+  const { result } = await loader.ask<{ result: LoadResult }>({ type: 'run', job }, 'result');
+  const [cpu, loaderCpu] = [server.cpuSeconds() - before, loader.cpuSeconds() - loaderBefore];
+  const wrong = expected === 200 ? result.non2xx : result.requests - result.notModified;
+  if (result.errors > 0 || wrong > 0) throw new Error(`unexpected answers from ${job.url}: errors ${result.errors}, not ${expected}: ${wrong}`);
+  return { requests: result.requests, seconds: result.seconds, cpu, loaderCpu };
+}
+
+type Totals = { rate: number; cpuPerRequest: number; loaderCpuPerRequest: number; rounds: Round[] };
+const totals = (rounds: Round[]): Totals => {
+  const sum = (pick: (r: Round) => number) => rounds.reduce((total, r) => total + pick(r), 0);
+  const requests = sum((r) => r.requests);
+  return { rate: requests / sum((r) => r.seconds), cpuPerRequest: sum((r) => r.cpu) / requests, loaderCpuPerRequest: sum((r) => r.loaderCpu) / requests, rounds };
 };
+const side = (label: string, t: Totals) => `${label} ${fmt(t.rate).padStart(6)} req/s ${fmt(t.cpuPerRequest * 1e6).padStart(5)} µs CPU/req`;
+const verdict = (ratio: number, goal: number) => `${ratio.toFixed(2)} (goal ≥ ${goal}: ${ratio >= goal ? 'met' : 'NOT met'})`;
 
-/**
- * Drives `url` for `seconds`. With several `keys`, each connection cycles through them request
- * by request (one shop's keys, each with its own rate-limit window): the multi-tenant load.
- * Each connection starts from its own key, as independent clients would: in one autocannon
- * run every connection starts from the first, and they go through the keys in lockstep, all
- * ten on the same key at the same moment.
- */
-async function drive(url: string, headers: Record<string, string>, seconds: number, connections: number, expected: number, keys: readonly string[] = []) {
-  const requests = keys.map((key) => ({ method: 'GET' as const, headers: { ...headers, authorization: `Bearer ${key}` } }));
-  const runs =
-    keys.length > 1
-      ? Array.from({ length: connections }, (_, i) => {
-          const from = Math.floor((i * keys.length) / connections);
-          return autocannon({ url, headers, duration: seconds, connections: 1, pipelining: 1, requests: [...requests.slice(from), ...requests.slice(0, from)] });
-        })
-      : [autocannon({ url, headers, duration: seconds, connections, pipelining: 1 })];
-  const results = await Promise.all(runs);
-  const sum = (pick: (result: autocannon.Result) => number) => results.reduce((total, result) => total + pick(result), 0);
-  const [errors, non2xx, redirects] = [sum((r) => r.errors), sum((r) => r.non2xx), sum((r) => r['3xx'])];
-  if (errors > 0 || (expected === 200 && non2xx > 0) || (expected === 304 && redirects === 0)) {
-    throw new Error(`unexpected answers from ${url}: errors ${errors}, non-2xx ${non2xx}`);
-  }
-  return sum((r) => r.requests.average);
-}
-
-type BenchEnv = z.infer<typeof envSchema>;
-
-/** `count` more API keys of the shop (BENCH_KEYS − 1). */
-async function moreKeys(app: FastifyInstance, shopId: string, count: number): Promise<string[]> {
-  const keys: string[] = [];
-  for (let i = 0; i < count; i += 1) {
-    const res = await app.inject({ method: 'POST', url: `/admin/v1/shops/${shopId}/api-keys`, payload: { name: `bench ${i}` }, headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}` } });
-    if (res.statusCode !== 201) throw new Error(`key: ${res.body}`);
-    keys.push((res.json() as { key: string }).key);
-  }
-  return keys;
-}
-
-const mean = (values: readonly number[]): number => values.reduce((sum, v) => sum + v, 0) / values.length;
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-}
-
-/** Measures one store: every coding, 200 then 304, app and bare in alternating rounds. */
-async function benchStore(e: BenchEnv, env: Record<string, string | undefined>) {
-  const dataDir = env.DATABASE_URL ? undefined : await mkdtemp(join(tmpdir(), 'gcrs-bench-rules-'));
-  const config = loadConfig({
-    ...env,
-    ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
-    LOG_LEVEL: env.LOG_LEVEL ?? 'silent',
-    RATE_LIMIT_SCALE: env.RATE_LIMIT_SCALE ?? '1000000',
-    ...(dataDir ? { DATA_DIR: dataDir } : {}),
-  });
-  const ctx = await createAppContext(config, { logger: createLogger(config) });
-  const app = await buildApp(ctx);
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  try {
-    const { shopId, key } = await seedBenchShop(app, { name: 'rules', rules: RULES, rulesPerCampaign: RULES_PER_CAMPAIGN, rule: benchRule });
-    const keys = [key, ...(await moreKeys(app, shopId, e.BENCH_KEYS - 1))];
-    for (const coding of e.BENCH_ACCEPT_ENCODING.split(',').map((c) => c.trim())) {
-      const auth = { authorization: `Bearer ${key}`, 'accept-encoding': coding };
-      const first = await getRaw(urlOf(app), auth);
-      const bytes = first.body;
-      const etag = first.headers.etag ?? '';
-      if (first.status !== 200 || etag === '') throw new Error(`GET /rules answered ${first.status}`);
-      const bare = await startBare(bytes, first.headers);
-      try {
-        const encoding = first.headers['content-encoding'] ?? 'identity';
-        print(`GET /api/v1/rules: ${ctx.database.kind}${config.redisUrl ? ' + Redis' : ''} (key cache ${ctx.shopVersions.mode}), ` +
-          `${RULES} rules, ${bytes.length} bytes on the wire (${encoding}), ${e.BENCH_CONNECTIONS} connections, ` +
-          `${keys.length === 1 ? 'one API key' : `${keys.length} API keys in turn`}, ` +
-          `${e.BENCH_ROUNDS} alternating rounds of ${e.BENCH_ROUND_SECONDS} s per side, load ${loadavg()[0]?.toFixed(1) ?? '?'}`);
-        for (const [status, headers] of [[200, auth], [304, { ...auth, 'if-none-match': etag }]] as const) {
-          await assertSameAnswer(urlOf(app), urlOf(bare), headers);
-          const rates = { app: [] as number[], bare: [] as number[] };
-          await drive(urlOf(app), headers, 1, e.BENCH_CONNECTIONS, status, keys); // warm-up
-          await drive(urlOf(bare), headers, 1, e.BENCH_CONNECTIONS, status, keys);
-          for (let round = 0; round < e.BENCH_ROUNDS; round += 1) {
-            // Alternate which side goes first, so neither always runs on a warmer machine.
-            const order = round % 2 === 0 ? (['app', 'bare'] as const) : (['bare', 'app'] as const);
-            for (const side of order) {
-              const server = side === 'app' ? app : bare;
-              rates[side].push(await drive(urlOf(server), headers, e.BENCH_ROUND_SECONDS, e.BENCH_CONNECTIONS, status, keys));
-            }
-          }
-          // Each round's two sides ran back to back under about the same machine load: the
-          // median of the rounds' ratios is less swayed by a load spike than the ratio of means.
-          const roundRatios = rates.app.map((rate, i) => rate / (rates.bare[i] ?? Number.NaN));
-          print(`  ${status}: app ${mean(rates.app).toFixed(0).padStart(7)} req/s   bare ${mean(rates.bare).toFixed(0).padStart(7)} req/s   ` +
-            `ratio ${(mean(rates.app) / mean(rates.bare)).toFixed(2)}   median of round ratios ${median(roundRatios).toFixed(2)} ` +
-            `(${Math.min(...roundRatios).toFixed(2)}–${Math.max(...roundRatios).toFixed(2)})`);
-        }
-      } finally {
-        await bare.close();
-      }
+/** Runs `a` and `b` in alternating rounds (which goes first alternates too). */
+async function alternate(e: BenchEnv, a: () => Promise<Round>, b: () => Promise<Round>): Promise<[Totals, Totals]> {
+  const [ra, rb] = [[] as Round[], [] as Round[]];
+  for (let round = 0; round < e.BENCH_ROUNDS; round += 1) {
+    if (round % 2 === 0) {
+      ra.push(await a());
+      rb.push(await b());
+    } else {
+      rb.push(await b());
+      ra.push(await a());
     }
+  }
+  return [totals(ra), totals(rb)];
+}
+
+/** Part 1: the app against bare Fastify, one shop of 100 rules. */
+async function appAgainstBare(e: BenchEnv, app: BenchChild, appUrl: string, keys: string[], loader: BenchChild) {
+  const key = keys[0] ?? '';
+  print(`  app against bare Fastify: one shop, 100 rules, ${keys.length === 1 ? 'one API key' : `${keys.length} API keys in turn`}, ` +
+    `${e.BENCH_CONNECTIONS} connections, ${e.BENCH_ROUNDS} alternating rounds of ${e.BENCH_ROUND_SECONDS} s per side`);
+  for (const coding of e.BENCH_ACCEPT_ENCODING.split(',').map((c) => c.trim())) {
+    const auth = { authorization: `Bearer ${key}`, 'accept-encoding': coding };
+    const first = await getRaw(appUrl, auth);
+    const etag = first.headers.etag ?? '';
+    if (first.status !== 200 || etag === '') throw new Error(`GET /rules answered ${first.status}`);
+    const headers: Record<string, string> = {};
+    for (const name of SHARED_HEADERS) headers[name] = String(first.headers[name]);
+    const bodyHeaders: Record<string, string> = { 'content-type': String(first.headers['content-type']) };
+    if (first.headers['content-encoding'] !== undefined) bodyHeaders['content-encoding'] = first.headers['content-encoding'];
+    const { child: bare, ready } = await startChild<{ port: number }>(here('./rules-bare.ts'), process.env, {
+      body: first.body.toString('base64'),
+      etag,
+      headers,
+      bodyHeaders,
+    });
+    const bareUrl = `http://127.0.0.1:${ready.port}/api/v1/rules`;
+    try {
+      for (const [status, sent] of [[200, auth], [304, { ...auth, 'if-none-match': etag }]] as const) {
+        await assertSameAnswer(appUrl, bareUrl, sent);
+        const job = (url: string, seconds: number): LoadJob => ({ url, headers: { 'accept-encoding': sent['accept-encoding'], ...('if-none-match' in sent ? { 'if-none-match': sent['if-none-match'] } : {}) }, connections: e.BENCH_CONNECTIONS, seconds, keys });
+        await measure(loader, app, job(appUrl, 1), status); // warm-up
+        await measure(loader, bare, job(bareUrl, 1), status);
+        const [a, b] = await alternate(
+          e,
+          () => measure(loader, app, job(appUrl, e.BENCH_ROUND_SECONDS), status),
+          () => measure(loader, bare, job(bareUrl, e.BENCH_ROUND_SECONDS), status),
+        );
+        print(`    ${coding.padEnd(8)} ${status} (${first.body.length} bytes): ${side('app', a)} | ${side('bare', b)} | ` +
+          `CPU/req bare/app ${verdict(b.cpuPerRequest / a.cpuPerRequest, 0.8)}, req/s app/bare ${(a.rate / b.rate).toFixed(2)}  [load ${load()}]`);
+      }
+    } finally {
+      await bare.stop();
+    }
+  }
+}
+
+/** Part 2: one shop against many, each shop its own key, at steady state. */
+async function manyShops(e: BenchEnv, app: BenchChild, appUrl: string, loader: BenchChild, counts: number[]) {
+  const coding = e.BENCH_SCALE_ENCODING;
+  const probe = await getRaw(appUrl, { authorization: `Bearer ${benchShopKey(0)}`, 'accept-encoding': coding });
+  if (probe.status !== 200) throw new Error(`small shop: GET /rules answered ${probe.status}`);
+  print(`  many shops: 200, ${coding}, shops of ${e.BENCH_SHOP_RULES} rules (${probe.body.length} bytes ${probe.headers['content-encoding'] ?? 'identity'}), ` +
+    `one key per shop, each of ${e.BENCH_CONNECTIONS} connections cycling through the keys from its own start; every shop asked once before measuring`);
+  const job = (keys: string[], seconds: number, once = false): LoadJob => ({ url: appUrl, headers: { 'accept-encoding': coding }, connections: e.BENCH_CONNECTIONS, seconds, once, keys });
+  // The same ten one-connection lanes as the many-shop load, every lane on shop 0.
+  const one = Array.from({ length: e.BENCH_CONNECTIONS }, () => benchShopKey(0));
+  for (const count of counts) {
+    const keys = Array.from({ length: count }, (_, i) => benchShopKey(i));
+    const warm = await measure(loader, app, job(keys, 0, true), 200);
+    await measure(loader, app, job(keys, 1), 200);
+    const [single, many] = await alternate(
+      e,
+      () => measure(loader, app, job(one, e.BENCH_ROUND_SECONDS), 200),
+      () => measure(loader, app, job(keys, e.BENCH_ROUND_SECONDS), 200),
+    );
+    const { rules, memory } = await app.ask<{ rules: { entries: number; bytes: number; maxBytes: number; compressions: { br: number; gzip: number } }; memory: NodeJS.MemoryUsage }>({ type: 'stats' }, 'stats');
+    print(`    ${fmt(count).padStart(6)} shops: ${side('1 shop', single)} | ${side(`${fmt(count)} shops`, many)} | ` +
+      `CPU/req 1/N ${verdict(single.cpuPerRequest / many.cpuPerRequest, 0.7)}, req/s N/1 ${(many.rate / single.rate).toFixed(2)}  [load ${load()}]`);
+    print(`           load generator ${fmt(single.loaderCpuPerRequest * 1e6)} / ${fmt(many.loaderCpuPerRequest * 1e6)} µs CPU/req (1 / N shops); warm-up ${fmt(warm.requests)} requests, ${fmt((warm.cpu * 1e6) / warm.requests)} µs CPU/req; cache ${fmt(rules.entries)} entries, ` +
+      `${fmt(rules.bytes / 2 ** 20, 1)} of ${fmt(rules.maxBytes / 2 ** 20)} MiB counted, ${fmt(rules.compressions.br)} br compressions so far; ` +
+      `heap ${fmt(memory.heapUsed / 2 ** 20)} MiB, RSS ${fmt(memory.rss / 2 ** 20)} MiB`);
+  }
+}
+
+async function benchStore(e: BenchEnv, env: NodeJS.ProcessEnv, counts: number[]) {
+  const { child: app, ready } = await startChild<{ port: number; keys: string[]; store: string; seedMs: number }>(here('./rules-app.ts'), {
+    ...env,
+    BENCH_KEYS: String(e.BENCH_KEYS),
+    BENCH_SHOPS_MAX: String(Math.max(0, ...counts)),
+    BENCH_SHOP_RULES: String(e.BENCH_SHOP_RULES),
+  });
+  const { child: loader } = await startChild(here('./rules-load.ts'), env);
+  try {
+    // The app's own background (outbox polls, periodic workers, the database's thread) is in
+    // its CPU time too: shown, so that a low request rate's share of it can be told apart.
+    const idleFrom = app.cpuSeconds();
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const idle = (app.cpuSeconds() - idleFrom) / 2;
+    print(`${ready.store}: seeded in ${fmt(ready.seedMs / 1000, 1)} s; idle app ${fmt(idle * 1000)} ms CPU/s  [load ${load()}]`);
+    const appUrl = `http://127.0.0.1:${ready.port}/api/v1/rules`;
+    await appAgainstBare(e, app, appUrl, ready.keys, loader);
+    if (counts.length > 0) await manyShops(e, app, appUrl, loader, counts);
   } finally {
-    await app.close();
-    await ctx.close();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await loader.stop();
+    await app.stop();
   }
 }
 
 async function main() {
   const e = envSchema.parse(process.env);
+  const counts = e.BENCH_SHOPS.split(',').map((c) => c.trim()).filter((c) => c !== '').map(Number);
   const stores = e.BENCH_STORES.split(',').map((s) => s.trim());
-  if (stores.includes('pglite')) await benchStore(e, { ...process.env, DATABASE_URL: undefined, REDIS_URL: '' });
+  print(`GET /rules: ${availableParallelism()} CPUs, load average ${load()} (1, 5, 15 min); each server and the load generator in its own process, CPU from /proc`);
+  if (stores.includes('pglite')) await benchStore(e, { ...process.env, DATABASE_URL: '', REDIS_URL: '' }, counts);
   if (!stores.includes('postgres')) return;
-  if (process.env.DATABASE_URL) await benchStore(e, process.env);
+  if (process.env.DATABASE_URL) await benchStore(e, process.env, counts);
   else print('(set DATABASE_URL, and REDIS_URL, to measure PostgreSQL too)');
 }
 

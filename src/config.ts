@@ -136,6 +136,12 @@ const envSchema = z.object({
   KEEP_ALIVE_TIMEOUT_MS: positiveInt.default(72_000),
   /** Longest wait for one Redis command before the request falls back to the memory window. */
   REDIS_TIMEOUT_MS: positiveInt.default(250),
+  /** What the GET /rules cache may hold, in bytes (docs/operations.md "GET /rules for many shops"). */
+  RULES_CACHE_MAX_BYTES: z.coerce
+    .number({ error: 'must be a whole number of bytes, e.g. 536870912' })
+    .int('must be a whole number of bytes, e.g. 536870912')
+    .min(65_536, 'must be at least 65536 (64 KiB)')
+    .default(536_870_912),
 }).refine((env) => env.HEADERS_TIMEOUT_MS <= env.REQUEST_TIMEOUT_MS, {
   message: 'must not exceed REQUEST_TIMEOUT_MS',
   path: ['HEADERS_TIMEOUT_MS'],
@@ -187,6 +193,8 @@ export type Config = {
   connectionTimeoutMs: number;
   keepAliveTimeoutMs: number;
   redisTimeoutMs: number;
+  /** RULES_CACHE_MAX_BYTES. */
+  rulesCacheMaxBytes: number;
 };
 
 export class ConfigError extends Error {
@@ -239,5 +247,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     connectionTimeoutMs: e.CONNECTION_TIMEOUT_MS,
     keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
     redisTimeoutMs: e.REDIS_TIMEOUT_MS,
+    rulesCacheMaxBytes: e.RULES_CACHE_MAX_BYTES,
   };
 }

@@ -23,6 +23,7 @@ import type { RedisClient } from './redis/connection.ts';
 import { createScrubber, REDACTED } from './logging/scrub.ts';
 import { createRulesCache } from './rules/rules-cache.ts';
 import type { RulesCache } from './rules/rules-cache.ts';
+import type { Compressor } from './rules/representations.ts';
 import { createStorefrontAuth } from './storefront/auth-cache.ts';
 import type { StorefrontAuth } from './storefront/auth-cache.ts';
 
@@ -56,6 +57,8 @@ export type ContextOverrides = {
   startedPglite?: Promise<StartedPglite> | undefined;
   logger?: Logger;
   now?: () => Date;
+  /** The rules cache's compressor (tests hold one to watch requests go on meanwhile). */
+  compress?: Compressor;
 };
 
 /**
@@ -126,7 +129,7 @@ export async function createAppContext(config: Config, overrides: ContextOverrid
     : createMemoryRateLimiter();
   const invalidation = await createInvalidationBus({ redis, pool: database.pool, logger });
   const now = overrides.now ?? (() => new Date());
-  const rulesCache = createRulesCache({ db: database.db, bus: invalidation, now });
+  const rulesCache = createRulesCache({ db: database.db, bus: invalidation, now, maxBytes: config.rulesCacheMaxBytes, compress: overrides.compress });
   // Redis first, as the bus; PostgreSQL alone has no synchronously read shared place.
   const shopVersions = redis
     ? createRedisShopVersions(redis, logger)

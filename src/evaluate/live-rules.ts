@@ -18,6 +18,7 @@ export async function liveCompiledRules(
   shop: { id: string; rulesVersion: number },
   mount: Trigger,
 ): Promise<CompiledRules | undefined> {
-  const served = await cache.get(shop, mount);
-  return served === undefined ? undefined : compileRules(served.payload);
+  // The payload object only: evaluation sends none of GET /rules's bytes, so it builds none.
+  const payload = await cache.payload(shop, mount);
+  return payload === undefined ? undefined : compileRules(payload);
 }

@@ -17,8 +17,8 @@ import type { ContentCoding } from '../http/accept-encoding.ts';
 import { notFound } from '../http/errors.ts';
 import { APP_BRIDGE_SCRIPT, embeddingShop, frameAncestors } from './embedding.ts';
 import type { EmbeddingInput } from './embedding.ts';
-import { encodeRepresentationsOffThread } from '../rules/rules-cache.ts';
-import type { RulesRepresentation } from '../rules/rules-cache.ts';
+import { encodeRepresentationsOffThread } from '../rules/representations.ts';
+import type { RulesRepresentation } from '../rules/representations.ts';
 
 const ENTRY = fileURLToPath(new URL('../../app/src/main.tsx', import.meta.url));
 

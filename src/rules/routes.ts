@@ -36,12 +36,17 @@ export function rulesRoutes(ctx: AppContext): ShopRoute[] {
       handler: async ({ shop, trigger, request, reply }) => {
         const rules = await ctx.rulesCache.get(shop, trigger);
         if (!rules) throw notFound('Shop');
-        // Bytes precompressed per coding (rules-cache.ts); each coding has its own strong ETag,
-        // and a tag of any coding of the current payload answers 304.
-        const representation = rules.representations[chooseContentCoding(request.headers['accept-encoding'])];
+        // Each coding has its own strong ETag, and a tag of any coding of the current payload
+        // answers 304, with no compression: a coding's tag is known before its bytes.
+        const coding = chooseContentCoding(request.headers['accept-encoding']);
         // Lower-case names, as Fastify stores them: no new string per header and request.
+        if (ifNoneMatchHits(request.headers['if-none-match'], rules.etags)) {
+          reply.header('etag', rules.tags[coding]).header('cache-control', RULES_CACHE_CONTROL).header('vary', 'Accept-Encoding');
+          return reply.code(304).send();
+        }
+        // Compressed on first demand, off the event loop (rules-cache.ts); then ready bytes.
+        const representation = await rules.representation(coding);
         reply.header('etag', representation.etag).header('cache-control', RULES_CACHE_CONTROL).header('vary', 'Accept-Encoding');
-        if (ifNoneMatchHits(request.headers['if-none-match'], rules.etags)) return reply.code(304).send();
         if (representation.coding !== 'identity') reply.header('content-encoding', representation.coding);
         return reply.type('application/json; charset=utf-8').send(representation.body);
       },

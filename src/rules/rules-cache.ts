@@ -10,49 +10,62 @@
  *
  * Entries are stamped with the version read in the same snapshot as their data
  * (load-source.ts), so an entry never claims a newer version than its content.
+ *
+ * What an entry holds is built as it is asked for: the payload object (POST /evaluate reads
+ * only that), the identity bytes on the first GET /rules of a mount, and a compressed form on
+ * the first request that negotiates its coding, compressed on the thread pool, once, whoever
+ * else asks meanwhile (representations.ts). The entries are bounded by bytes
+ * (RULES_CACHE_MAX_BYTES), not by shops: the least recently used go first.
  */
-import { promisify } from 'node:util';
-import { brotliCompress, brotliCompressSync, constants as zlibConstants, gzip, gzipSync } from 'node:zlib';
 import type { InvalidationBus } from '../cache/invalidation-bus.ts';
 import { EVERY_KEY } from '../cache/invalidation-bus.ts';
 import type { Database } from '../db/database.ts';
-import type { ContentCoding } from '../http/accept-encoding.ts';
 import { stringifyJson } from '../http/json.ts';
 import type { Trigger } from '../http/shop-routes.ts';
 import { loadRulesSource } from './load-source.ts';
 import { buildRulesPayload } from './payload.ts';
 import type { RulesPayloadBody, RulesSource } from './payload.ts';
+import { createCompressor, ON_DEMAND_LEVELS, onDemandRepresentations } from './representations.ts';
+import type { CompressedCoding, Compressor, OnDemandRepresentations } from './representations.ts';
 import type { Segment } from './schedule-window.ts';
 import { storefrontExtras } from './storefront-variant.ts';
 
 export const RULES_TOPIC = 'rules';
 
-/** One encoding of the body, ready to write: bytes and their own strong ETag. */
-export type RulesRepresentation = { coding: ContentCoding; etag: string; body: Buffer };
+/** The payload as one mount is served it (SPEC "Rules payload"). */
+export type RulesPayload = RulesPayloadBody & { debugAllowed: boolean; collections?: Record<string, string[]>; giftTitles?: Record<string, string> };
 
 /**
- * What a GET /rules response carries: the identity body (`etag`, `body`), the same payload
- * precompressed per content coding, and every ETag of the current payload (`etags`), any of
- * which in If-None-Match means the client's copy is current.
+ * What a GET /rules response carries: the identity body, the strong ETag of each coding
+ * (`tags`), every tag of the current payload (`etags`: any of them in If-None-Match means the
+ * client's copy is current) and the body in a coding, compressed on first demand.
  */
-export type RulesResponse = {
-  etag: string;
-  body: Buffer;
-  representations: Record<ContentCoding, RulesRepresentation>;
-  etags: readonly string[];
-  payload: RulesPayloadBody & { debugAllowed: boolean; collections?: Record<string, string[]>; giftTitles?: Record<string, string> };
+export type RulesResponse = { payload: RulesPayload } & OnDemandRepresentations;
+
+/** Counters for tests, the bench and diagnostics. */
+export type RulesCacheStats = {
+  entries: number;
+  /** What the entries are counted at (see `entryWeight`), against `maxBytes`. */
+  bytes: number;
+  maxBytes: number;
+  /** Identity bodies serialized, and compressions started, since the cache was built. */
+  bodies: number;
+  compressions: Record<CompressedCoding, number>;
 };
 
 export type RulesCache = {
   /**
-   * The payload for `shop` as `mount` sees it; undefined when the shop no longer exists.
-   * `shop.rulesVersion` is the version the caller has seen: nothing older is served.
+   * GET /rules's answer for `shop` as `mount` sees it; undefined when the shop no longer
+   * exists. `shop.rulesVersion` is the version the caller has seen: nothing older is served.
    */
   get(shop: { id: string; rulesVersion: number }, mount: Trigger): Promise<RulesResponse | undefined>;
+  /** The same payload as an object only (POST /evaluate): no bytes are built for it. */
+  payload(shop: { id: string; rulesVersion: number }, mount: Trigger): Promise<RulesPayload | undefined>;
   /** Drops the shop's entry here and on every other instance; call after a write commits. */
   invalidate(shopId: string): void;
   /** The version cached for the shop, if any (for tests and diagnostics). */
   cachedVersion(shopId: string): number | undefined;
+  stats(): RulesCacheStats;
   close(): void;
 };
 
@@ -61,23 +74,31 @@ export type RulesCacheOptions = {
   bus: InvalidationBus;
   /** The clock schedule windows are checked against; tests inject one. */
   now?: () => Date;
-  /** Shops kept; the least recently used entry goes first. */
-  maxEntries?: number;
+  /** RULES_CACHE_MAX_BYTES: the least recently used entries go while the entries weigh more. */
+  maxBytes?: number;
+  /** Compresses off the event loop; tests inject one they can hold. */
+  compress?: Compressor;
 };
 
+type View = { payload: RulesPayload; response?: RulesResponse };
+
 type Entry = {
+  shopId: string;
   source: RulesSource;
   payload: RulesPayloadBody;
   segment: Segment;
-  responses: Partial<Record<Trigger, RulesResponse>>;
+  views: Partial<Record<Trigger, View>>;
+  /** What this entry is counted at; added to the cache's total while `cached`. */
+  bytes: number;
+  cached: boolean;
 };
 
 /**
  * What each way in adds to the cached payload. SPEC "Rules payload" `debugAllowed`: true for
  * the operator's admin mount, false for API keys; the storefront mount (app proxy and
  * storefront tokens) gets the shop's `storefront.debug` setting and the collection map
- * (storefront-variant.ts). Every variant is cached as bytes in the same entry, so the
- * shoppers' hot path writes bytes like the API's.
+ * (storefront-variant.ts). Every variant is cached in the same entry, so the shoppers' hot
+ * path writes bytes like the API's.
  */
 function variantExtras(entry: Entry, mount: Trigger): { debugAllowed: boolean; collections?: Record<string, string[]>; giftTitles?: Record<string, string> } {
   if (mount !== 'storefront') return { debugAllowed: mount === 'admin' };
@@ -89,7 +110,19 @@ function variantExtras(entry: Entry, mount: Trigger): { debugAllowed: boolean; c
   });
 }
 
-const DEFAULT_MAX_ENTRIES = 1000;
+/** RULES_CACHE_MAX_BYTES's default (README "Configuration"). */
+export const DEFAULT_RULES_CACHE_MAX_BYTES = 512 * 1024 * 1024;
+
+/**
+ * The objects of an entry (the rows read, the payload, the compiled rules /evaluate keeps) are
+ * counted before any bytes exist, so an entry only /evaluate reads weighs something too: per
+ * rule about what V8 holds for one, plus the settings and widgets. docs/operations.md "GET
+ * /rules for many shops" measured ~23 KB of heap per shop of 10 rules (~0.9 KB of JSON each),
+ * the key cache's and limiter's share included; counted here at 29.7 KB. The bytes built later
+ * (identity and compressed bodies, outside the heap) are added as they are.
+ */
+const OBJECT_BYTES_PER_RULE = 2560;
+const OBJECT_BYTES_PER_ENTRY = 4096;
 
 /**
  * A strong validator naming exactly one body: shop, rules version, plan, the end of the
@@ -104,73 +137,66 @@ export function rulesEtag(shopId: string, version: number, plan: string, segment
   return `"${shopId}-v${version}-${plan}-${boundary}-${mount}"`;
 }
 
-const gzipAsync = promisify(gzip);
-const brotliAsync = promisify(brotliCompress);
-
-/** Brotli quality 9 packs ~97 KB of rules into ~7 KB in a few ms, once per entry; 11 takes ~20x longer for ~5% less. */
-const BROTLI_OPTIONS = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 9, [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT } };
-
-/**
- * The body in each content coding, compressed once when the entry is built so a request
- * only writes bytes. RFC 9110 §8.8.3: a strong ETag names one representation, so each
- * coding gets its own tag (`…-gzip`, `…-br`). A coding that would not shrink the body
- * (tiny payloads) falls back to the identity representation.
- *
- * @example
- *   encodeRepresentations('"shp_1-v1-scale-open-api"', body).gzip.etag; // '"shp_1-v1-scale-open-api-gzip"'
- */
-export function encodeRepresentations(etag: string, body: Buffer): Record<ContentCoding, RulesRepresentation> {
-  return representationsOf(etag, body, gzipSync(body, { level: 9 }), brotliCompressSync(body, BROTLI_OPTIONS));
-}
-
-/**
- * encodeRepresentations for large bodies (the merchant admin's ~1.2 MB of assets): the same
- * codings, compressed on libuv's thread pool, so the event loop keeps answering meanwhile.
- *
- * @example
- *   const { br } = await encodeRepresentationsOffThread('"abc"', bundle);
- */
-export async function encodeRepresentationsOffThread(etag: string, body: Buffer): Promise<Record<ContentCoding, RulesRepresentation>> {
-  const [gzipped, brotli] = await Promise.all([gzipAsync(body, { level: 9 }), brotliAsync(body, BROTLI_OPTIONS)]);
-  return representationsOf(etag, body, gzipped, brotli);
-}
-
-function representationsOf(etag: string, body: Buffer, gzipped: Buffer, brotli: Buffer): Record<ContentCoding, RulesRepresentation> {
-  const identity: RulesRepresentation = { coding: 'identity', etag, body };
-  const variant = (coding: 'gzip' | 'br', compressed: Buffer): RulesRepresentation =>
-    compressed.length < body.length ? { coding, etag: `${etag.slice(0, -1)}-${coding}"`, body: compressed } : identity;
-  return { identity, gzip: variant('gzip', gzipped), br: variant('br', brotli) };
-}
-
 /**
  * Builds the cache; it listens on `bus` for other instances' writes.
  *
  * @example
  *   const cache = createRulesCache({ db: ctx.db, bus });
- *   const rules = await cache.get(shop, 'api'); // rules.etag, rules.body
+ *   const rules = await cache.get(shop, 'api'); // rules.tags.br, rules.identity.body
  */
 export function createRulesCache(options: RulesCacheOptions): RulesCache {
   const now = options.now ?? (() => new Date());
-  const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+  const maxBytes = options.maxBytes ?? DEFAULT_RULES_CACHE_MAX_BYTES;
+  const compress = options.compress ?? createCompressor(ON_DEMAND_LEVELS);
+  // Insertion order is recency: a hit moves its entry to the end, eviction takes the first.
   const entries = new Map<string, Entry>();
   const loading = new Map<string, Promise<RulesSource | undefined>>();
+  let totalBytes = 0;
+  // The entry last moved to the end of `entries` (the most recent).
+  let newest: Entry | undefined;
+  const counters = { bodies: 0, compressions: { gzip: 0, br: 0 } };
+
+  const drop = (entry: Entry) => {
+    if (!entry.cached) return;
+    entry.cached = false;
+    totalBytes -= entry.bytes;
+    if (entries.get(entry.shopId) === entry) entries.delete(entry.shopId);
+  };
+  const evictOver = () => {
+    for (const oldest of entries.values()) {
+      if (totalBytes <= maxBytes) return;
+      drop(oldest);
+    }
+  };
+  // Bytes built for an entry count while it is cached; one evicted meanwhile keeps them to itself.
+  const charge = (entry: Entry, bytes: number) => {
+    entry.bytes += bytes;
+    if (!entry.cached) return;
+    totalBytes += bytes;
+    evictOver();
+  };
 
   const unsubscribe = options.bus.subscribe(RULES_TOPIC, (shopId) => {
-    if (shopId === EVERY_KEY) entries.clear();
-    else entries.delete(shopId);
+    if (shopId !== EVERY_KEY) {
+      const entry = entries.get(shopId);
+      if (entry) drop(entry);
+      return;
+    }
+    for (const entry of entries.values()) entry.cached = false;
+    entries.clear();
+    totalBytes = 0;
   });
 
-  const remember = (shopId: string, entry: Entry) => {
-    const current = entries.get(shopId);
+  const remember = (entry: Entry) => {
+    const current = entries.get(entry.shopId);
     // A slower load of an older snapshot must not replace a newer one.
     if (current && current.source.shop.rulesVersion > entry.source.shop.rulesVersion) return;
-    entries.delete(shopId);
-    entries.set(shopId, entry);
-    while (entries.size > maxEntries) {
-      const oldest = entries.keys().next();
-      if (oldest.done === true) break;
-      entries.delete(oldest.value);
-    }
+    if (current) drop(current);
+    entry.cached = true;
+    entries.set(entry.shopId, entry);
+    newest = entry;
+    totalBytes += entry.bytes;
+    evictOver();
   };
 
   // Concurrent misses of one shop share one database read when it is recent enough.
@@ -189,8 +215,36 @@ export function createRulesCache(options: RulesCacheOptions): RulesCache {
     }
   };
 
-  const respond = (entry: Entry, mount: Trigger): RulesResponse => {
-    const cached = entry.responses[mount];
+  const inSegment = (entry: Entry, at: number) => at >= entry.segment.from && at < entry.segment.until;
+
+  const entryFor = async (shop: { id: string; rulesVersion: number }): Promise<Entry | undefined> => {
+    const at = now().getTime();
+    const cached = entries.get(shop.id);
+    const current = cached !== undefined && cached.source.shop.rulesVersion >= shop.rulesVersion;
+    if (current && inSegment(cached, at)) {
+      // A hot shop asks again and again: only a hit on another entry reorders the map.
+      if (cached !== newest) {
+        entries.delete(shop.id);
+        entries.set(shop.id, cached);
+        newest = cached;
+      }
+      return cached;
+    }
+    // Same version, new schedule segment: rebuild from the data in hand, no database read.
+    const source = current ? cached.source : await load(shop.id, shop.rulesVersion);
+    if (source === undefined) return undefined;
+    // Concurrent misses shared that read: the first to resume built the entry, the rest use it.
+    const built = entries.get(shop.id);
+    if (built !== undefined && built.source === source && inSegment(built, at)) return built;
+    const { payload, segment } = buildRulesPayload(source, at);
+    const bytes = OBJECT_BYTES_PER_ENTRY + OBJECT_BYTES_PER_RULE * payload.rules.length;
+    const entry: Entry = { shopId: shop.id, source, payload, segment, views: {}, bytes, cached: false };
+    remember(entry);
+    return entry;
+  };
+
+  const viewOf = (entry: Entry, mount: Trigger): View => {
+    const cached = entry.views[mount];
     if (cached) return cached;
     const { rules, experiments, ...rest } = entry.payload;
     const { debugAllowed, collections, giftTitles } = variantExtras(entry, mount);
@@ -202,39 +256,52 @@ export function createRulesCache(options: RulesCacheOptions): RulesCache {
       ...(collections ? { collections } : {}),
       ...(giftTitles ? { giftTitles } : {}),
     };
+    const view: View = { payload };
+    entry.views[mount] = view;
+    return view;
+  };
+
+  const respond = (entry: Entry, mount: Trigger): RulesResponse => {
+    const view = viewOf(entry, mount);
+    if (view.response) return view.response;
     const { shop } = entry.source;
     const etag = rulesEtag(shop.id, shop.rulesVersion, shop.plan, entry.segment, mount);
-    const body = Buffer.from(stringifyJson(payload), 'utf8');
-    const representations = encodeRepresentations(etag, body);
-    const etags = [...new Set(Object.values(representations).map((r) => r.etag))];
-    const response = { etag, body, representations, etags, payload };
-    entry.responses[mount] = response;
+    const body = Buffer.from(stringifyJson(view.payload), 'utf8');
+    counters.bodies += 1;
+    charge(entry, body.length);
+    const representations = onDemandRepresentations(etag, body, {
+      compress: (coding, bytes) => {
+        counters.compressions[coding] += 1;
+        return compress(coding, bytes);
+      },
+      compressed: (bytes) => charge(entry, bytes),
+    });
+    const response: RulesResponse = { payload: view.payload, ...representations };
+    view.response = response;
     return response;
   };
 
   return {
     async get(shop, mount) {
-      const at = now().getTime();
-      const cached = entries.get(shop.id);
-      const current = cached !== undefined && cached.source.shop.rulesVersion >= shop.rulesVersion;
-      if (current && at >= cached.segment.from && at < cached.segment.until) return respond(cached, mount);
-
-      // Same version, new schedule segment: rebuild from the data in hand, no database read.
-      const source = current ? cached.source : await load(shop.id, shop.rulesVersion);
-      if (source === undefined) return undefined;
-      const built = buildRulesPayload(source, at);
-      const entry: Entry = { source, payload: built.payload, segment: built.segment, responses: {} };
-      remember(shop.id, entry);
-      return respond(entry, mount);
+      const entry = await entryFor(shop);
+      return entry === undefined ? undefined : respond(entry, mount);
+    },
+    async payload(shop, mount) {
+      const entry = await entryFor(shop);
+      return entry === undefined ? undefined : viewOf(entry, mount).payload;
     },
     invalidate(shopId) {
-      entries.delete(shopId);
+      const entry = entries.get(shopId);
+      if (entry) drop(entry);
       options.bus.publish(RULES_TOPIC, shopId);
     },
     cachedVersion: (shopId) => entries.get(shopId)?.source.shop.rulesVersion,
+    stats: () => ({ entries: entries.size, bytes: totalBytes, maxBytes, bodies: counters.bodies, compressions: { ...counters.compressions } }),
     close() {
       unsubscribe();
+      for (const entry of entries.values()) entry.cached = false;
       entries.clear();
+      totalBytes = 0;
     },
   };
 }

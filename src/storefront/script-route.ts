@@ -25,8 +25,8 @@ import { chooseContentCoding } from '../http/accept-encoding.ts';
 import type { ContentCoding } from '../http/accept-encoding.ts';
 import { notFound } from '../http/errors.ts';
 import { ifNoneMatchHits } from '../http/etag.ts';
-import { encodeRepresentationsOffThread } from '../rules/rules-cache.ts';
-import type { RulesRepresentation } from '../rules/rules-cache.ts';
+import { encodeRepresentationsOffThread } from '../rules/representations.ts';
+import type { RulesRepresentation } from '../rules/representations.ts';
 
 export const SCRIPT_PATH = '/storefront/v1/gifts.js';
 export const SHORT_CACHE_CONTROL = 'public, max-age=300';

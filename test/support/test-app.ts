@@ -10,6 +10,7 @@ import type { Config } from '../../src/config.ts';
 import { createAppContext, createLogger } from '../../src/context.ts';
 import type { AppContext } from '../../src/context.ts';
 import type { DatabaseHandle } from '../../src/db/database.ts';
+import type { Compressor } from '../../src/rules/representations.ts';
 import { createTestDatabase, testRedisUrl } from './database.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
@@ -39,7 +40,7 @@ let domainCounter = 0;
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { database?: DatabaseHandle; now?: () => Date; logDestination?: DestinationStream } = {},
+  options: { database?: DatabaseHandle; now?: () => Date; logDestination?: DestinationStream; compress?: Compressor } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
   const redisUrl = testRedisUrl();
@@ -53,6 +54,7 @@ export async function createTestApp(
     database,
     logger: createLogger(config, options.logDestination),
     ...(options.now ? { now: options.now } : {}),
+    ...(options.compress ? { compress: options.compress } : {}),
   });
   const app = await buildApp(ctx);
   await app.ready();

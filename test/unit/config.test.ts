@@ -59,6 +59,9 @@ describe('loadConfig', () => {
     ['REDIS_TIMEOUT_MS', 'soon'],
     ['PGLITE_SHARED_BUFFERS', '32'],
     ['PGLITE_SHARED_BUFFERS', '1TB; DROP'],
+    ['RULES_CACHE_MAX_BYTES', '256MB'],
+    ['RULES_CACHE_MAX_BYTES', '1.5'],
+    ['RULES_CACHE_MAX_BYTES', '1000'],
   ])('stops on a bad %s with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
@@ -73,6 +76,11 @@ describe('loadConfig', () => {
       redisTimeoutMs: 250,
     });
     expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '6000' })).toThrow(/HEADERS_TIMEOUT_MS/);
+  });
+
+  it('bounds the rules cache by bytes, 512 MiB unless RULES_CACHE_MAX_BYTES says otherwise', () => {
+    expect(loadConfig({}).rulesCacheMaxBytes).toBe(536_870_912);
+    expect(loadConfig({ RULES_CACHE_MAX_BYTES: '1048576' }).rulesCacheMaxBytes).toBe(1_048_576);
   });
 
   it('reads the platform app credentials, with PLATFORM_WEBHOOK_SECRET as an alias of the secret', () => {
