@@ -11,10 +11,10 @@ import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { openPglite } from '../../src/db/database.ts';
-import type { DatabaseHandle } from '../../src/db/database.ts';
 import { outbox } from '../../src/db/schema.ts';
 import { campaign } from '../campaigns/fixtures.ts';
-import { createTestDatabase, testDbKind, testRedisUrl } from '../support/database.ts';
+import { startChildServer } from '../support/child-server.ts';
+import { testDbKind } from '../support/database.ts';
 import { LOOPBACK_RECEIVERS, startReceiver } from '../webhooks/receiver.ts';
 import { buildServerBundle, freshServerBundle } from '../../src/startup/server-bundle.ts';
 import { sparePort } from '../support/ports.ts';
@@ -40,7 +40,7 @@ async function startFrom(mode: 'source' | 'bundle'): Promise<Record<string, stri
   })();
   const dir = await bundleDir;
   if (freshServerBundle(dir) === undefined) throw new Error('the bundle went stale');
-  return { SERVER_BUNDLE_DIR: dir };
+  return { SERVER_BUNDLE: 'auto', SERVER_BUNDLE_DIR: dir };
 }
 
 // Both ways `npm start` runs the server: from source, and from the prebuilt bundle
@@ -49,47 +49,9 @@ describe.each(['source', 'bundle'] as const)('SIGTERM, server started from %s', 
   it('finishes the outbox batch in hand, then exits 0', { timeout: 90_000 }, async () => {
     const receiver = await startReceiver(() => ({ status: 200, delayMs: 700 }));
     cleanups.push(() => receiver.close());
-    const port = await sparePort();
-    const base = `http://127.0.0.1:${port}`;
-
-    let storage: Record<string, string>;
-    let openAfterExit: () => Promise<DatabaseHandle>;
-    if (testDbKind() === 'postgres') {
-      const database = await createTestDatabase();
-      cleanups.push(() => database.close());
-      const redisUrl = testRedisUrl();
-      storage = { DATABASE_URL: database.url ?? '', ...(redisUrl ? { REDIS_URL: redisUrl } : {}) };
-      openAfterExit = async () => ({ ...database, close: async () => {} });
-    } else {
-      const dataDir = mkdtempSync(join(tmpdir(), 'gcrs-shutdown-'));
-      cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-      // The run's migrated template, unpacked: a fresh initdb would take most of the test's time.
-      const unpacked = spawnSync('tar', ['xf', inject('pgliteTemplatePath'), '-C', dataDir]);
-      if (unpacked.status !== 0) throw new Error(`tar failed: ${unpacked.stderr.toString()}`);
-      storage = { DATA_DIR: dataDir };
-      openAfterExit = () => openPglite({ dataDir });
-    }
-
-    const child = spawn(process.execPath, ['--conditions=@gcrs/source', 'src/main.ts'], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', PORT: String(port), ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', OUTBOX_POLL_MS: '50', WEBHOOK_ALLOWED_HOSTS: LOOPBACK_RECEIVERS, ...storage, ...(await startFrom(mode)) },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    cleanups.push(() => {
-      if (child.exitCode === null) child.kill('SIGKILL');
-    });
-
-    for (let i = 0; ; i += 1) {
-      const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
-      if (ok) break;
-      if (i > 600 || child.exitCode !== null) throw new Error(`server did not start: ${stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const server = await startChildServer({ ADMIN_TOKEN: ADMIN, OUTBOX_POLL_MS: '50', WEBHOOK_ALLOWED_HOSTS: LOOPBACK_RECEIVERS, ...(await startFrom(mode)) });
+    cleanups.push(() => server.close());
+    const { base, child } = server;
 
     const admin = async (method: string, path: string, body?: unknown) => {
       const res = await fetch(`${base}/admin/v1${path}`, {
@@ -110,10 +72,10 @@ describe.each(['source', 'bundle'] as const)('SIGTERM, server started from %s', 
     // The dispatcher has the delivery in hand; the receiver takes 700 ms to answer.
     await receiver.waitFor(1);
     child.kill('SIGTERM');
-    expect(await exited, stderr).toBe(0);
+    expect(await server.exited, server.stderr()).toBe(0);
     expect(receiver.eventsAt('/hooks').map((e) => e.type)).toEqual(['campaign.activated']);
 
-    const database = await openAfterExit();
+    const database = await server.database();
     try {
       const rows = await database.db.select().from(outbox).where(eq(outbox.shopId, shop.id));
       const webhook = rows.find((row) => row.kind === 'webhook');
