@@ -8,6 +8,7 @@
  * time is never exact, so shared scenarios keep every probe at least 5% of a window away from a
  * boundary; the millisecond-exact boundaries are tested on the fake clock in memory.test.ts.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { RateLimitDecision, RateLimiter } from '../../src/rate-limit/limiter.ts';
 
@@ -23,6 +24,40 @@ export interface LimiterHarness {
   /** A key no other test or run uses. */
   key(name: string): string;
   dispose(): Promise<void>;
+}
+
+/** Real milliseconds per scenario unit on a real clock (Redis's): a 1000-unit window lasts 800 ms, short yet far from timer jitter. */
+export const MS_PER_UNIT = 0.8;
+
+/**
+ * A harness on real time for `clients` that share one store (a Redis, a Redis Cluster).
+ *
+ * @example
+ *   const h = realTimeHarness(limiters, { key: (name) => `{shp_1}:${name}`, dispose: () => redis.quit() });
+ */
+export function realTimeHarness(
+  clients: readonly RateLimiter[],
+  options: { key(name: string): string; dispose(): Promise<void> },
+): LimiterHarness {
+  const [first, ...others] = clients;
+  if (first === undefined) throw new Error('no connection');
+  let start = performance.now();
+  return {
+    clients: [first, ...others],
+    ms: (units) => Math.round(units * MS_PER_UNIT),
+    begin: () => {
+      start = performance.now();
+    },
+    at: async (units) => {
+      const wait = start + units * MS_PER_UNIT - performance.now();
+      if (wait > 0) await sleep(wait);
+    },
+    key: options.key,
+    dispose: async () => {
+      await Promise.all(clients.map((limiter) => limiter.close()));
+      await options.dispose();
+    },
+  };
 }
 
 /** Retry-After/reset that a wait of `units` maps to: whole seconds, rounded up, at least 1. */

@@ -6,18 +6,14 @@
  * share a key, and disposal deletes only keys under that prefix.
  */
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import type { RateLimiter } from '../../src/rate-limit/limiter.ts';
 import { createRedisRateLimiter } from '../../src/rate-limit/redis.ts';
-import { describeRateLimiterContract } from './contract.ts';
+import { describeRateLimiterContract, realTimeHarness } from './contract.ts';
 import type { LimiterHarness } from './contract.ts';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
-/** A 1000-unit scenario window lasts 800 ms of real time: short, yet far from timer jitter. */
-const MS_PER_UNIT = 0.8;
 
 async function connect(url: string): Promise<Redis> {
   const redis = new Redis(url, { maxRetriesPerRequest: 1 });
@@ -57,28 +53,8 @@ async function redisFixture(url: string): Promise<RedisFixture> {
 
 async function redisHarness(url: string): Promise<LimiterHarness> {
   const fixture = await redisFixture(url);
-  const [first, ...others] = fixture.connections.map((redis) =>
-    createRedisRateLimiter(redis, { prefix: fixture.prefix }),
-  );
-  if (first === undefined) throw new Error('no connection');
-  const clients: [RateLimiter, ...RateLimiter[]] = [first, ...others];
-  let start = performance.now();
-  return {
-    clients,
-    ms: (units) => Math.round(units * MS_PER_UNIT),
-    begin: () => {
-      start = performance.now();
-    },
-    at: async (units) => {
-      const wait = start + units * MS_PER_UNIT - performance.now();
-      if (wait > 0) await sleep(wait);
-    },
-    key: (name) => name,
-    dispose: async () => {
-      await Promise.all(clients.map((limiter) => limiter.close()));
-      await fixture.dispose();
-    },
-  };
+  const clients = fixture.connections.map((redis) => createRedisRateLimiter(redis, { prefix: fixture.prefix }));
+  return realTimeHarness(clients, { key: (name) => name, dispose: () => fixture.dispose() });
 }
 
 // The scenarios run on Redis's real clock in 0.8 ms units: a machine busy enough to stall this

@@ -23,7 +23,7 @@ import type { RateLimiter } from '../../src/rate-limit/limiter.ts';
 import { RATE_LIMIT_POLICIES, rateLimitKey } from '../../src/rate-limit/policies.ts';
 import { createRedisRateLimiter } from '../../src/rate-limit/redis.ts';
 import { DEFAULT_WIDGET_DOCUMENT } from '../../src/widgets/schema.ts';
-import { describeRateLimiterContract } from '../rate-limit/contract.ts';
+import { describeRateLimiterContract, realTimeHarness } from '../rate-limit/contract.ts';
 import type { LimiterHarness } from '../rate-limit/contract.ts';
 import { createTestDatabase, testDbKind } from '../support/database.ts';
 import { hasRedisServer } from '../support/private-redis.ts';
@@ -35,8 +35,6 @@ import type { TestApp, TestShop } from '../support/test-app.ts';
 const onPostgres = testDbKind() === 'postgres';
 const runsHere = hasRedisServer && (onPostgres || !process.env.TEST_DATABASE_URL);
 
-/** A 1000-unit scenario window lasts 800 ms of real time, as in test/rate-limit/redis.test.ts. */
-const MS_PER_UNIT = 0.8;
 
 let cluster: RedisCluster;
 const connections: Cluster[] = [];
@@ -53,25 +51,11 @@ async function connect(): Promise<Cluster> {
 async function clusterHarness(): Promise<LimiterHarness> {
   const prefix = `test:cluster:${randomUUID()}:`;
   const clients = (await Promise.all([connect(), connect()])).map((redis) => createRedisRateLimiter(redis, { prefix }));
-  const [first, ...others] = clients;
-  if (first === undefined) throw new Error('no connection');
-  let start = performance.now();
-  return {
-    clients: [first, ...others],
-    ms: (units) => Math.round(units * MS_PER_UNIT),
-    begin: () => {
-      start = performance.now();
-    },
-    at: async (units) => {
-      const wait = start + units * MS_PER_UNIT - performance.now();
-      if (wait > 0) await sleep(wait);
-    },
+  return realTimeHarness(clients, {
     // Each key its own hash tag, as each shop's: the scenario's keys land on different nodes.
     key: (name) => `{shp_${randomUUID().replaceAll('-', '')}}:${name}`,
-    dispose: async () => {
-      await Promise.all(clients.map((limiter) => limiter.close()));
-    },
-  };
+    dispose: async () => {},
+  });
 }
 
 describe.skipIf(!runsHere)('on a Redis Cluster of three masters', () => {
