@@ -23,6 +23,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { z } from 'zod';
@@ -36,7 +37,7 @@ import { createAppContext, createLogger } from '../src/context.ts';
 import type { AppContext } from '../src/context.ts';
 import { startLoadChild } from './load-child.ts';
 import type { LoadChild } from './load-child.ts';
-import { processCpuSeconds } from './proc-cpu.ts';
+import { processCpuTimes } from './proc-cpu.ts';
 import { BENCH_ADMIN_TOKEN, seedBenchShop } from './seed-shop.ts';
 
 const RULES = 100;
@@ -104,8 +105,16 @@ function cartBody(lines: number): EvaluationContextInput {
 
 type Case = { name: string; path: string; body: string; context: EvaluationContext; trace: boolean };
 type Server = { level: string; base: string; ctx: AppContext; app: FastifyInstance; close(): Promise<void> };
-/** CPU seconds and units of work (requests or carts) of one side, summed over rounds. */
-type Tally = { cpu: number; work: number; perSecond: number };
+/** CPU seconds (all, and the kernel's part) and units of work (requests or carts) of one side, summed over rounds. */
+type Tally = { cpu: number; system: number; work: number; perSecond: number };
+
+/** The CPU this process uses while `work` runs. */
+async function measured<T>(work: () => Promise<T> | T): Promise<{ result: T; cpu: number; system: number }> {
+  const before = processCpuTimes(process.pid);
+  const result = await work();
+  const after = processCpuTimes(process.pid);
+  return { result, cpu: after.user + after.system - before.user - before.system, system: after.system - before.system };
+}
 
 /** The app at `level`, on `ctx`'s database when given, listening on a loopback port. */
 async function startServer(config: Config, level: (typeof LEVELS)[number], shared?: AppContext): Promise<Server> {
@@ -130,34 +139,54 @@ async function startServer(config: Config, level: (typeof LEVELS)[number], share
   };
 }
 
+/**
+ * The floor of any service: a bare Fastify on its defaults (no logger, no auth, no limiter) that
+ * parses the same body with its JSON parser and writes the service's answer bytes back.
+ * What the service costs above it is ours; what the floor costs, only fewer bytes would save.
+ */
+async function startBare(): Promise<{ server: Server; answer: { text: string } }> {
+  const answer = { text: '' };
+  const app = Fastify({ logger: false });
+  app.post('/api/v1/evaluate', (request, reply) => {
+    if (request.body === undefined) throw new Error('no body');
+    return reply.type('application/json; charset=utf-8').send(answer.text);
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  const server: Server = { level: 'bare', base: `http://127.0.0.1:${address.port}/api/v1`, ctx: undefined as never, app, close: () => app.close() };
+  return { server, answer };
+}
+
 /** One service round: this process's CPU over the run, and the requests it answered. */
 async function serviceRound(loader: LoadChild, server: Server, c: Case, auth: string, seconds: number, connections: number): Promise<Tally> {
-  const before = processCpuSeconds(process.pid);
-  const counts = await loader.run({
-    url: `${server.base}${c.path}`,
-    method: 'POST',
-    headers: { authorization: auth, 'content-type': 'application/json' },
-    body: c.body,
-    seconds,
-    connections,
-  });
-  const cpu = processCpuSeconds(process.pid) - before;
+  const { result: counts, cpu, system } = await measured(() =>
+    loader.run({
+      url: `${server.base}${c.path}`,
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: c.body,
+      seconds,
+      connections,
+    }),
+  );
   if (counts.errors > 0 || counts.non2xx > 0) throw new Error(`${c.name} at ${server.level}: errors ${counts.errors}, non-2xx ${counts.non2xx}`);
-  return { cpu, work: counts.ok, perSecond: counts.perSecond };
+  return { cpu, system, work: counts.ok, perSecond: counts.perSecond };
 }
 
 /** One engine round: planCart in-process for `seconds`, its CPU and the carts evaluated. */
-function engineRound(c: Case, rules: CompiledRules, seconds: number): Tally {
+async function engineRound(c: Case, rules: CompiledRules, seconds: number): Promise<Tally> {
   const started = performance.now();
-  const before = processCpuSeconds(process.pid);
-  const end = started + seconds * 1000;
-  let runs = 0;
-  while (performance.now() < end) {
-    for (let i = 0; i < 10; i++) planCart(rules, c.context, { now: new Date(), trace: c.trace });
-    runs += 10;
-  }
-  const cpu = processCpuSeconds(process.pid) - before;
-  return { cpu, work: runs, perSecond: runs / ((performance.now() - started) / 1000) };
+  const { result: runs, cpu, system } = await measured(() => {
+    const end = started + seconds * 1000;
+    let count = 0;
+    while (performance.now() < end) {
+      for (let i = 0; i < 10; i++) planCart(rules, c.context, { now: new Date(), trace: c.trace });
+      count += 10;
+    }
+    return count;
+  });
+  return { cpu, system, work: runs, perSecond: runs / ((performance.now() - started) / 1000) };
 }
 
 /** Throws unless the server's answer to `c` is a 200 that agrees with the engine's, rule by rule. */
@@ -185,6 +214,7 @@ async function main() {
   });
   const servers: Server[] = [];
   const loader = await startLoadChild();
+  const bare = await startBare();
   try {
     for (const level of e.BENCH_LOG_LEVELS) servers.push(await startServer(config, level, servers[0]?.ctx));
     const first = servers[0];
@@ -218,19 +248,22 @@ async function main() {
       const traced = (JSON.parse(answer) as { results: Array<{ trace?: unknown }> }).results.some((r) => r.trace !== undefined && r.trace !== null);
 
       for (const server of servers) await serviceRound(loader, server, c, auth, 1, e.BENCH_CONNECTIONS); // warm-up
-      engineRound(c, rules, 1);
-      const sides = ['engine', ...servers.map((s) => s.level)];
-      const tallies = new Map<string, Tally>(sides.map((side) => [side, { cpu: 0, work: 0, perSecond: 0 }]));
+      await engineRound(c, rules, 1);
+      bare.answer.text = answer;
+      await serviceRound(loader, bare.server, c, auth, 1, e.BENCH_CONNECTIONS);
+      const sides = ['engine', 'bare', ...servers.map((s) => s.level)];
+      const tallies = new Map<string, Tally>(sides.map((side) => [side, { cpu: 0, system: 0, work: 0, perSecond: 0 }]));
       for (let round = 0; round < e.BENCH_ROUNDS; round += 1) {
         // Rotate which side goes first, so none always runs on a warmer (or busier) machine.
         const order = [...sides.slice(round % sides.length), ...sides.slice(0, round % sides.length)];
         for (const side of order) {
-          const server = servers.find((s) => s.level === side);
+          const server = side === 'bare' ? bare.server : servers.find((s) => s.level === side);
           const tally = server
             ? await serviceRound(loader, server, c, auth, e.BENCH_ROUND_SECONDS, e.BENCH_CONNECTIONS)
-            : engineRound(c, rules, e.BENCH_ROUND_SECONDS);
+            : await engineRound(c, rules, e.BENCH_ROUND_SECONDS);
           const sum = tallies.get(side) as Tally;
           sum.cpu += tally.cpu;
+          sum.system += tally.system;
           sum.work += tally.work;
           sum.perSecond += tally.perSecond / e.BENCH_ROUNDS;
         }
@@ -238,19 +271,24 @@ async function main() {
       const engine = tallies.get('engine') as Tally;
       print(`\n${c.name}: request ${c.body.length} B, response ${Buffer.byteLength(answer)} B${traced ? ', traced' : ''}`);
       print(`  engine planCart      ${micros(engine).toFixed(1).padStart(8)} µs CPU per cart      ${engine.perSecond.toFixed(0).padStart(7)} carts/s`);
+      const floor = tallies.get('bare') as Tally;
+      print(`  bare Fastify         ${micros(floor).toFixed(1).padStart(8)} µs CPU per request (${((floor.system / floor.work) * 1e6).toFixed(0).padStart(3)} in the kernel)   ` +
+        `${floor.perSecond.toFixed(0).padStart(6)} req/s   the floor: parse this body, write these bytes; engine / floor ${(micros(engine) / micros(floor)).toFixed(3)}`);
       const reference = tallies.get(first.level) as Tally;
       for (const server of servers) {
         const tally = tallies.get(server.level) as Tally;
         const ratio = micros(engine) / micros(tally);
         const goal = c.trace ? '' : `   goal ≥ ${RATIO_GOAL}: ${ratio >= RATIO_GOAL ? 'met' : 'NOT met'}`;
         const logging = server === first ? '' : `   logging +${(micros(tally) - micros(reference)).toFixed(1)} µs/request vs ${first.level}`;
-        print(`  service LOG_LEVEL=${server.level.padEnd(6)}${micros(tally).toFixed(1).padStart(8)} µs CPU per request   ${tally.perSecond.toFixed(0).padStart(7)} req/s   ` +
+        const kernel = ((tally.system / tally.work) * 1e6).toFixed(0);
+        print(`  service LOG_LEVEL=${server.level.padEnd(6)}${micros(tally).toFixed(1).padStart(8)} µs CPU per request (${kernel.padStart(3)} in the kernel)   ${tally.perSecond.toFixed(0).padStart(6)} req/s   ` +
           `ratio ${ratio.toFixed(3)}${goal}${logging}`);
       }
     }
     print(`\nload average after: ${load()}`);
   } finally {
     loader.stop();
+    await bare.server.close();
     // The first server's context owns the database: close it last.
     for (const server of [...servers].reverse()) await server.close();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });

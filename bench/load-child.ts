@@ -9,7 +9,6 @@
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 
 export type LoadRun = {
   url: string;
@@ -48,6 +47,8 @@ export async function startLoadChild(): Promise<LoadChild> {
 }
 
 async function serve(run: LoadRun): Promise<LoadCounts> {
+  // Loaded here, in the load process only: the measured process never runs a line of it.
+  const { default: autocannon } = await import('autocannon');
   const result = await autocannon({
     url: run.url,
     method: run.method,
