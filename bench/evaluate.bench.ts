@@ -18,9 +18,10 @@
  * BENCH_ROUND_SECONDS (default 3), BENCH_ROUNDS (default 3 per side and case),
  * BENCH_CONNECTIONS (default 10), BENCH_CASES (';'-separated prefixes of the case names, e.g.
  * `large cart, no`), BENCH_LOG_LEVELS (comma-separated, the first is the ratio's; default
- * `silent,warn,info`).
+ * `silent,warn,info`), BENCH_CPU_PROFILE (a directory: a .cpuprofile of each side's last round).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
@@ -54,6 +55,7 @@ const envSchema = z.object({
   BENCH_ROUNDS: z.coerce.number().int().min(1).default(3),
   BENCH_CONNECTIONS: z.coerce.number().int().min(1).default(10),
   BENCH_CASES: z.string().optional(),
+  BENCH_CPU_PROFILE: z.string().optional(),
   BENCH_LOG_LEVELS: z
     .string()
     .default('silent,warn,info')
@@ -158,6 +160,21 @@ async function startBare(): Promise<{ server: Server; answer: { text: string } }
   return { server, answer };
 }
 
+/** Runs `work` under V8's CPU profiler and writes the profile to `file` (open it in Chrome's DevTools). */
+async function profiled<T>(file: string, work: () => Promise<T>): Promise<T> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    await writeFile(file, JSON.stringify(profile));
+    session.disconnect();
+  }
+}
+
 /** One service round: this process's CPU over the run, and the requests it answered. */
 async function serviceRound(loader: LoadChild, server: Server, c: Case, auth: string, seconds: number, connections: number): Promise<Tally> {
   const { result: counts, cpu, system } = await measured(() =>
@@ -258,9 +275,14 @@ async function main() {
         const order = [...sides.slice(round % sides.length), ...sides.slice(0, round % sides.length)];
         for (const side of order) {
           const server = side === 'bare' ? bare.server : servers.find((s) => s.level === side);
-          const tally = server
-            ? await serviceRound(loader, server, c, auth, e.BENCH_ROUND_SECONDS, e.BENCH_CONNECTIONS)
-            : await engineRound(c, rules, e.BENCH_ROUND_SECONDS);
+          const run = () => (server
+            ? serviceRound(loader, server, c, auth, e.BENCH_ROUND_SECONDS, e.BENCH_CONNECTIONS)
+            : engineRound(c, rules, e.BENCH_ROUND_SECONDS));
+          // The profile of each side's last round, when asked for (the profiler's own cost is then in the figures).
+          const profileDir = round === e.BENCH_ROUNDS - 1 ? e.BENCH_CPU_PROFILE : undefined;
+          const tally = profileDir === undefined
+            ? await run()
+            : await mkdir(profileDir, { recursive: true }).then(() => profiled(join(profileDir, `${c.name.replace(/\W+/g, '-')}.${side}.cpuprofile`), run));
           const sum = tallies.get(side) as Tally;
           sum.cpu += tally.cpu;
           sum.system += tally.system;
