@@ -20,25 +20,26 @@
  * `large cart, no`), BENCH_LOG_LEVELS (comma-separated, the first is the ratio's; default
  * `silent,warn,info`), BENCH_CPU_PROFILE (a directory: a .cpuprofile of each side's last round).
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { Session } from 'node:inspector/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { z } from 'zod';
 import { compileRules, evaluationContextSchema, planCart } from '@gcrs/engine';
-import type { CompiledRules, EvaluationContext, EvaluationContextInput, RulesPayloadInput } from '@gcrs/engine';
+import type { CompiledRules, EvaluationContextInput, RulesPayloadInput } from '@gcrs/engine';
 import { ruleGenerator } from '../packages/engine/bench/random-rules.ts';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Config } from '../src/config.ts';
 import { createAppContext, createLogger } from '../src/context.ts';
 import type { AppContext } from '../src/context.ts';
+import { engineRound, micros, profiled, serviceRound, startBare } from './evaluate-sides.ts';
+import type { Case, Server, Tally } from './evaluate-sides.ts';
+
+/** The app at one log level: its context (the first one's owns the database) and Fastify instance. */
+type AppServer = Server & { ctx: AppContext; app: FastifyInstance };
 import { startLoadChild } from './load-child.ts';
-import type { LoadChild } from './load-child.ts';
-import { processCpuTimes } from './proc-cpu.ts';
 import { BENCH_ADMIN_TOKEN, seedBenchShop } from './seed-shop.ts';
 
 const RULES = 100;
@@ -105,21 +106,8 @@ function cartBody(lines: number): EvaluationContextInput {
   };
 }
 
-type Case = { name: string; path: string; body: string; context: EvaluationContext; trace: boolean };
-type Server = { level: string; base: string; ctx: AppContext; app: FastifyInstance; close(): Promise<void> };
-/** CPU seconds (all, and the kernel's part) and units of work (requests or carts) of one side, summed over rounds. */
-type Tally = { cpu: number; system: number; work: number; perSecond: number };
-
-/** The CPU this process uses while `work` runs. */
-async function measured<T>(work: () => Promise<T> | T): Promise<{ result: T; cpu: number; system: number }> {
-  const before = processCpuTimes(process.pid);
-  const result = await work();
-  const after = processCpuTimes(process.pid);
-  return { result, cpu: after.user + after.system - before.user - before.system, system: after.system - before.system };
-}
-
 /** The app at `level`, on `ctx`'s database when given, listening on a loopback port. */
-async function startServer(config: Config, level: (typeof LEVELS)[number], shared?: AppContext): Promise<Server> {
+async function startServer(config: Config, level: (typeof LEVELS)[number], shared?: AppContext): Promise<AppServer> {
   const levelConfig = { ...config, logLevel: level };
   const destination = pino.destination({ dest: '/dev/null', sync: true });
   const logger = createLogger(levelConfig, destination);
@@ -141,110 +129,6 @@ async function startServer(config: Config, level: (typeof LEVELS)[number], share
   };
 }
 
-/**
- * The floor of any service: a bare Fastify on its defaults (no logger, no auth, no limiter) that
- * parses the same body with its JSON parser and writes the service's answer bytes back.
- * What the service costs above it is ours; what the floor costs, only fewer bytes would save.
- */
-async function startBare(): Promise<{ server: Server; answer: { text: string } }> {
-  const answer = { text: '' };
-  const app = Fastify({ logger: false });
-  app.post('/api/v1/evaluate', (request, reply) => {
-    if (request.body === undefined) throw new Error('no body');
-    return reply.type('application/json; charset=utf-8').send(answer.text);
-  });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  const server: Server = { level: 'bare', base: `http://127.0.0.1:${address.port}/api/v1`, ctx: undefined as never, app, close: () => app.close() };
-  return { server, answer };
-}
-
-/** Runs `work` under V8's CPU profiler and writes the profile to `file` (open it in Chrome's DevTools). */
-async function profiled<T>(file: string, work: () => Promise<T>): Promise<T> {
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  try {
-    return await work();
-  } finally {
-    const { profile } = await session.post('Profiler.stop');
-    await writeFile(file, JSON.stringify(profile));
-    session.disconnect();
-  }
-}
-
-/** One service round: this process's CPU over the run, and the requests it answered. */
-async function serviceRound(loader: LoadChild, server: Server, c: Case, auth: string, seconds: number, connections: number): Promise<Tally> {
-  const { result: counts, cpu, system } = await measured(() =>
-    loader.run({
-      url: `${server.base}${c.path}`,
-      method: 'POST',
-      headers: { authorization: auth, 'content-type': 'application/json' },
-      body: c.body,
-      seconds,
-      connections,
-    }),
-  );
-  if (counts.errors > 0 || counts.non2xx > 0) throw new Error(`${c.name} at ${server.level}: errors ${counts.errors}, non-2xx ${counts.non2xx}`);
-  return { cpu, system, work: counts.ok, perSecond: counts.perSecond };
-}
-
-/** The CPU of this process (all threads) while `work` runs, at microsecond resolution (getrusage). */
-function measuredFine(work: () => number): { result: number; cpu: number; system: number } {
-  const before = process.cpuUsage();
-  const result = work();
-  const used = process.cpuUsage(before);
-  return { result, cpu: (used.user + used.system) / 1e6, system: used.system / 1e6 };
-}
-
-/**
- * One engine round: planCart in-process for `seconds`, its CPU and the carts evaluated.
- * `reused`: the same parsed context every time, as a storefront evaluates its own cart (the
- * engine then keeps what it derived from the collection map, keyed by the map object).
- * Otherwise a fresh parse of the body for every cart, as each request brings the server one:
- * batches that parse and plan alternate with batches that only parse, and the engine's cost
- * per cart is the difference (each side with the garbage it leaves, whenever it is collected).
- */
-function engineRound(c: Case, rules: CompiledRules, seconds: number, reused: boolean): Tally {
-  const started = performance.now();
-  const end = started + seconds * 1000;
-  const plan = (context: EvaluationContext) => planCart(rules, context, { now: new Date(), trace: c.trace });
-  const parse = () => evaluationContextSchema.parse(JSON.parse(c.body));
-  const BATCH = 20;
-  if (reused) {
-    const { result: runs, cpu, system } = measuredFine(() => {
-      let count = 0;
-      while (performance.now() < end) {
-        for (let i = 0; i < BATCH; i++) plan(c.context);
-        count += BATCH;
-      }
-      return count;
-    });
-    return { cpu, system, work: runs, perSecond: runs / ((performance.now() - started) / 1000) };
-  }
-  const both = { cpu: 0, system: 0, work: 0 };
-  const parsing = { cpu: 0, system: 0, work: 0 };
-  while (performance.now() < end) {
-    for (const [sum, step] of [[both, () => plan(parse())], [parsing, parse]] as const) {
-      const chunk = measuredFine(() => {
-        for (let i = 0; i < BATCH; i++) step();
-        return BATCH;
-      });
-      sum.cpu += chunk.cpu;
-      sum.system += chunk.system;
-      sum.work += chunk.result;
-    }
-  }
-  // Per cart: (parse + plan) − parse, expressed over `both.work` carts.
-  const perCart = both.cpu / both.work - parsing.cpu / parsing.work;
-  const systemPerCart = Math.max(0, both.system / both.work - parsing.system / parsing.work);
-  return { cpu: perCart * both.work, system: systemPerCart * both.work, work: both.work, perSecond: Number.NaN };
-}
-
-/** CPU per unit of work, in microseconds. */
-const micros = (t: Tally) => (t.cpu / t.work) * 1e6;
 
 /** Throws unless the server's answer to `c` is a 200 that agrees with the engine's, rule by rule. */
 async function checkAgreement(server: Server, c: Case, auth: string, rules: CompiledRules): Promise<string> {
@@ -267,7 +151,7 @@ async function main() {
     RATE_LIMIT_SCALE: process.env.RATE_LIMIT_SCALE ?? '1000000',
     ...(dataDir ? { DATA_DIR: dataDir } : {}),
   });
-  const servers: Server[] = [];
+  const servers: AppServer[] = [];
   const loader = await startLoadChild();
   const bare = await startBare();
   try {
