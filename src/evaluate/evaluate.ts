@@ -28,16 +28,15 @@ export function evaluateContext(
 ): EvaluationResponse {
   const plan = planCart(rules, context, { now, trace: options.trace, traceNodeLimit: MAX_TRACE_NODES, redemptions: options.redemptions });
   return {
+    // Built key by key in CONTRACT's order (the optional keys only when set), with no
+    // intermediate objects: a response holds one result per rule of the shop.
     results: plan.results.map((result) => {
-      const { ruleId, campaignId, matched, reasons } = result;
-      const extra = {
-        ...(result.suppressedBy === undefined ? {} : { suppressedBy: result.suppressedBy }),
-        ...(result.repeat === undefined ? {} : { repeat: result.repeat }),
-        ...(result.limit === undefined ? {} : { limit: result.limit }),
-      };
-      return options.trace
-        ? { ruleId, campaignId, matched, reasons, ...extra, trace: result.trace ?? null }
-        : { ruleId, campaignId, matched, reasons, ...extra };
+      const out: EvaluationResponse['results'][number] = { ruleId: result.ruleId, campaignId: result.campaignId, matched: result.matched, reasons: result.reasons };
+      if (result.suppressedBy !== undefined) out.suppressedBy = result.suppressedBy;
+      if (result.repeat !== undefined) out.repeat = result.repeat;
+      if (result.limit !== undefined) out.limit = result.limit;
+      if (options.trace) out.trace = result.trace ?? null;
+      return out;
     }),
     operations: plan.operations,
   };

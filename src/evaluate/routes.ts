@@ -7,7 +7,7 @@ import { customerRedemptions } from './customer-redemptions.ts';
 import { evaluateContext } from './evaluate.ts';
 import { EVALUATE_BODY_LIMIT_BYTES, MAX_CART_LINES, MAX_TRACE_NODES } from './limits.ts';
 import { liveCompiledRules } from './live-rules.ts';
-import { evaluateBodySchema, evaluateQuerySchema, evaluationResponseSchema } from './schemas.ts';
+import { acceptEvaluateBody, evaluateBodySchema, evaluateQuerySchema, evaluationResponseSchema } from './schemas.ts';
 
 // Error statuses are documented with the shared Error schema; this only marks that they have a body.
 
@@ -32,6 +32,7 @@ export function evaluateRoutes(ctx: AppContext): ShopRoute[] {
       rateLimit: 'default',
       query: evaluateQuerySchema,
       body: evaluateBodySchema,
+      fastBody: acceptEvaluateBody,
       bodyLimit: EVALUATE_BODY_LIMIT_BYTES,
       responses: {
         200: { description: 'Each rule\'s result with its trace (unless `?trace=false`), and the cart operations', schema: evaluationResponseSchema },

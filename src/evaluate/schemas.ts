@@ -3,8 +3,8 @@
  * "Evaluation"). The request is the engine's own EvaluationContext schema, so the server
  * accepts exactly what the storefront library evaluates.
  */
-import { MAX_PER_CUSTOMER, evaluationContextSchema, textSchema } from '@gcrs/engine';
-import type { ConditionTrace } from '@gcrs/engine';
+import { MAX_PER_CUSTOMER, acceptEvaluationContext, evaluationContextSchema, textSchema } from '@gcrs/engine';
+import type { ConditionTrace, EvaluationContext } from '@gcrs/engine';
 import { z } from 'zod';
 import { importCampaignSchema } from '../campaigns/schemas.ts';
 import { timestampInputSchema } from '../http/timestamp.ts';
@@ -23,6 +23,18 @@ const boundedContextSchema = evaluationContextSchema.check(
 
 /** CONTRACT: "Its body is an EvaluationContext plus an optional `visitorId`". */
 export const evaluateBodySchema = boundedContextSchema;
+
+/**
+ * The route's shortcut past {@link evaluateBodySchema} (shop-routes.ts `fastBody`): the engine's
+ * acceptEvaluationContext with the same bound on lines; undefined leaves the body to the schema.
+ *
+ * @example
+ *   acceptEvaluateBody({ cart: { currency: 'USD', lines: [] } }); // { cart: { currency: 'USD', lines: [] } }
+ */
+export function acceptEvaluateBody(body: unknown): EvaluationContext | undefined {
+  const context = acceptEvaluationContext(body);
+  return context !== undefined && context.cart.lines.length <= MAX_CART_LINES ? context : undefined;
+}
 
 /**
  * `?trace=false` leaves the traces out (an addition to CONTRACT, whose answer, with traces, stays

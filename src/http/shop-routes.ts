@@ -51,6 +51,12 @@ export type RouteDefBase<P extends Schema, Q extends Schema, B extends Schema> =
   params?: P;
   query?: Q;
   body?: B;
+  /**
+   * A shortcut past `body` for bodies that are plainly valid: what `body` would parse them to,
+   * or undefined to let `body` judge (it then accepts or words the refusal). It never refuses,
+   * so a route answers as its schema says either way; a hot route saves the schema's walk.
+   */
+  fastBody?: (body: unknown) => Out<B> | undefined;
   /** Every field of the body is optional: a request without a body (or `null`) is read as `{}`. */
   bodyOptional?: boolean;
   /** A body limit in bytes below the server's BODY_LIMIT_BYTES (which still applies when lower). */
@@ -142,7 +148,7 @@ function parseRequest(route: MountableRoute, request: FastifyRequest): { params:
   const params = route.params ? parseOr400(route.params, request.params, 'Invalid path parameters') : undefined;
   const query = route.query ? parseOr400(route.query, request.query, 'Invalid query parameters') : undefined;
   const rawBody = route.bodyOptional ? (request.body ?? {}) : request.body;
-  const body = route.body ? parseOr400(route.body, rawBody, route.bodyError ?? 'Invalid request body') : undefined;
+  const body = route.body ? (route.fastBody?.(rawBody) ?? parseOr400(route.body, rawBody, route.bodyError ?? 'Invalid request body')) : undefined;
   return { params, query, body };
 }
 

@@ -7,6 +7,8 @@ export { idKeyOf, numericIdOf } from './ids.ts';
 export { STORABLE_TEXT_PATTERN, TEXT_ISSUE, isStorableText, textSchema } from './schema/text.ts';
 export type { IdKey } from './ids.ts';
 export {
+  NUMERIC_ID_PATTERN,
+  gidPattern,
   gidSchema,
   gidOrNumericIdSchema,
   numericIdSchema,
@@ -60,7 +62,8 @@ export { BUDGET_WINDOWS, MAX_BUDGET_GIFTS, MAX_GIFT_SETS, MAX_PER_CUSTOMER } fro
 export type { Gift, GiftConfig, GiftPer } from './schema/gift-config.ts';
 export { RULE_OPTION_DEFAULTS, budgetSchema, ruleOptionsSchema } from './schema/rule-options.ts';
 export type { Budget, RuleOptions } from './schema/rule-options.ts';
-export { cartLineSchema, evaluationContextSchema } from './schema/evaluation-context.ts';
+export { CURRENCY_CODE_PATTERN, cartLineSchema, evaluationContextSchema } from './schema/evaluation-context.ts';
+export { acceptEvaluationContext } from './schema/evaluation-context-fast.ts';
 export type { CartLine, Cart, EvaluationContext, EvaluationContextInput } from './schema/evaluation-context.ts';
 export { attributesFromList, lineAttributesSchema } from './schema/line-attributes.ts';
 export type { LineAttributesInput } from './schema/line-attributes.ts';

@@ -21,6 +21,9 @@ export const cartLineSchema = z.object({
   attributes: lineAttributesSchema.optional(),
 });
 
+/** What `cart.currency` must look like. */
+export const CURRENCY_CODE_PATTERN = /^[A-Za-z]{3}$/;
+
 /**
  * CONTRACT "Evaluation": what a condition tree is evaluated against, plus the optional
  * `visitorId` of `POST /api/v1/evaluate` (sticky A/B assignment).
@@ -29,7 +32,7 @@ export const cartLineSchema = z.object({
  */
 export const evaluationContextSchema = z.object({
   cart: z.object({
-    currency: z.string().regex(/^[A-Za-z]{3}$/, { message: 'Expected an ISO 4217 currency code' }),
+    currency: z.string().regex(CURRENCY_CODE_PATTERN, { message: 'Expected an ISO 4217 currency code' }),
     lines: z.array(cartLineSchema),
     shipping: z.int().optional(),
     tax: z.int().optional(),

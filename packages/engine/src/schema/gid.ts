@@ -6,15 +6,26 @@ import * as z from 'zod';
  * @example gidSchema('ProductVariant').parse('gid://shopify/ProductVariant/1')
  */
 export function gidSchema(resourceType: string): z.ZodString {
-  const pattern = new RegExp(`^gid://[A-Za-z0-9._-]+/${resourceType}/\\d+$`);
-  return z.string().regex(pattern, {
+  return z.string().regex(gidPattern(resourceType), {
     message: `Expected a ${resourceType} gid (gid://<platform>/${resourceType}/<digits>)`,
   });
 }
 
+/**
+ * The pattern {@link gidSchema} checks, for code that checks without Zod (evaluation-context-fast.ts).
+ *
+ * @example gidPattern('Product').test('gid://shopify/Product/1') // true
+ */
+export function gidPattern(resourceType: string): RegExp {
+  return new RegExp(`^gid://[A-Za-z0-9._-]+/${resourceType}/\\d+$`);
+}
+
+/** The string form of a bare numeric id. */
+export const NUMERIC_ID_PATTERN = /^\d+$/;
+
 /** A bare numeric id: a string of digits or a non-negative integer. */
 export const numericIdSchema = z.union([
-  z.string().regex(/^\d+$/, { message: 'Expected a numeric id (digits only)' }),
+  z.string().regex(NUMERIC_ID_PATTERN, { message: 'Expected a numeric id (digits only)' }),
   z.int().nonnegative(),
 ]);
 

@@ -1,0 +1,34 @@
+/**
+ * CPU time of a process as the kernel counts it: utime + stime of /proc/<pid>/stat (every
+ * thread: the event loop, GC helpers, PGlite's worker), in seconds.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+// USER_HZ, the unit of /proc/<pid>/stat's times (100 on every usual Linux build).
+const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/**
+ * Seconds of CPU `pid` has used so far.
+ *
+ * @example
+ *   const before = processCpuSeconds(process.pid); work(); const used = processCpuSeconds(process.pid) - before;
+ */
+export function processCpuSeconds(pid: number): number {
+  const { user, system } = processCpuTimes(pid);
+  return user + system;
+}
+
+/**
+ * The user and system (kernel: the socket's bytes, the loopback's delivery) parts, in seconds.
+ *
+ * @example
+ *   processCpuTimes(process.pid); // { user: 1.2, system: 0.4 }
+ */
+export function processCpuTimes(pid: number): { user: number; system: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) is in parentheses and may hold spaces: count fields after it.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 14 (utime) and 15 (stime) of proc(5) are the 12th and 13th after the name.
+  return { user: Number(fields[11]) / TICKS_PER_SECOND, system: Number(fields[12]) / TICKS_PER_SECOND };
+}
