@@ -4,7 +4,7 @@
  */
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { processCpuSeconds } from './proc-cpu.ts';
 
 /** A forked bench process and one-message-at-a-time requests to it. */
 export type BenchChild = {
@@ -15,23 +15,6 @@ export type BenchChild = {
   cpuSeconds(): number;
   stop(): Promise<void>;
 };
-
-/** USER_HZ: /proc counts CPU time in ticks of 1/100 s on every Linux architecture Node runs on. */
-const TICKS_PER_SECOND = 100;
-
-/**
- * utime + stime of `pid`, in seconds. Fields 14 and 15 of /proc/<pid>/stat, counted after the
- * command name's closing parenthesis (the name may hold spaces).
- *
- * @example
- *   const before = processCpuSeconds(child.pid); // 1.23
- */
-export function processCpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // fields[0] is field 3 (state): utime is field 14, stime 15.
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-}
 
 /**
  * Forks `script` (a path) with `env`, and waits for its first message of type `ready`.
