@@ -68,6 +68,8 @@ async function main(): Promise<void> {
       PLATFORM_APP_SECRET: DEV_APP_SECRET,
       PLATFORM_APP_KEY: DEV_APP_KEY,
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+      // A developer's webhook receiver runs on this machine too (docs/storefront-dev.md).
+      WEBHOOK_ALLOWED_HOSTS: process.env.WEBHOOK_ALLOWED_HOSTS ?? '127.0.0.1,localhost',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

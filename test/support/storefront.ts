@@ -14,6 +14,7 @@ import type { StorefrontStandin } from '../../dev/storefront/server.ts';
 import { launchChromium } from './chromium.ts';
 import type { Browser } from './chromium.ts';
 import { ADMIN_TOKEN, createTestApp } from './test-app.ts';
+import { LOOPBACK_RECEIVERS } from '../webhooks/receiver.ts';
 import type { TestApp } from './test-app.ts';
 
 export const TEST_APP_SECRET = 'test-platform-app-secret';
@@ -37,7 +38,8 @@ let shops = 0;
  *   await page.goto(standin.url);
  */
 export async function startStorefrontStack(env: Record<string, string> = {}): Promise<StorefrontStack> {
-  const t = await createTestApp({ PLATFORM_APP_SECRET: TEST_APP_SECRET, PLATFORM_APP_KEY: TEST_APP_KEY, ...env });
+  // Webhook receivers of these tests listen on this machine, as in local development.
+  const t = await createTestApp({ PLATFORM_APP_SECRET: TEST_APP_SECRET, PLATFORM_APP_KEY: TEST_APP_KEY, WEBHOOK_ALLOWED_HOSTS: LOOPBACK_RECEIVERS, ...env });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const address = t.app.server.address();
   if (address === null || typeof address === 'string') throw new Error('the test app is not listening on a port');
