@@ -28,7 +28,7 @@ import type { RulesPayloadBody, RulesSource } from './payload.ts';
 import { createCompressor, ON_DEMAND_LEVELS, onDemandRepresentations } from './representations.ts';
 import type { CompressedCoding, Compressor, OnDemandRepresentations } from './representations.ts';
 import type { Segment } from './schedule-window.ts';
-import { storefrontExtras } from './storefront-variant.ts';
+import { mountExtras } from './storefront-variant.ts';
 
 export const RULES_TOPIC = 'rules';
 
@@ -92,23 +92,6 @@ type Entry = {
   bytes: number;
   cached: boolean;
 };
-
-/**
- * What each way in adds to the cached payload. SPEC "Rules payload" `debugAllowed`: true for
- * the operator's admin mount, false for API keys; the storefront mount (app proxy and
- * storefront tokens) gets the shop's `storefront.debug` setting and the collection map
- * (storefront-variant.ts). Every variant is cached in the same entry, so the shoppers' hot
- * path writes bytes like the API's.
- */
-function variantExtras(entry: Entry, mount: Trigger): { debugAllowed: boolean; collections?: Record<string, string[]>; giftTitles?: Record<string, string> } {
-  if (mount !== 'storefront') return { debugAllowed: mount === 'admin' };
-  return storefrontExtras({
-    settings: entry.source.shop.settings,
-    rules: entry.payload.rules,
-    collections: entry.source.collections,
-    giftTitles: entry.source.giftTitles,
-  });
-}
 
 /** RULES_CACHE_MAX_BYTES's default (README "Configuration"). */
 export const DEFAULT_RULES_CACHE_MAX_BYTES = 512 * 1024 * 1024;
@@ -247,7 +230,12 @@ export function createRulesCache(options: RulesCacheOptions): RulesCache {
     const cached = entry.views[mount];
     if (cached) return cached;
     const { rules, experiments, ...rest } = entry.payload;
-    const { debugAllowed, collections, giftTitles } = variantExtras(entry, mount);
+    const { debugAllowed, collections, giftTitles } = mountExtras(mount, {
+      settings: entry.source.shop.settings,
+      rules: entry.payload.rules,
+      collections: entry.source.collections,
+      giftTitles: entry.source.giftTitles,
+    });
     const payload = {
       rules,
       ...(experiments ? { experiments } : {}),

@@ -11,6 +11,7 @@ import type { ConditionNode } from '@gcrs/engine';
 import type { RuleRecord } from '../campaigns/store.ts';
 import { storefrontDebugOf } from '../shops/settings.ts';
 import type { StoredShopSettings } from '../shops/settings.ts';
+import type { Trigger } from '../http/shop-routes.ts';
 
 /** A catalog collection as the payload needs it (CONTRACT "Product and collection"). */
 export type PayloadCollection = { id: string; handle: string; productIds: string[] };
@@ -101,4 +102,21 @@ export function storefrontExtras(source: {
     collections: collectionMap(collectionReferences(source.rules), source.collections),
     giftTitles: giftTitleMap(source.rules, source.giftTitles),
   };
+}
+
+/**
+ * What each way in adds to the cached payload. SPEC "Rules payload" `debugAllowed`: true for
+ * the operator's admin mount, false for API keys; the storefront mount (app proxy and
+ * storefront tokens) gets the shop's `storefront.debug` setting and the collection map. Every
+ * variant is cached in the same entry (rules-cache.ts), so the shoppers' hot path writes bytes
+ * like the API's.
+ *
+ * @example
+ *   mountExtras('api', source); // { debugAllowed: false }
+ */
+export function mountExtras(
+  mount: Trigger,
+  source: Parameters<typeof storefrontExtras>[0],
+): { debugAllowed: boolean; collections?: Record<string, string[]>; giftTitles?: Record<string, string> } {
+  return mount === 'storefront' ? storefrontExtras(source) : { debugAllowed: mount === 'admin' };
 }
