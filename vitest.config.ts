@@ -34,9 +34,20 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'pglite',
-          include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
+          include: ['test/**/*.test.ts'],
           exclude: browserTests,
           env: { TEST_DB_KIND: 'pglite' },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The packages' own tests (pure code, no database) in workers of their own: several
+          // run on fake timers, which in a worker shared with the suite's PGlite instances also
+          // took PGlite's own timers (runAllTimers then aborted after 10,000 of them).
+          name: 'packages',
+          include: ['packages/*/test/**/*.test.ts'],
+          isolate: true,
         },
       },
       {
