@@ -34,7 +34,8 @@ export type GiftFunctionInput = {
       } | null;
     } | null;
   };
-  localization?: { country?: { isoCode: string } | null; market?: { handle: string } | null } | null;
+  /** Only the country: `localization.market` is deprecated (compact-config.ts `needsMarket`). */
+  localization?: { country?: { isoCode: string } | null } | null;
   /** Shop currency → presentment currency. */
   presentmentCurrencyRate?: string | number | null;
   discount?: {
