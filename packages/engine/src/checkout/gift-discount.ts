@@ -109,7 +109,7 @@ function readRule(compact: CompactRule, config: CheckoutFunctionConfig): Rule | 
   return { campaign, tree, gifts, discount, title, experiment: typeof experiment === 'number' ? experiment : undefined, per, priority, exclusive, maxPerCustomer: maxPerCustomer ?? undefined };
 }
 
-const attributeOf = (field: { value: string | null } | null | undefined): string | undefined =>
+const attributeOf = (field: { value?: string | null } | null | undefined): string | undefined =>
   typeof field?.value === 'string' ? field.value : undefined;
 
 /** The rule a line claims, by full id or by key; undefined when none. */
