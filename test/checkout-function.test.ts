@@ -73,6 +73,28 @@ describe('configuration', () => {
     ]);
   });
 
+  it('leaves out rules that need the market, which the function is no longer told (Localization.market is deprecated)', () => {
+    const payload = shopPayload(4);
+    const [handle, override, emptyOverride, country] = payload.rules;
+    if (handle === undefined || override === undefined || emptyOverride === undefined || country === undefined) throw new Error('fixture');
+    handle.conditionTree = { type: 'NOT', child: { type: 'market.handle_in', value: ['eu'] } } as never;
+    override.conditionTree = { type: 'cart.subtotal_gte', value: 1000, marketOverrides: { eu: 90000 } } as never;
+    emptyOverride.conditionTree = { type: 'cart.subtotal_gte', value: 1000, marketOverrides: {} } as never;
+    country.conditionTree = { type: 'country.in', value: ['DE'] } as never;
+    const built = buildCheckoutConfig(payload);
+    expect(built.excluded).toEqual([
+      { ruleId: ruleIdOf(0), reason: 'market_condition' },
+      { ruleId: ruleIdOf(1), reason: 'market_condition' },
+    ]);
+    expect(built.config.r).toHaveLength(2);
+    // A shopper claiming the excluded "NOT eu" rule pays full price whatever the country; the
+    // country rule still works from localization.country.
+    const claims = (isoCode: string) =>
+      runGiftDiscount(functionInput(built.config, [plainLine(3, '60.00'), giftLine(1, 0), giftLine(2, 3)], { country: isoCode }));
+    expect(discounted(claims('DE'))).toEqual({ 'gid://shopify/CartLine/g2': 1 });
+    expect(discounted(claims('US'))).toEqual({});
+  });
+
   it('has one codec entry per leaf type, with exactly its schema fields', () => {
     const fromSchemas = Object.entries(LEAF_SCHEMAS).map(([type, schema]) => [type, Object.keys(schema.shape).filter((key) => key !== 'type')]);
     expect(LEAF_CODEC.map(([type, fields]) => [type, [...fields]])).toEqual(fromSchemas);

@@ -75,7 +75,7 @@ export function giftLine(
 export function functionInput(
   config: CheckoutFunctionConfig,
   lines: GiftFunctionLine[],
-  extra: { tags?: string[]; rate?: string; market?: string; country?: string } = {},
+  extra: { tags?: string[]; rate?: string; country?: string } = {},
 ): GiftFunctionInput {
   return {
     cart: {
@@ -85,7 +85,7 @@ export function functionInput(
           ? null
           : { isAuthenticated: true, customer: { id: 'gid://shopify/Customer/1', hasTags: extra.tags.map((tag) => ({ tag, hasTag: true })) } },
     },
-    localization: { country: { isoCode: extra.country ?? 'US' }, market: { handle: extra.market ?? 'us' } },
+    localization: { country: { isoCode: extra.country ?? 'US' } },
     presentmentCurrencyRate: extra.rate ?? '1.0',
     discount: { discountClasses: ['PRODUCT'], metafield: { jsonValue: config } },
   };

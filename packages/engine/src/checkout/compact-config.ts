@@ -61,7 +61,7 @@ export type CheckoutFunctionConfig = {
 /** The input query's variables (a second metafield): customer tags and collections to ask about. */
 export type CheckoutFunctionVariables = { tags: string[]; collectionIds: string[] };
 
-export type ExcludedRule = { ruleId: string; reason: 'invalid_rule' | 'discount_code_condition' | 'no_discount' };
+export type ExcludedRule = { ruleId: string; reason: 'invalid_rule' | 'discount_code_condition' | 'market_condition' | 'no_discount' };
 
 export type CheckoutConfigBuild = {
   config: CheckoutFunctionConfig;
@@ -124,6 +124,18 @@ export function utf8Length(text: string): number {
 
 const DISCOUNT_LEAVES = new Set(['discount.code_present', 'discount.code_not_present', 'discount.code_equals']);
 
+/**
+ * Whether a leaf needs the buyer's market: `market.handle_in`, or a threshold with
+ * `marketOverrides`. The Discount Function API deprecates `localization.market` (a buyer may
+ * match several markets since market inheritance) and offers no replacement field at the pinned
+ * version, so the function is not told the market (docs/checkout-function.md "The market").
+ */
+function needsMarket(leaf: Record<string, unknown>): boolean {
+  if (leaf.type === 'market.handle_in') return true;
+  const overrides = leaf.marketOverrides;
+  return typeof overrides === 'object' && overrides !== null && Object.keys(overrides).length > 0;
+}
+
 /** Walks a tree (iteratively) and calls `visit` on every leaf. */
 function eachLeaf(tree: unknown, visit: (leaf: Record<string, unknown>) => void): void {
   const stack: unknown[] = [tree];
@@ -147,8 +159,8 @@ function uniqueKeys(ids: readonly string[]): Map<string, string> {
  * The compact configuration of a rules payload (the one `GET /rules` serves, so plan gating
  * and schedules are already applied) and its size. Rules that cannot be re-checked at
  * checkout are left out and listed in `excluded`: a condition on discount codes (the
- * function's run target is not told the codes entered), an invalid gift or options, a
- * discount of 0.
+ * function's run target is not told the codes entered) or on the market (`needsMarket`), an
+ * invalid gift or options, a discount of 0.
  *
  * @example
  *   const { config, bytes, fits } = buildCheckoutConfig(payload, catalogCollections);
@@ -183,11 +195,13 @@ export function buildCheckoutConfig(payload: PayloadLike, collections: readonly 
       continue;
     }
     let codes = false;
+    let market = false;
     eachLeaf(rule.conditionTree, (leaf) => {
       if (DISCOUNT_LEAVES.has(String(leaf.type))) codes = true;
+      if (needsMarket(leaf)) market = true;
     });
-    if (codes) {
-      excluded.push({ ruleId: rule.id, reason: 'discount_code_condition' });
+    if (codes || market) {
+      excluded.push({ ruleId: rule.id, reason: codes ? 'discount_code_condition' : 'market_condition' });
       continue;
     }
     const tree = encodeTree(rule.conditionTree, (leaf) => {

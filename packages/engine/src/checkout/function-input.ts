@@ -1,8 +1,9 @@
 /**
  * The discount function's input as `extensions/gift-discount`'s input query asks for it
  * (Discount Function API, target `cart.lines.discounts.generate.run`), and its result.
- * Written by hand from the platform's schema: the platform's codegen is not part of this
- * repo's build.
+ * Written by hand, so the engine stays free of the extension's generated code; the types the
+ * platform's CLI generates from the input query must be assignable to it
+ * (test/unit/function-input-types.test.ts).
  */
 
 type Money = { amount: string | number; currencyCode: string };
@@ -17,8 +18,8 @@ export type GiftFunctionLine = {
     product?: { id: string; inCollections?: Array<{ collectionId: string; isMember: boolean }> };
   };
   sellingPlanAllocation?: { sellingPlan: { id: string } } | null;
-  campaignId?: { value: string | null } | null;
-  ruleId?: { value: string | null } | null;
+  campaignId?: { value?: string | null } | null;
+  ruleId?: { value?: string | null } | null;
 };
 
 export type GiftFunctionInput = {
@@ -34,7 +35,8 @@ export type GiftFunctionInput = {
       } | null;
     } | null;
   };
-  localization?: { country?: { isoCode: string } | null; market?: { handle: string } | null } | null;
+  /** Only the country: `localization.market` is deprecated (compact-config.ts `needsMarket`). */
+  localization?: { country?: { isoCode: string } | null } | null;
   /** Shop currency → presentment currency. */
   presentmentCurrencyRate?: string | number | null;
   discount?: {

@@ -5,7 +5,7 @@
  * 1. the rule is in the configuration (live: enabled, not draft, in its schedule, not
  *    deleted) and the line's campaign is the rule's campaign;
  * 2. the line's variant is one of the rule's gifts;
- * 3. the rule's condition tree matches the cart without the gift lines (currency, market,
+ * 3. the rule's condition tree matches the cart without the gift lines (currency,
  *    country, customer and collections from the platform, never from line attributes);
  * 4. the units discounted for the rule stay within its gift's quantity (one gift variant
  *    per rule, as the planner gives; one rule per experiment), times the gift sets of a
@@ -109,7 +109,7 @@ function readRule(compact: CompactRule, config: CheckoutFunctionConfig): Rule | 
   return { campaign, tree, gifts, discount, title, experiment: typeof experiment === 'number' ? experiment : undefined, per, priority, exclusive, maxPerCustomer: maxPerCustomer ?? undefined };
 }
 
-const attributeOf = (field: { value: string | null } | null | undefined): string | undefined =>
+const attributeOf = (field: { value?: string | null } | null | undefined): string | undefined =>
   typeof field?.value === 'string' ? field.value : undefined;
 
 /** The rule a line claims, by full id or by key; undefined when none. */
@@ -241,7 +241,7 @@ export function runGiftDiscount(input: GiftFunctionInput): GiftFunctionResult {
     }
   });
   const buyer = input.cart.buyerIdentity;
-  const market = input.localization?.market?.handle;
+  // No market handle: rules that need one are not in the configuration (compact-config.ts).
   const country = input.localization?.country?.isoCode;
   const context: EvaluationContext = {
     cart: { currency, lines: cartLines },
@@ -249,7 +249,7 @@ export function runGiftDiscount(input: GiftFunctionInput): GiftFunctionResult {
       buyer?.customer != null
         ? { loggedIn: buyer.isAuthenticated === true, tags: (buyer.customer.hasTags ?? []).filter((t) => t.hasTag).map((t) => t.tag) }
         : null,
-    market: market !== undefined || country !== undefined ? { handle: market ?? '', country: country ?? '' } : null,
+    market: country !== undefined ? { handle: '', country } : null,
     collections,
   };
   const prepared = prepareContext(context, { baseCurrency: config.c });
