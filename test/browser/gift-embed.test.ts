@@ -44,7 +44,7 @@ describe.skipIf(skipWithoutChromium())('the theme app extension on the stand-in 
     // The embed's tag, as its Liquid wrote it from the cart, localization and (no) customer.
     const tag = page.locator(`script[src^="${EMBED_ASSET_PATH}gifts.js?v="]`);
     expect(await tag.count()).toBe(1);
-    const data = await tag.evaluate((element) => ({ ...(element as HTMLScriptElement).dataset }));
+    const data = await tag.evaluate((element) => ({ ...(element as unknown as { dataset: Record<string, string> }).dataset }));
     expect(data).toEqual({
       proxy: '/apps/gifts',
       currency: 'USD',
@@ -90,7 +90,7 @@ describe.skipIf(skipWithoutChromium())('the theme app extension on the stand-in 
     await page.goto(`${standin.url}/account/login?customer_id=501`);
     await openStorefront(page, standin.url);
     const tag = page.locator(`script[src^="${EMBED_ASSET_PATH}gifts.js?v="]`);
-    const data = await tag.evaluate((element) => ({ ...(element as HTMLScriptElement).dataset }));
+    const data = await tag.evaluate((element) => ({ ...(element as unknown as { dataset: Record<string, string> }).dataset }));
     expect(data).toMatchObject({ customerId: '501', customerTags: 'vip', loggedIn: 'true' });
 
     await addFromCard(page, 'organic-cotton-tee', 2);
