@@ -1,7 +1,7 @@
 /**
  * The stand-in theme's one page: the products with "Add to cart", a cart drawer listing the
  * lines with their properties, and the gifts script included exactly as CONTRACT "Storefront"
- * shows. The page changes the cart only with its own `fetch('/cart/add.js')` and
+ * shows, or through the theme app extension's blocks rendered from their Liquid (embed-liquid.ts). The page changes the cart only with its own `fetch('/cart/add.js')` and
  * `fetch('/cart/change.js')` calls, as a theme does, so the script sees the page's traffic the
  * way it would on a real shop; it redraws the drawer after its own calls and on the script's
  * `svc:gifts:updated` event.
