@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', '.data-test/', '**/dist/', 'coverage/', 'migrations/', 'extensions/*/generated/'] },
+  { ignores: ['node_modules/', 'data/', '.data-test/', '**/dist/', 'coverage/', 'migrations/', 'extensions/*/generated/', 'extensions/gift-embed/assets/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

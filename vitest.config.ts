@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 // TEST_REDIS_URL), the tests that touch storage run a second time on PostgreSQL and Redis.
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const storageTests = ['test/**/*.test.ts'];
-const pureTests = ['test/unit/**', 'test/rate-limit/**', 'test/db/**', 'test/standin/**'];
+const pureTests = ['test/unit/**', 'test/rate-limit/**', 'test/db/**', 'test/standin/**', 'test/embed/**'];
 // Real Chromium beside the stand-in storefront (test/support/chromium.ts): their own project,
 // one file at a time and after the other projects, so a browser never starves the rest.
 const browserTests = ['test/browser/**/*.test.ts'];

@@ -9,12 +9,17 @@
  * script's `/cart/add.js` carrying `_svc_campaign_id`: what the script spends noticing the
  * change, reading the cart, evaluating and adding. Prints every round and the median, p90 and
  * mean of BENCH_ROUNDS (default 20), after BENCH_WARMUP (default 2) rounds not counted.
+ * First it prints the script's assets, raw and gzip, and the first load's goal (as
+ * `npm run size:storefront` does). BENCH_THEME=embed runs it through the theme app extension's
+ * app embed instead of part two's `<script>` include.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { gzipSync } from 'node:zlib';
 import { z } from 'zod';
+import { FIRST_LOAD_GOAL_BYTES, buildStorefrontScript } from '@gcrs/storefront/build-script';
 import { DEMO_FIXTURE } from '../dev/storefront/fixture.ts';
 import { AdminClient, seedDemoShop } from '../dev/storefront/seed.ts';
 import { startStorefrontStandin } from '../dev/storefront/server.ts';
@@ -30,6 +35,7 @@ const APP_SECRET = 'bench-platform-app-secret';
 const envSchema = z.object({
   BENCH_ROUNDS: z.coerce.number().int().min(1).default(20),
   BENCH_WARMUP: z.coerce.number().int().min(0).default(2),
+  BENCH_THEME: z.enum(['script-tag', 'embed']).default('script-tag'),
 });
 
 const print = (text = '') => process.stdout.write(`${text}\n`);
@@ -62,6 +68,11 @@ async function oneRound(page: Page, standin: StorefrontStandin): Promise<number>
 
 async function main(): Promise<void> {
   const env = envSchema.parse(process.env);
+  const script = await buildStorefrontScript();
+  for (const [name, code] of [['gifts.js (first load)', script.code], ['gifts-widgets.js (on demand)', script.widgets.code]] as const) {
+    print(`${name}: ${code.byteLength} B raw, ${gzipSync(code, { level: 9 }).byteLength} B gzip`);
+  }
+  print(`first-load goal: ${FIRST_LOAD_GOAL_BYTES} B gzip; theme: ${env.BENCH_THEME}`);
   const dataDir = await mkdtemp(join(tmpdir(), 'gcrs-bench-storefront-'));
   const config = loadConfig({ DATA_DIR: dataDir, ADMIN_TOKEN, PLATFORM_APP_SECRET: APP_SECRET, PLATFORM_APP_KEY: 'bench-app-key', LOG_LEVEL: 'warn', RATE_LIMIT_SCALE: '1000' });
   const ctx = await createAppContext(config);
@@ -71,7 +82,7 @@ async function main(): Promise<void> {
   if (address === null || typeof address === 'string') throw new Error('not listening');
   const serviceUrl = `http://127.0.0.1:${address.port}`;
   await seedDemoShop(new AdminClient(serviceUrl, ADMIN_TOKEN), DEMO_FIXTURE);
-  const standin = await startStorefrontStandin({ serviceUrl, appSecret: APP_SECRET, fixture: DEMO_FIXTURE });
+  const standin = await startStorefrontStandin({ serviceUrl, appSecret: APP_SECRET, fixture: DEMO_FIXTURE, theme: env.BENCH_THEME });
   const browser = await launchChromium();
   try {
     const page = await browser.context.newPage();

@@ -1,31 +1,41 @@
 /**
- * The size of gifts.js, the theme script (issue 10: at most 45 KB gzip for the whole
- * bundle): builds it as the server does, gzips it and prints the size beside the budget,
- * exiting 1 above it. `-- --top` lists the biggest inputs; the script also fails when zod
- * ends up in the bundle (the storefront must use only the engine's evaluator and planner).
- * Run: `npm run size:storefront`.
+ * The sizes of the theme script's assets: builds them as the server and `npm run build:embed`
+ * do, and prints each one's raw (minified) and gzip size, and the first load's against its
+ * goal (CONTRACT part three: what a page loads before any interaction, at most 10,000 bytes of
+ * gzip JavaScript; not met yet, see docs/storefront-script.md), exiting 1 above today's ceiling. `-- --top` lists the biggest inputs of each; the
+ * script also fails when zod ends up in a bundle (the storefront must use only the engine's
+ * evaluator and planner). Run: `npm run size:storefront`.
  */
 import { gzipSync } from 'node:zlib';
-import { buildStorefrontScript } from '@gcrs/storefront/build-script';
+import { FIRST_LOAD_CEILING_BYTES, FIRST_LOAD_GOAL_BYTES, buildStorefrontScript } from '@gcrs/storefront/build-script';
+import type { StorefrontAsset } from '@gcrs/storefront/build-script';
 
-export const STOREFRONT_BUDGET_BYTES = 45 * 1024;
+/** Gzip at level 9, as the size test and the budget count it. */
+export const gzipSize = (code: Uint8Array): number => gzipSync(code, { level: 9 }).byteLength;
 
-const { code, metafile } = await buildStorefrontScript();
-const gzipped = gzipSync(code, { level: 9 }).byteLength;
-const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-console.log(`gifts.js (IIFE, minified): ${kb(code.byteLength)} minified, ${kb(gzipped)} gzip (budget ${kb(STOREFRONT_BUDGET_BYTES)} gzip)`);
-
-const inputs = Object.entries(Object.values(metafile.outputs)[0]?.inputs ?? {});
-if (process.argv.includes('--top')) {
-  inputs.sort(([, a], [, b]) => b.bytesInOutput - a.bytesInOutput);
-  for (const [path, { bytesInOutput }] of inputs.slice(0, 20)) console.log(`  ${kb(bytesInOutput).padStart(9)}  ${path}`);
+const script = await buildStorefrontScript();
+const assets: Array<[string, StorefrontAsset, string]> = [
+  ['gifts.js', script, 'first load: before any interaction'],
+  ['gifts-widgets.js', script.widgets, 'on demand: the first widget that shows'],
+];
+const top = process.argv.includes('--top');
+for (const [name, asset, when] of assets) {
+  console.log(`${name.padEnd(17)} ${String(asset.code.byteLength).padStart(6)} B raw  ${String(gzipSize(asset.code)).padStart(6)} B gzip  (${when})`);
+  const inputs = Object.entries(Object.values(asset.metafile.outputs)[0]?.inputs ?? {});
+  if (top) {
+    inputs.sort(([, a], [, b]) => b.bytesInOutput - a.bytesInOutput);
+    for (const [path, { bytesInOutput }] of inputs.slice(0, 15)) console.log(`  ${String(bytesInOutput).padStart(6)} B before minifying  ${path}`);
+  }
+  const zodBytes = inputs.filter(([path]) => path.includes('node_modules/zod/')).reduce((sum, [, input]) => sum + input.bytesInOutput, 0);
+  if (zodBytes > 0) {
+    console.error(`zod is in ${name} (${zodBytes} B): the storefront must import only the engine's evaluator and planner`);
+    process.exitCode = 1;
+  }
 }
-const zodBytes = inputs.filter(([path]) => path.includes('node_modules/zod/')).reduce((sum, [, input]) => sum + input.bytesInOutput, 0);
-if (zodBytes > 0) {
-  console.error(`zod is in the bundle (${kb(zodBytes)}): the storefront must import only the engine's evaluator and planner`);
-  process.exitCode = 1;
-}
-if (gzipped > STOREFRONT_BUDGET_BYTES) {
-  console.error(`over budget by ${kb(gzipped - STOREFRONT_BUDGET_BYTES)}`);
+const firstLoad = gzipSize(script.code);
+const gap = firstLoad - FIRST_LOAD_GOAL_BYTES;
+console.log(`first load: ${firstLoad} B gzip; goal ${FIRST_LOAD_GOAL_BYTES} B (${gap > 0 ? `${gap} B over` : `${-gap} B to spare`}); ceiling ${FIRST_LOAD_CEILING_BYTES} B`);
+if (firstLoad > FIRST_LOAD_CEILING_BYTES) {
+  console.error(`the first load grew past its ceiling by ${firstLoad - FIRST_LOAD_CEILING_BYTES} B`);
   process.exitCode = 1;
 }

@@ -4,7 +4,9 @@
  * the temporary data directory. docs/storefront-dev.md walks through it.
  *
  * Ports: the service on STOREFRONT_DEV_SERVICE_PORT (default 3100), the storefront on
- * STOREFRONT_DEV_PORT (default 3200); 0 picks free ones.
+ * STOREFRONT_DEV_PORT (default 3200); 0 picks free ones. The theme loads gifts.js through the
+ * theme app extension's app embed, rendered from its Liquid (`STOREFRONT_DEV_THEME=embed`, the
+ * default), or with part two's `<script>` include from the service (`script-tag`).
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -105,12 +107,13 @@ async function main(): Promise<void> {
     process.stdout.write(`Starting the service on ${serviceUrl} (embedded database in ${dataDir})…\n`);
     await waitHealthy(serviceUrl, () => serviceExited, 120_000);
     const { shopId, campaignId } = await seedDemoShop(new AdminClient(serviceUrl, adminToken), DEMO_FIXTURE);
-    const standin = await startStorefrontStandin({ serviceUrl, appSecret: DEV_APP_SECRET, fixture: DEMO_FIXTURE, port: storefrontPort });
+    const theme = process.env.STOREFRONT_DEV_THEME === 'script-tag' ? 'script-tag' : 'embed';
+    const standin = await startStorefrontStandin({ serviceUrl, appSecret: DEV_APP_SECRET, fixture: DEMO_FIXTURE, port: storefrontPort, theme });
     standinClose = standin.close;
     process.stdout.write(
       [
         '',
-        `Storefront:  ${standin.url}`,
+        `Storefront:  ${standin.url}  (gifts.js by ${theme === 'embed' ? 'the theme app extension\'s app embed' : 'the <script> include'})`,
         `Service:     ${serviceUrl}  (admin token for this run: ${adminToken})`,
         `Demo shop:   ${DEMO_FIXTURE.shopDomain} (${shopId}), Scale plan; campaign ${campaignId}:`,
         `             a cart of $${DEMO_THRESHOLD_CENTS / 100} or more gets the Enamel Mug, free at checkout.`,

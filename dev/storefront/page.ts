@@ -1,11 +1,12 @@
 /**
  * The stand-in theme's one page: the products with "Add to cart", a cart drawer listing the
  * lines with their properties, and the gifts script included exactly as CONTRACT "Storefront"
- * shows. The page changes the cart only with its own `fetch('/cart/add.js')` and
+ * shows, or through the theme app extension's blocks rendered from their Liquid (embed-liquid.ts). The page changes the cart only with its own `fetch('/cart/add.js')` and
  * `fetch('/cart/change.js')` calls, as a theme does, so the script sees the page's traffic the
  * way it would on a real shop; it redraws the drawer after its own calls and on the script's
  * `svc:gifts:updated` event.
  */
+import type { EmbedPage } from './embed-liquid.ts';
 import type { FixtureCustomer, StorefrontFixture } from './fixture.ts';
 
 const escapeHtml = (text: string): string =>
@@ -19,6 +20,8 @@ export type PageOptions = {
   scriptUrl: string;
   proxyPrefix: string;
   customer: FixtureCustomer | null;
+  /** The theme app extension's blocks, rendered (theme `embed`); else part two's script tag. */
+  embed?: EmbedPage;
 };
 
 /** The theme's `<script src=… data-*>` tag, the attributes filled as a theme's templating would. */
@@ -93,7 +96,7 @@ ${cards}
 </section>
 <aside id="cart-drawer" aria-label="Cart">
   <h2>Cart (<span id="cart-count">0</span>)</h2>
-  <div data-svc-gifts-progress></div>
+  ${options.embed ? `${options.embed.progressBlock}\n  ${options.embed.reminderBlock}` : '<div data-svc-gifts-progress></div>'}
   <p id="cart-error" role="alert"></p>
   <ul id="cart-lines"></ul>
   <p>Subtotal: <strong id="cart-total">$0.00</strong></p>
@@ -189,7 +192,7 @@ ${cards}
   void renderCart();
 })();
 </script>
-${giftsScriptTag(options)}
+${options.embed ? options.embed.embed : giftsScriptTag(options)}
 </body>
 </html>
 `;

@@ -5,6 +5,7 @@
  * on a cart cookie per browser, and the app proxy `/apps/gifts/*` → `{service}/proxy/*`, signed
  * as the platform signs. It records every cart request, so a test can count them.
  */
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +17,7 @@ import { CartStore } from './cart.ts';
 import type { CartError } from './cart.ts';
 import { DEMO_FIXTURE } from './fixture.ts';
 import type { StorefrontFixture } from './fixture.ts';
+import { EMBED_ASSET_PATH, createEmbedRenderer } from './embed-liquid.ts';
 import { productPage } from './page.ts';
 
 export type StandinOptions = {
@@ -28,6 +30,12 @@ export type StandinOptions = {
   shopDomain?: string;
   /** The script's URL; `{serviceUrl}/storefront/v1/gifts.js` by default. */
   scriptUrl?: string;
+  /**
+   * How the theme loads gifts.js: `script-tag` (default), part two's `<script src=…>` include
+   * of `scriptUrl`; `embed`, the theme app extension's app embed and app blocks rendered from
+   * their Liquid (embed-liquid.ts), with the assets built from packages/storefront.
+   */
+  theme?: 'script-tag' | 'embed';
   port?: number;
   host?: string;
   now?: () => number;
@@ -91,6 +99,7 @@ export async function startStorefrontStandin(options: StandinOptions): Promise<S
   let signing: ProxySigning = 'valid';
   const faults = new Map<string, { status: 409 | 429; times: number; when: (body: unknown) => boolean }>();
   const scriptUrl = options.scriptUrl ?? new URL('/storefront/v1/gifts.js', options.serviceUrl).toString();
+  const embed = options.theme === 'embed' ? await startEmbed() : undefined;
 
   function customerOf(req: IncomingMessage) {
     const id = Number(cookies(req).get('customer_id'));
@@ -168,7 +177,17 @@ export async function startStorefrontStandin(options: StandinOptions): Promise<S
     }
     if (req.method === 'GET' && (url.pathname === '/' || url.pathname.startsWith('/products/') || url.pathname === '/collections/all')) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-      return void res.end(productPage({ fixture, scriptUrl, proxyPrefix: PROXY_PREFIX, customer: customerOf(req) }));
+      const customer = customerOf(req);
+      if (embed === undefined) return void res.end(productPage({ fixture, scriptUrl, proxyPrefix: PROXY_PREFIX, customer }));
+      return void embed
+        .render({ fixture, customer })
+        .then((blocks) => res.end(productPage({ fixture, scriptUrl, proxyPrefix: PROXY_PREFIX, customer, embed: blocks })), failed);
+    }
+    const asset = req.method === 'GET' && url.pathname.startsWith(EMBED_ASSET_PATH) ? embed?.assets.get(url.pathname.slice(EMBED_ASSET_PATH.length)) : undefined;
+    if (asset !== undefined) {
+      // As the platform's CDN serves an extension's assets: versioned by `?v=`, cached long.
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=31536000' });
+      return void res.end(asset);
     }
     if (req.method === 'GET' && url.pathname === '/account/login') {
       const customer = fixture.customers.find((c) => String(c.id) === url.searchParams.get('customer_id'));
@@ -201,4 +220,16 @@ export async function startStorefrontStandin(options: StandinOptions): Promise<S
         server.closeAllConnections();
       }),
   };
+}
+
+const scriptHash = (code: Uint8Array) => createHash('sha256').update(code).digest('hex').slice(0, 16);
+
+/** The theme app extension on the stand-in: its assets built in memory, its blocks' renderer. */
+async function startEmbed() {
+  const { buildStorefrontScript } = await import('@gcrs/storefront/build-script');
+  const { embedAssetFiles } = await import('./embed-assets.ts');
+  const script = await buildStorefrontScript();
+  const assets = embedAssetFiles(script);
+  const versions = Object.fromEntries([...assets].map(([name, code]) => [name, scriptHash(code)]));
+  return { assets, render: await createEmbedRenderer(versions) };
 }

@@ -60,6 +60,7 @@ export type FreshBundle = { url: string; storefrontScript: string };
 
 const BUNDLE_NAME = /^run-[0-9a-f]{16}\.mjs$/;
 const SCRIPT_NAME = /^gifts-[0-9a-f]{16}\.js$/;
+const WIDGETS_NAME = /^gifts-[0-9a-f]{16}\.widgets\.js$/;
 
 /** Where the bundle lives: `SERVER_BUNDLE_DIR`, relative to the checkout, or the default. */
 export function serverBundleDir(env: NodeJS.ProcessEnv): string {
@@ -163,11 +164,11 @@ export async function buildServerBundle(dir: string): Promise<string | undefined
   });
   const output = result.outputFiles?.[0];
   if (output === undefined) throw new Error('esbuild produced no output');
-  const { code, hash, metafile } = await script;
+  const { code, hash, metafile, widgets } = await script;
   const paths = new Set([
     ...Object.keys(result.metafile.inputs).map((path) => resolve(ROOT, path)),
     // build-script.ts builds relative to the working directory.
-    ...Object.keys(metafile.inputs).map((path) => resolve(path)),
+    ...[...Object.keys(metafile.inputs), ...Object.keys(widgets.metafile.inputs)].map((path) => resolve(path)),
     ...RESOLUTION_FILES.map((path) => resolve(ROOT, path)),
   ]);
   const inputs: Stamp[] = [];
@@ -186,9 +187,12 @@ export async function buildServerBundle(dir: string): Promise<string | undefined
   };
   writeAtomically(name, output.contents);
   writeAtomically(scriptName, code);
+  // The first load's on-demand chunk, where loadStorefrontScript looks for it (prebuiltWidgetsPath).
+  const widgetsName = `gifts-${hash}.widgets.js`;
+  writeAtomically(widgetsName, widgets.code);
   const manifest: Manifest = { format: FORMAT, root: ROOT, bundle: name, storefrontScript: scriptName, inputs };
   writeAtomically('manifest.json', JSON.stringify(manifest));
-  removeLeftovers(dir, [name, scriptName]);
+  removeLeftovers(dir, [name, scriptName, widgetsName]);
   return join(dir, name);
 }
 
@@ -200,7 +204,7 @@ export async function buildServerBundle(dir: string): Promise<string | undefined
 function removeLeftovers(dir: string, current: string[]): void {
   for (const file of readdirSync(dir)) {
     const path = join(dir, file);
-    if ((BUNDLE_NAME.test(file) || SCRIPT_NAME.test(file)) && !current.includes(file)) rmSync(path, { force: true });
+    if ((BUNDLE_NAME.test(file) || SCRIPT_NAME.test(file) || WIDGETS_NAME.test(file)) && !current.includes(file)) rmSync(path, { force: true });
     const modified = statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Infinity;
     if (/^\.[0-9a-f]{12}\.tmp$/.test(file) && modified < Date.now() - 60_000) {
       rmSync(path, { force: true });

@@ -25,7 +25,7 @@ export type StorefrontStack = {
   serviceUrl: string;
   admin: AdminClient;
   /** A shop on `plan` with the fixture's catalog, and a stand-in storefront on its domain. */
-  openShop(plan: Plan, options?: { fixture?: StorefrontFixture; scriptUrl?: string }): Promise<{ shopId: string; standin: StorefrontStandin }>;
+  openShop(plan: Plan, options?: { fixture?: StorefrontFixture; scriptUrl?: string; theme?: 'script-tag' | 'embed' }): Promise<{ shopId: string; standin: StorefrontStandin }>;
   close(): Promise<void>;
 };
 
@@ -62,6 +62,7 @@ export async function startStorefrontStack(env: Record<string, string> = {}): Pr
         fixture,
         shopDomain: domain,
         ...(options.scriptUrl ? { scriptUrl: options.scriptUrl } : {}),
+        ...(options.theme ? { theme: options.theme } : {}),
       });
       standins.push(standin);
       return { shopId, standin };

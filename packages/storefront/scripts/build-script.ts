@@ -1,41 +1,79 @@
 /**
- * Builds gifts.js, the theme script: src/script/main.ts and everything it imports (the
- * engine's evaluator and planner, not its Zod schemas) as one minified IIFE for browsers.
- * Node-only (esbuild); the server calls it once per process (src/storefront/script-route.ts)
- * and `npm run size:storefront` measures its output.
+ * Builds gifts.js, the theme script, as two assets for browsers:
+ * - the first load, `gifts.js`: src/script/main.ts and what it imports (the engine's evaluator
+ *   and planner, not its Zod schemas, the cart passes, the progress bar);
+ * - the on-demand chunk, `gifts-widgets.js`: src/script/widgets-chunk.ts (toast, gift choice,
+ *   reminder, promo popup, custom code, debug trace), which the first load fetches when a
+ *   widget first needs it, by the URL its tag's `data-widgets-src` gives (the theme app
+ *   extension, from Liquid's `asset_url`), else by the chunk's versioned name beside gifts.js
+ *   (the service's `/storefront/v1/gifts-widgets.<hash>.js`), which this build writes into the
+ *   first load.
+ * Each is one IIFE bundled by esbuild and minified by terser (about 5 % less gzip than esbuild's
+ * minifier, which counts against the first load's 10,000 bytes). Node-only; the server calls it
+ * once per process (src/storefront/script-route.ts), `npm run build:embed` writes the theme app
+ * extension's assets and `npm run size:storefront` measures them.
  */
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { Metafile } from 'esbuild';
 
-export type StorefrontScript = {
-  /** The bundle's bytes (UTF-8 JavaScript). */
+export type StorefrontAsset = {
+  /** The asset's bytes (UTF-8 JavaScript). */
   code: Buffer;
   /** First 16 hex digits of the SHA-256 of `code`: the versioned URL's name. */
   hash: string;
   metafile: Metafile;
 };
 
-const ENTRY = fileURLToPath(new URL('../src/script/main.ts', import.meta.url));
+/** The first load, with the on-demand chunk it fetches. */
+export type StorefrontScript = StorefrontAsset & { widgets: StorefrontAsset };
+
+const MAIN_ENTRY = fileURLToPath(new URL('../src/script/main.ts', import.meta.url));
+const WIDGETS_ENTRY = fileURLToPath(new URL('../src/script/widgets-chunk.ts', import.meta.url));
 
 /** ES2020: every evergreen browser since 2020 (the platform's themes support no older ones). */
 export const SCRIPT_TARGET = ['es2020'];
 
+/** What the first load should weigh, gzip (CONTRACT part three, the platform's limit for app blocks). */
+export const FIRST_LOAD_GOAL_BYTES = 10_000;
+
 /**
- * @example const { code, hash } = await buildStorefrontScript();
+ * What the first load may not exceed today, gzip: the goal is not met (13,787 B measured when the
+ * chunk was split off; the engine alone is about 8,400 B of it), so this ceiling keeps it from
+ * growing while docs/storefront-script.md says what is left to cut. Lower it with every cut.
+ */
+export const FIRST_LOAD_CEILING_BYTES = 14_000;
+
+/**
+ * The chunk's name under the service's versioned URL, beside gifts.js.
+ *
+ * @example widgetsFileName('3f2a9c0d1e4b5a67') // 'gifts-widgets.3f2a9c0d1e4b5a67.js'
+ */
+export function widgetsFileName(hash: string): string {
+  return `gifts-widgets.${hash}.js`;
+}
+
+/**
+ * @example const { code, hash, widgets } = await buildStorefrontScript();
  */
 export async function buildStorefrontScript(): Promise<StorefrontScript> {
-  // Loaded only to build: a server started with a prebuilt script never loads esbuild at start.
-  const { build } = await import('esbuild');
+  const widgets = await buildAsset(WIDGETS_ENTRY, {});
+  const main = await buildAsset(MAIN_ENTRY, { __SVC_WIDGETS_FILE__: JSON.stringify(widgetsFileName(widgets.hash)) });
+  return { ...main, widgets };
+}
+
+async function buildAsset(entry: string, define: Record<string, string>): Promise<StorefrontAsset> {
+  // Loaded only to build: a server started with a prebuilt script never loads these at start.
+  const [{ build }, { minify }] = await Promise.all([import('esbuild'), import('terser')]);
   const result = await build({
-    entryPoints: [ENTRY],
+    entryPoints: [entry],
     bundle: true,
-    minify: true,
     format: 'iife',
     platform: 'browser',
     target: SCRIPT_TARGET,
     // The engine's sources (no build step), as the rest of the repo resolves them.
     conditions: ['@gcrs/source'],
+    define,
     legalComments: 'none',
     write: false,
     metafile: true,
@@ -43,7 +81,16 @@ export async function buildStorefrontScript(): Promise<StorefrontScript> {
   });
   const output = result.outputFiles[0];
   if (output === undefined) throw new Error('esbuild produced no output');
-  const code = Buffer.from(output.contents);
+  const minified = await minify(output.text, {
+    ecma: 2020,
+    // Two passes: a third gains nothing measurable. No `unsafe` options: the output must
+    // behave exactly as the sources the tests run.
+    compress: { passes: 2 },
+    mangle: true,
+    format: { comments: false },
+  });
+  if (minified.code === undefined) throw new Error('terser produced no output');
+  const code = Buffer.from(minified.code);
   return { code, hash: scriptHash(code), metafile: result.metafile };
 }
 

@@ -7,6 +7,10 @@ import type { Shopper } from './ajax-cart.ts';
 export type ScriptConfig = Shopper & {
   /** Where the service is reached: the app proxy path (default `/apps/gifts`) or a URL. */
   proxy: string;
+  /** The shop's locale (`data-locale`, e.g. `fr`), for amounts; else the page's `lang`. */
+  locale: string | undefined;
+  /** The on-demand chunk's URL (`data-widgets-src`, filled by the embed's Liquid); else beside the script. */
+  widgetsSrc: string | undefined;
   /** `?svc_debug=1` in the page URL (logged only when the payload allows it). */
   debugRequested: boolean;
 };
@@ -20,7 +24,8 @@ const blankToUndefined = (value: string | undefined) => {
 
 /**
  * Reads the tag's dataset (`data-proxy`, `data-currency`, `data-market`, `data-country`,
- * `data-customer-id`, `data-customer-tags`, `data-logged-in`) and the page's query.
+ * `data-customer-id`, `data-customer-tags`, `data-logged-in`, `data-locale`, `data-widgets-src`) and the
+ * page's query.
  *
  * @example readScriptConfig({ proxy: '/apps/gifts', loggedIn: 'true', customerTags: 'vip, new' }, '?svc_debug=1')
  */
@@ -38,6 +43,8 @@ export function readScriptConfig(dataset: Readonly<Record<string, string | undef
     customerId: blankToUndefined(dataset.customerId),
     customerTags: tags,
     loggedIn: dataset.loggedIn?.trim().toLowerCase() === 'true',
+    locale: blankToUndefined(dataset.locale),
+    widgetsSrc: blankToUndefined(dataset.widgetsSrc),
     debugRequested: new URLSearchParams(search).get('svc_debug') === '1',
   };
 }

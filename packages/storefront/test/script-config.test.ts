@@ -24,6 +24,12 @@ describe('readScriptConfig (the data-* of the script tag)', () => {
     });
     expect(readScriptConfig({}, '?svc_debug=true').debugRequested).toBe(false);
   });
+
+  it('reads what the app embed adds: the locale and the on-demand chunk\'s URL (blank: none)', () => {
+    const embed = readScriptConfig({ locale: 'fr', widgetsSrc: '//cdn.example/extensions/x/assets/gifts-widgets.js?v=17' }, '');
+    expect(embed).toMatchObject({ locale: 'fr', widgetsSrc: '//cdn.example/extensions/x/assets/gifts-widgets.js?v=17' });
+    expect(readScriptConfig({ locale: ' ', widgetsSrc: '' }, '')).toMatchObject({ locale: undefined, widgetsSrc: undefined });
+  });
 });
 
 describe('progress bar model', () => {

@@ -1,16 +1,18 @@
 /**
- * gifts.js: the theme script (CONTRACT "Storefront"), bundled as one IIFE with the engine
+ * gifts.js: the theme script (CONTRACT "Storefront"), the first load: one IIFE with the engine
  * inside. Reads its `data-*`, wraps the page's cart calls, loads the rules once through the
  * proxy and runs a pass now and after each of the page's cart changes (debounced by
- * `shopSettings.engine.evaluationDelay`). Exposes `window.svcGifts`.
+ * `shopSettings.engine.evaluationDelay`). Exposes `window.svcGifts`. What waits for a shopper
+ * (the toast, the gift choice, the reminder, the promo popup, custom code, the debug trace) is
+ * the on-demand chunk gifts-widgets.js (widgets-chunk.ts), fetched when first needed.
  */
 import { createDebouncer } from '../debounce.ts';
 import { readScriptConfig } from '../script-config.ts';
 import { visitorIdentity } from '../visitor-id.ts';
-import { injectCustomCode } from '../widgets/custom-code.ts';
-import { armPromoPopup } from '../widgets/promo-popup.ts';
+import { armPromoPopup } from '../widgets/promo-trigger.ts';
 import { enabledSection } from '../widgets/settings.ts';
 import { createCartClient } from './cart-client.ts';
+import { widgetsLoader } from './load-widgets.ts';
 import type { LastResult, Runtime, StorefrontPayload } from './runtime.ts';
 import { createRuntime } from './runtime.ts';
 import { watchCartChanges } from './watch-cart.ts';
@@ -28,6 +30,9 @@ declare global {
   }
 }
 
+/** The chunk's versioned file name, set by the build (build-script.ts) next to gifts.js. */
+declare const __SVC_WIDGETS_FILE__: string;
+
 function start(): void {
   if (window.svcGifts !== undefined) return; // included twice: the first copy runs
   const script = document.currentScript as HTMLScriptElement | null;
@@ -43,14 +48,18 @@ function start(): void {
     debouncer.schedule();
   });
   const client = createCartClient(originalFetch, config.proxy);
+  // The embed names the chunk's asset URL (Liquid's asset_url); else it sits beside gifts.js.
+  const loadWidgets = widgetsLoader(config.widgetsSrc ?? new URL(__SVC_WIDGETS_FILE__, script?.src || location.href).href);
 
   const ready = (async () => {
     const payload = (await client.getRules()) as StorefrontPayload;
     if (!Array.isArray(payload.rules)) throw new Error('rules payload without rules');
-    runtime = createRuntime({ config, client, payload, visitorId });
-    injectCustomCode(payload.widgets?.customCode);
+    runtime = createRuntime({ config, client, payload, visitorId, loadWidgets, report });
+    // Scale shops get `customCode` with empty fields by default: only written code is fetched for.
+    const customCode = payload.widgets?.customCode;
+    if (customCode?.html || customCode?.css || customCode?.js) loadWidgets().then((chunk) => chunk.customCode(customCode), report);
     const promo = enabledSection(payload.widgets, 'promoPopup');
-    if (promo !== undefined) onAddToCart = armPromoPopup(promo);
+    if (promo !== undefined) onAddToCart = armPromoPopup(promo, () => void loadWidgets().then((chunk) => chunk.promo(promo), report));
     await runtime.pass();
   })().catch(report);
 

@@ -1,11 +1,12 @@
 /**
  * The theme script's passes around the DOM: one pass at a time (a pass asked for while
- * one runs follows it), the cart work in cart-pass.ts, then events, the toast, customer
- * choices, the progress bar and reminder, `window.svcGifts.lastResult` and the
- * `svc:gifts:updated` event.
+ * one runs follows it), the cart work in cart-pass.ts, then events, the progress bar,
+ * `window.svcGifts.lastResult` and the `svc:gifts:updated` event. The toast, the gift choice,
+ * the reminder and the debug trace are drawn by the on-demand chunk (`widgets`), fetched the
+ * first time one of them has something to show.
  */
 import { compileRules } from '@gcrs/engine/planner';
-import type { CartOperation, ChooseOperation, CompiledRules, EvaluationContext, RuleResult, RulesPayloadInput } from '@gcrs/engine/planner';
+import type { CartOperation, ChooseOperation, CompiledRules, RuleResult, RulesPayloadInput } from '@gcrs/engine/planner';
 import type { AjaxCart } from '../ajax-cart.ts';
 import { cartStateKey, merchandiseSubtotal } from '../ajax-cart.ts';
 import { addRequest } from '../cart-actions.ts';
@@ -14,13 +15,11 @@ import { storefrontEvent } from '../events.ts';
 import type { StorefrontEvent, StorefrontEventType } from '../events.ts';
 import { createRefusals } from '../retry.ts';
 import type { ScriptConfig } from '../script-config.ts';
-import { openGiftChoice } from '../widgets/gift-choice.ts';
 import { renderProgressBar, hideProgressBar } from '../widgets/progress-bar.ts';
-import { hideReminder, showReminder } from '../widgets/reminder.ts';
 import type { WidgetSettings } from '../widgets/settings.ts';
 import { enabledSection } from '../widgets/settings.ts';
-import { showToast } from '../widgets/toast.ts';
 import type { CartClient } from './cart-client.ts';
+import type { ChoiceHost, WidgetsChunk } from './widgets-api.ts';
 
 /**
  * The storefront rules payload: SPEC's plus `collections` and `debugAllowed` (CONTRACT), and
@@ -36,8 +35,6 @@ export type StorefrontPayload = Omit<RulesPayloadInput, 'baseCurrency'> & {
 
 export type LastResult = { results: RuleResult[]; operations: CartOperation[] };
 
-const DECLINED_KEY = 'svc_gifts_declined';
-
 export type Runtime = {
   pass(): Promise<void>;
   choose(ruleId: string, variantId: string): Promise<boolean>;
@@ -45,19 +42,28 @@ export type Runtime = {
   readonly evaluationDelay: number;
 };
 
-export function createRuntime(deps: { config: ScriptConfig; client: CartClient; payload: StorefrontPayload; visitorId: string }): Runtime {
-  const { config, client, payload, visitorId } = deps;
+export type RuntimeDeps = {
+  config: ScriptConfig;
+  client: CartClient;
+  payload: StorefrontPayload;
+  visitorId: string;
+  /** The on-demand chunk (load-widgets.ts). */
+  loadWidgets: () => Promise<WidgetsChunk>;
+  report: (error: unknown) => void;
+};
+
+export function createRuntime(deps: RuntimeDeps): Runtime {
+  const { config, client, payload, visitorId, report } = deps;
   const refusals = createRefusals();
   const widgets = payload.widgets;
   const collectCartTokens = payload.shopSettings?.data?.collectCartTokens === true;
   const debug = config.debugRequested && payload.debugAllowed === true;
-  const declined = readDeclined();
   let compiled: CompiledRules | undefined;
   let redemptions: Promise<Record<string, number> | undefined> | undefined;
   let lastResult: LastResult | undefined;
   let lastCart: AjaxCart | undefined;
   let pendingChooses: ChooseOperation[] = [];
-  let openChoice: { ruleId: string; close: () => void } | undefined;
+  let renderChoices: ((pending: ChooseOperation[]) => void) | undefined;
   let running: Promise<void> | undefined;
   /** A chosen gift was added since the last pass: that pass reports the cart as changed. */
   let changedSincePass = false;
@@ -91,7 +97,8 @@ export function createRuntime(deps: { config: ScriptConfig; client: CartClient; 
     const settings = enabledSection(widgets, 'toast');
     if (settings === undefined) return;
     const item = (added as { items?: Array<{ product_title?: string; title?: string }> } | null)?.items?.[0];
-    showToast(settings, item?.product_title ?? item?.title ?? fallbackTitle ?? 'A free gift');
+    const title = item?.product_title ?? item?.title ?? fallbackTitle ?? 'A free gift';
+    deps.loadWidgets().then((chunk) => chunk.toast(settings, title), report);
   }
 
   async function runPass(): Promise<void> {
@@ -105,7 +112,7 @@ export function createRuntime(deps: { config: ScriptConfig; client: CartClient; 
       refusals,
       collectCartTokens,
       trace: debug,
-      ...(debug ? { onPlan: logTrace } : {}),
+      ...(debug ? { onPlan: (...plan: Parameters<WidgetsChunk['trace']>) => void deps.loadWidgets().then((chunk) => chunk.trace(...plan), report) } : {}),
     });
     client.sendEvents(outcome.events);
     for (const { request, body } of outcome.added) if (request.kind === 'add') toast(body, request.body.items[0]?.properties._svc_title);
@@ -119,60 +126,31 @@ export function createRuntime(deps: { config: ScriptConfig; client: CartClient; 
     document.dispatchEvent(new CustomEvent('svc:gifts:updated', { detail: { ...lastResult, changed, cart } }));
   }
 
+  const choiceHost: ChoiceHost = {
+    widgets,
+    giftTitles: payload.giftTitles ?? {},
+    choose: (ruleId, variantId) => choose(ruleId, variantId),
+    shown: (operation) => {
+      const first = operation.options[0];
+      if (first !== undefined) client.sendEvents([eventOf('choice_shown', { ...operation, variantId: first.variantId })]);
+    },
+  };
+
   function renderWidgets(cart: AjaxCart, rules: CompiledRules): void {
     const progress = enabledSection(widgets, 'progressBar');
     if (progress === undefined) hideProgressBar();
     else {
       const currency = (config.currency ?? cart.currency ?? '').toUpperCase();
-      renderProgressBar(progress, merchandiseSubtotal(cart, rules.useDiscountedPrices), currency, rules.baseCurrency.toUpperCase());
+      renderProgressBar(progress, merchandiseSubtotal(cart, rules.useDiscountedPrices), currency, rules.baseCurrency.toUpperCase(), config.locale);
     }
-    // A choice whose rule no longer waits for one (the cart dropped below it) is withdrawn.
-    const shown = openChoice;
-    if (shown !== undefined && !pendingChooses.some((operation) => operation.ruleId === shown.ruleId)) {
-      openChoice = undefined;
-      shown.close();
-    }
-    const choice = enabledSection(widgets, 'giftChoice');
-    const waiting = pendingChooses.filter((operation) => !declined.has(operation.ruleId));
-    const first = waiting[0];
-    if (choice !== undefined && first !== undefined && openChoice === undefined) offerChoice(first);
-    const reminder = enabledSection(widgets, 'reminder');
-    const unchosen = pendingChooses[0];
-    if (reminder !== undefined && unchosen !== undefined && openChoice === undefined && (choice === undefined || declined.has(unchosen.ruleId))) {
-      showReminder(reminder, () => {
-        hideReminder();
-        offerChoice(unchosen);
-      });
-    } else {
-      hideReminder();
-    }
-  }
-
-  function offerChoice(operation: ChooseOperation): void {
-    const settings = enabledSection(widgets, 'giftChoice');
-    const firstOption = operation.options[0];
-    if (settings === undefined || firstOption === undefined || openChoice !== undefined) return;
-    client.sendEvents([eventOf('choice_shown', { ...operation, variantId: firstOption.variantId })]);
-    const title = operation.attributes._svc_title ?? 'Gift';
-    const names = payload.giftTitles ?? {};
-    const dialog = openGiftChoice(
-      settings,
-      operation,
-      // The catalog's name when the service knows the gift, else the rule's title, numbered.
-      (variantId, index) => names[variantId] ?? (operation.options.length > 1 ? `${title} ${index + 1}` : title),
-      (variantId) => {
-        openChoice = undefined;
-        void choose(operation.ruleId, variantId);
-      },
-      () => {
-        if (openChoice === undefined) return; // withdrawn by the script, not declined by the shopper
-        openChoice = undefined;
-        declined.add(operation.ruleId);
-        writeDeclined(declined);
-        if (lastCart !== undefined && compiled !== undefined) renderWidgets(lastCart, compiled);
-      },
-    );
-    openChoice = { ruleId: operation.ruleId, close: dialog.close };
+    // The choice and the reminder wait for the shopper: their code is fetched when a choice
+    // waits, and told each pass after that (an empty list withdraws what they show).
+    const wanted = enabledSection(widgets, 'giftChoice') ?? enabledSection(widgets, 'reminder');
+    if (wanted === undefined || (pendingChooses.length === 0 && renderChoices === undefined)) return;
+    deps.loadWidgets().then((chunk) => {
+      renderChoices ??= chunk.choices(choiceHost);
+      renderChoices(pendingChooses);
+    }, report);
   }
 
   async function choose(ruleId: string, variantId: string): Promise<boolean> {
@@ -223,28 +201,4 @@ export function createRuntime(deps: { config: ScriptConfig; client: CartClient; 
       return typeof delay === 'number' && delay > 0 ? delay : 0;
     },
   };
-}
-
-function logTrace(ctx: EvaluationContext, results: RuleResult[], operations: CartOperation[]): void {
-  console.groupCollapsed(`[svc-gifts] evaluation: ${results.filter((result) => result.matched).length}/${results.length} rules matched, ${operations.length} operations`);
-  console.log('context', ctx);
-  for (const result of results) console.log(result.matched ? 'matched' : 'not matched', result.ruleId, result.reasons, result.trace);
-  console.log('operations', operations);
-  console.groupEnd();
-}
-
-function readDeclined(): Set<string> {
-  try {
-    return new Set<string>(JSON.parse(sessionStorage.getItem(DECLINED_KEY) ?? '[]') as string[]);
-  } catch {
-    return new Set<string>();
-  }
-}
-
-function writeDeclined(declined: Set<string>): void {
-  try {
-    sessionStorage.setItem(DECLINED_KEY, JSON.stringify([...declined]));
-  } catch {
-    // Storage blocked: the choice is offered again on the next page.
-  }
 }

@@ -4,7 +4,8 @@
  * `allowDecline`. Only the chosen gift is added.
  */
 import type { ChooseOperation } from '@gcrs/engine/planner';
-import { h, openDialog } from './dom.ts';
+import { openDialog } from './dialog.ts';
+import { h } from './dom.ts';
 import type { GiftChoiceSettings } from './settings.ts';
 
 export type GiftLabel = (variantId: string, index: number) => string;

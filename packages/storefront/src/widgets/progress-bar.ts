@@ -9,8 +9,11 @@ import type { ProgressBarSettings } from './settings.ts';
 
 const HOST = 'svc-gifts-progress';
 
-/** Renders (or hides, when the cart is in another currency than the thresholds') the bar. */
-export function renderProgressBar(settings: ProgressBarSettings, subtotal: number, currency: string, baseCurrency: string): void {
+/**
+ * Renders (or hides, when the cart is in another currency than the thresholds') the bar;
+ * amounts in `locale` (the embed's `data-locale`), else the page's `lang`.
+ */
+export function renderProgressBar(settings: ProgressBarSettings, subtotal: number, currency: string, baseCurrency: string, locale?: string): void {
   if (currency !== baseCurrency || settings.thresholds.length === 0) {
     removeHost(HOST);
     return;
@@ -26,7 +29,7 @@ export function renderProgressBar(settings: ProgressBarSettings, subtotal: numbe
   );
   const message = progress.complete
     ? (settings.completedMessage ?? 'You unlocked a free gift!')
-    : fillTemplate(settings.message ?? 'Spend {{remaining}} more to unlock your gift', { remaining: formatMoney(progress.remaining, currency, document.documentElement.lang || undefined) });
+    : fillTemplate(settings.message ?? 'Spend {{remaining}} more to unlock your gift', { remaining: formatMoney(progress.remaining, currency, locale || document.documentElement.lang || undefined) });
   const label = h('p', { id: 'svc-progress-label', style: 'margin:0' }, message);
   const track = h(
     'div',

@@ -1,9 +1,10 @@
 /**
- * The promo popup (`widgets.promoPopup`): after `delaySeconds` on page load, on exit intent
- * (the pointer leaves through the top of the window) or on the page's first add to cart;
- * once per session when `showOncePerSession`.
+ * The promo popup (`widgets.promoPopup`), once per session when `showOncePerSession`. Its
+ * trigger (promo-trigger.ts) is armed by the first load of gifts.js; this code is in the
+ * on-demand chunk.
  */
-import { h, openDialog } from './dom.ts';
+import { openDialog } from './dialog.ts';
+import { h } from './dom.ts';
 import type { PromoPopupSettings } from './settings.ts';
 
 const SEEN_KEY = 'svc_gifts_promo_seen';
@@ -16,7 +17,8 @@ function seen(): boolean {
   }
 }
 
-function show(settings: PromoPopupSettings): void {
+/** The popup now, unless the session has seen it and the settings say once per session. */
+export function showPromoPopup(settings: PromoPopupSettings): void {
   if (settings.showOncePerSession !== false) {
     if (seen()) return;
     try {
@@ -41,23 +43,4 @@ export function openPromoPopup(settings: PromoPopupSettings, options?: { parent?
     parts.push(actions);
     return parts;
   }, undefined, options);
-}
-
-/** Arms the popup's trigger; returns the callback to call on the page's add to cart. */
-export function armPromoPopup(settings: PromoPopupSettings): () => void {
-  const trigger = settings.trigger ?? 'page_load';
-  let armed = true;
-  const fire = () => {
-    if (!armed) return;
-    armed = false;
-    show(settings);
-  };
-  if (trigger === 'page_load') {
-    setTimeout(fire, (settings.delaySeconds ?? 0) * 1000);
-  } else if (trigger === 'exit_intent') {
-    document.addEventListener('mouseout', (event) => {
-      if (event.relatedTarget === null && event.clientY <= 0) fire();
-    });
-  }
-  return trigger === 'add_to_cart' ? fire : () => {};
 }

@@ -3,6 +3,7 @@
  * has not chosen it sees the message with a button that opens the choice. It goes into the
  * theme's `[data-svc-gifts-reminder]` element when there is one, else a bar at the bottom.
  */
+import { CONTROLS_CSS } from './dialog.ts';
 import { h, removeHost, shadowHost } from './dom.ts';
 import type { ReminderSettings } from './settings.ts';
 
@@ -16,7 +17,7 @@ export function showReminder(settings: ReminderSettings, onOpen: () => void): vo
     const fixed = target === null ? 'position:fixed;bottom:0;left:0;right:0;z-index:2147482000;' : '';
     const root = shadowHost(
       HOST,
-      `.reminder{${fixed}display:flex;gap:12px;align-items:center;justify-content:center;flex-wrap:wrap;padding:10px 16px;background:#fef3c7;color:#111827}`,
+      CONTROLS_CSS + `.reminder{${fixed}display:flex;gap:12px;align-items:center;justify-content:center;flex-wrap:wrap;padding:10px 16px;background:#fef3c7;color:#111827}`,
       target ?? document.body,
     );
     const open = h('button', { type: 'button' }, 'Choose gift');

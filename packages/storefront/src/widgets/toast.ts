@@ -1,5 +1,6 @@
 /** The toast shown when a gift is added (`widgets.toast`). */
 import { fillTemplate } from '../progress.ts';
+import { CONTROLS_CSS } from './dialog.ts';
 import { h, removeHost, shadowHost } from './dom.ts';
 import type { ToastSettings } from './settings.ts';
 
@@ -19,7 +20,7 @@ export function showToast(settings: ToastSettings, giftTitle: string, parent: El
   const position = POSITIONS[settings.position ?? 'bottom-right'] ?? POSITIONS['bottom-right'];
   const root = shadowHost(
     HOST,
-    `.toast{position:fixed;${position};z-index:2147483000;max-width:min(360px,calc(100vw - 32px));padding:12px 16px;border-radius:8px;` +
+    CONTROLS_CSS + `.toast{position:fixed;${position};z-index:2147483000;max-width:min(360px,calc(100vw - 32px));padding:12px 16px;border-radius:8px;` +
       `box-shadow:0 6px 20px rgba(0,0,0,.25);display:flex;gap:12px;align-items:center}` +
       `.toast button{background:transparent;border:0;color:inherit;padding:2px 6px;font-size:18px}`,
     parent,

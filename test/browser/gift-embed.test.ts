@@ -1,0 +1,100 @@
+/**
+ * Issue 21, item 5, in Chromium: the theme app extension as a shop runs it. The stand-in theme
+ * renders the app embed and the app blocks from extensions/gift-embed's Liquid (liquidjs), gifts.js
+ * comes from the extension's assets by `asset_url`, and the on-demand chunk (gift choice, toast,
+ * reminder…) is fetched only when a choice waits for the shopper, from `data-widgets-src`.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { EMBED_ASSET_PATH } from '../../dev/storefront/embed-liquid.ts';
+import { demoWidgets, subtotalGiftCampaign } from '../../dev/storefront/seed.ts';
+import { saveScreenshot, skipWithoutChromium } from '../support/chromium.ts';
+import { addFromCard, expectGiftVariants, giftLines, giftWrites, openStorefront } from '../support/shopper.ts';
+import { useStorefrontBrowser } from '../support/storefront.ts';
+import type { StorefrontStack } from '../support/storefront.ts';
+
+const MUG = 20011;
+const STICKERS = 20021;
+
+/** The paths of the extension's assets the page fetched, in order. */
+function watchAssets(page: Page): string[] {
+  const fetched: string[] = [];
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (pathname.startsWith(EMBED_ASSET_PATH)) fetched.push(pathname.slice(EMBED_ASSET_PATH.length));
+  });
+  return fetched;
+}
+
+describe.skipIf(skipWithoutChromium())('the theme app extension on the stand-in storefront, in Chromium', () => {
+  let stack: StorefrontStack;
+  let page: Page;
+  useStorefrontBrowser((session) => ({ stack, page } = session));
+
+  it('loads gifts.js from the app embed, draws the progress bar in its app block, and fetches the chunk only when the gift choice opens', async () => {
+    const { shopId, standin } = await stack.openShop('scale', { theme: 'embed' });
+    const { campaignId, ruleIds } = await stack.admin.launchCampaign(
+      shopId,
+      subtotalGiftCampaign('Pick a gift over $50', 5000, [MUG, STICKERS], 'customer_choice'),
+    );
+    await stack.admin.putWidgets(shopId, demoWidgets(5000, MUG));
+    const fetched = watchAssets(page);
+    await openStorefront(page, standin.url);
+
+    // The embed's tag, as its Liquid wrote it from the cart, localization and (no) customer.
+    const tag = page.locator(`script[src^="${EMBED_ASSET_PATH}gifts.js?v="]`);
+    expect(await tag.count()).toBe(1);
+    const data = await tag.evaluate((element) => ({ ...(element as unknown as { dataset: Record<string, string> }).dataset }));
+    expect(data).toEqual({
+      proxy: '/apps/gifts',
+      currency: 'USD',
+      market: 'us',
+      country: 'US',
+      customerId: '',
+      customerTags: '',
+      loggedIn: 'false',
+      locale: 'en',
+      widgetsSrc: expect.stringMatching(new RegExp(`^${EMBED_ASSET_PATH}gifts-widgets\\.js\\?v=[0-9a-f]{16}$`)),
+    });
+    expect(fetched).toEqual(['gifts.js']);
+
+    // Below the threshold: the progress bar, inside the merchant's app block; still no chunk.
+    await addFromCard(page, 'organic-cotton-tee', 1);
+    const bar = page.locator('[data-svc-gifts-progress] #svc-gifts-progress .bar');
+    await expect.poll(() => bar.getAttribute('data-remaining')).toBe('2000');
+    expect(fetched).toEqual(['gifts.js']);
+
+    // Over it: a choice waits, so the chunk comes, once, and the dialog opens.
+    await addFromCard(page, 'organic-cotton-tee', 1);
+    const dialog = page.locator('#svc-gifts-choice [role=dialog]');
+    await dialog.waitFor({ state: 'visible', timeout: 10_000 });
+    expect(fetched).toEqual(['gifts.js', 'gifts-widgets.js']);
+    expect(giftWrites(standin.cartRequests())).toEqual([]);
+    await saveScreenshot(page, 'embed-gift-choice');
+
+    await dialog.locator(`input[value="gid://shopify/ProductVariant/${STICKERS}"]`).check();
+    await dialog.getByRole('button', { name: 'Add gift' }).click();
+    await expectGiftVariants(page, [STICKERS]);
+    const [gift] = await giftLines(page);
+    expect(gift?.properties).toMatchObject({ _svc_campaign_id: campaignId, _svc_rule_id: ruleIds[0] });
+    // The toast of the added gift is drawn by the chunk already there: nothing more is fetched.
+    await expect.poll(() => page.locator('#svc-gifts-toast .toast').textContent()).toContain('Sticker Pack');
+    await expect.poll(() => bar.getAttribute('data-remaining')).toBe('0');
+    expect(fetched).toEqual(['gifts.js', 'gifts-widgets.js']);
+  });
+
+  it('fills the signed-in customer from Liquid, and an automatic gift comes through the embed', async () => {
+    const { shopId, standin } = await stack.openShop('scale', { theme: 'embed' });
+    await stack.admin.launchCampaign(shopId, subtotalGiftCampaign('Spend $50', 5000, [MUG]));
+    await stack.admin.putWidgets(shopId, demoWidgets(5000, MUG));
+    await page.goto(`${standin.url}/account/login?customer_id=501`);
+    await openStorefront(page, standin.url);
+    const tag = page.locator(`script[src^="${EMBED_ASSET_PATH}gifts.js?v="]`);
+    const data = await tag.evaluate((element) => ({ ...(element as unknown as { dataset: Record<string, string> }).dataset }));
+    expect(data).toMatchObject({ customerId: '501', customerTags: 'vip', loggedIn: 'true' });
+
+    await addFromCard(page, 'organic-cotton-tee', 2);
+    await expectGiftVariants(page, [MUG]);
+    expect(giftWrites(standin.cartRequests()).map((request) => `${request.path} ${request.status}`)).toEqual(['/cart/add.js 200']);
+  });
+});
