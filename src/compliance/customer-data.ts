@@ -14,7 +14,7 @@
  *
  * Analytics read only the daily rollups, which hold no customer: their totals do not move.
  */
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Queryable } from '../db/database.ts';
 import { dataRequests, orders, outbox, redemptions, storefrontEvents } from '../db/schema.ts';
@@ -25,10 +25,20 @@ import { dataRequests, orders, outbox, redemptions, storefrontEvents } from '../
  */
 export const CUSTOMER_KEYED_TABLES: readonly string[] = ['redemptions', 'orders', 'data_requests'];
 
-/** The rows of one customer: the orders they placed, plus the orders the platform names. */
-function ordersOf(shopId: string, customerId: string, orderIds: readonly string[]): SQL | undefined {
-  const mine = eq(orders.customerId, customerId);
-  return and(eq(orders.shopId, shopId), orderIds.length > 0 ? or(mine, inArray(orders.id, [...orderIds])) : mine);
+/** Ids per statement: well under PostgreSQL's 65,535 bind parameters. */
+const ID_BATCH = 1000;
+
+type OrderRow = typeof orders.$inferSelect;
+
+/** The customer's orders, plus the orders the platform names (`orders_requested` / `orders_to_redact`), oldest first. */
+async function ordersOf(db: Queryable, shopId: string, customerId: string, orderIds: readonly string[]): Promise<OrderRow[]> {
+  const found = new Map<string, OrderRow>();
+  for (const row of await db.select().from(orders).where(and(eq(orders.shopId, shopId), eq(orders.customerId, customerId)))) found.set(row.id, row);
+  for (let start = 0; start < orderIds.length; start += ID_BATCH) {
+    const batch = orderIds.slice(start, start + ID_BATCH);
+    for (const row of await db.select().from(orders).where(and(eq(orders.shopId, shopId), inArray(orders.id, batch)))) found.set(row.id, row);
+  }
+  return [...found.values()].sort((a, b) => a.completedAt.getTime() - b.completedAt.getTime() || a.id.localeCompare(b.id));
 }
 
 /** Events that name the customer; the `?` test lets the partial index serve the lookup. */
@@ -63,7 +73,7 @@ export async function exportCustomer(
     .from(redemptions)
     .where(and(eq(redemptions.shopId, shop.id), eq(redemptions.customerId, customerId)))
     .orderBy(redemptions.ruleId);
-  const orderRows = await db.select().from(orders).where(ordersOf(shop.id, customerId, orderIds)).orderBy(orders.completedAt, orders.id);
+  const orderRows = await ordersOf(db, shop.id, customerId, orderIds);
   const events = await db.select().from(storefrontEvents).where(eventsOf(shop.id, customerId)).orderBy(storefrontEvents.id);
   return {
     customer: { id: customerId },
@@ -120,7 +130,7 @@ export async function redactCustomer(tx: Queryable, shopId: string, customerId: 
     .where(and(eq(redemptions.shopId, shopId), eq(redemptions.customerId, customerId)))
     .returning({ ruleId: redemptions.ruleId });
 
-  const named = await tx.select({ id: orders.id, payload: orders.payload }).from(orders).where(ordersOf(shopId, customerId, orderIds));
+  const named = await ordersOf(tx, shopId, customerId, orderIds);
   for (const order of named) {
     const payload = { ...order.payload, customerId: null, lines: withoutShopperAttributes(order.payload.lines) };
     await tx.update(orders).set({ customerId: null, payload }).where(and(eq(orders.shopId, shopId), eq(orders.id, order.id)));

@@ -12,7 +12,7 @@ const platformIdSchema = z
   .union([z.string().regex(/^\d{1,20}$/), z.int().nonnegative()], { error: 'Expected a numeric platform id' })
   .transform(String);
 
-/** At most what a customer can have ordered in one shop and still be one payload (8 MiB route limit). */
+/** Far beyond one customer's orders; read in batches (customer-data.ts). */
 const MAX_ORDER_IDS = 100_000;
 
 const customerSchema = z.object({

@@ -44,7 +44,7 @@ describe.skipIf(skipWithoutChromium())('merchant admin data requests, in Chromiu
     await checkScreen(page, 'settings-data-requests');
 
     await page.setViewportSize({ width: 360, height: 900 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
     const button = page.getByRole('button', { name: `Download export of request 4242 (customer ${customerId})` });
     await button.focus();
     const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);

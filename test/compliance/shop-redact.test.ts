@@ -56,7 +56,7 @@ describe('shop/redact', () => {
     expect(first.json()).toEqual({ ok: true, duplicate: false });
     expect((await sendShopRedact(t, otherDomain, 'wh-connected')).json()).toEqual({ ok: true, duplicate: true });
     const after = await rowsByTable(t, other.id);
-    expect(after).toEqual({ ...before, platform_webhook_deliveries: before.platform_webhook_deliveries + 1 });
+    expect(after).toEqual({ ...before, platform_webhook_deliveries: (before.platform_webhook_deliveries ?? 0) + 1 });
     // Uninstalled again: the connection broken, as the platform's shop/redact finds it.
     await t.admin({ method: 'DELETE', url: `${base}/platform-connection` });
   });
