@@ -11,7 +11,8 @@ import { getShopByDomain } from '../../src/shops/store.ts';
 import { errorBody } from '../support/error-body.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
-import { SECRET, deliver, domainOf, rowsByTable, seedEveryTable, sendShopRedact, shopRedactPayload } from './fixtures.ts';
+import { ordersPaidText, productPayload } from '../platform-webhooks/fixtures.ts';
+import { SECRET, deliver, domainOf, rowsByTable, seedEveryTable, sendCustomerRedact, sendDataRequest, sendShopRedact, shopRedactPayload } from './fixtures.ts';
 
 describe('shop/redact', () => {
   let t: TestApp;
@@ -108,6 +109,23 @@ describe('shop/redact', () => {
     expect(Object.entries(rows).filter(([name, n]) => name !== 'shops' && n !== 0)).toEqual([]);
     const campaigns = await t.admin({ method: 'GET', url: `/admin/v1/shops/${fresh.id}/campaigns` });
     expect((campaigns.json() as { campaigns: unknown[] }).campaigns).toEqual([]);
+  });
+
+  it('answers 200 to webhooks racing a shop/redact, and leaves no row of the shop behind', async () => {
+    const racing = await t.createShop('scale');
+    const racingDomain = await domainOf(t, racing.id);
+    await seedEveryTable(t, racing, racingDomain, customerId);
+    const answers = await Promise.all([
+      sendShopRedact(t, racingDomain),
+      deliver(t, ordersPaidText({ id: '5550001', customerId: Number(customerId) }), { topic: 'orders/paid', domain: racingDomain }),
+      sendCustomerRedact(t, racingDomain, { customerId }),
+      sendDataRequest(t, racingDomain, { customerId, dataRequestId: '31337' }),
+      deliver(t, productPayload({ id: 3 }), { topic: 'products/update', domain: racingDomain }),
+      sendShopRedact(t, racingDomain),
+    ]);
+    expect(answers.map((res) => res.statusCode)).toEqual([200, 200, 200, 200, 200, 200]);
+    const left = await rowsByTable(t, racing.id);
+    expect(Object.entries(left).filter(([, n]) => n !== 0)).toEqual([]);
   });
 
   it('answers 400 for a payload that is not an object', async () => {
