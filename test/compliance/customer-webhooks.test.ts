@@ -12,6 +12,7 @@ import { dataRequests, orders, outbox, redemptions, storefrontEvents } from '../
 import { errorBody } from '../support/error-body.ts';
 import { openLoginLink } from '../support/login-link.ts';
 import { createTestApp } from '../support/test-app.ts';
+import { order, postOrder } from '../orders/fixtures.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 import type { SeededShop } from './fixtures.ts';
 import { SECRET, dataRequestPayload, deliver, domainOf, rowsByTable, seedEveryTable, sendCustomerRedact, sendDataRequest } from './fixtures.ts';
@@ -78,6 +79,16 @@ describe('customers/data_request and customers/redact', () => {
       expect(JSON.stringify(data)).not.toContain(other.id);
     });
 
+    it('exports the orders the platform names too, a guest order among them', async () => {
+      await postOrder(t, shop.id, order({ id: '88001', customerId: null }));
+      const res = await sendDataRequest(t, domain, { customerId, dataRequestId: '9998', orders: ['88001', '404404'] });
+      expect(res.json()).toEqual({ ok: true, duplicate: false });
+      const data = (await listRequests(shop.id)).find((r) => r.id === '9998')?.export;
+      const ids = (data?.orders as Array<{ id: string }>).map((o) => o.id);
+      expect(ids).toContain('88001');
+      expect(ids).toHaveLength(3);
+    });
+
     it('acts once for the same delivery, and keeps the first export for another delivery of the same request', async () => {
       const first = (await listRequests(shop.id)).find((r) => r.id === '9999');
       const again = await sendDataRequest(t, domain, { customerId, dataRequestId: '9999' }, 'wh-dr-a');
@@ -117,15 +128,19 @@ describe('customers/data_request and customers/redact', () => {
 
   describe('customers/redact', () => {
     it('removes the customer from that shop only, and analytics totals stay', async () => {
-      const totals = await analytics(shop.id);
       const otherBefore = await rowsByTable(t, other.id);
       const bystanderBefore = await customerRows(shop.id, bystander);
       const before = await customerRows(shop.id, customerId);
-      expect(before).toMatchObject({ redemptions: 1, orders: 2, events: 1, dataRequests: 2 });
+      expect(before).toMatchObject({ redemptions: 1, orders: 2, events: 1, dataRequests: 3 });
+      // A guest order the platform names, carrying a shopper's note beside the service's attributes.
+      const note = order({ id: '88002', customerId: null, lines: [{ gift: { campaignId: seeded.promo.campaignId } }] });
+      const lines = note.lines.map((line) => ({ ...line, attributes: { ...('attributes' in line ? line.attributes : {}), 'Gift note': 'For Ann' } }));
+      await postOrder(t, shop.id, { ...note, lines });
+      const totals = await analytics(shop.id);
       expect(before.webhooks).toBeGreaterThan(0);
 
       // Ids past one statement's worth (read in batches), most of them orders the service never saw.
-      const named = [...seeded.orderIds, ...Array.from({ length: 2500 }, (_, i) => String(9_000_000 + i))];
+      const named = [...seeded.orderIds, '88002', ...Array.from({ length: 2500 }, (_, i) => String(9_000_000 + i))];
       const res = await sendCustomerRedact(t, domain, { customerId, orders: named }, 'wh-redact-c');
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ ok: true, duplicate: false });
@@ -139,6 +154,11 @@ describe('customers/data_request and customers/redact', () => {
       const kept = await t.ctx.db.select().from(orders).where(and(eq(orders.shopId, shop.id), eq(orders.id, seeded.orderIds[0] ?? '')));
       expect(kept[0]?.customerId).toBeNull();
       expect(kept[0]?.payload.customerId).toBeNull();
+      const guest = await t.ctx.db.select().from(orders).where(and(eq(orders.shopId, shop.id), eq(orders.id, '88002')));
+      expect((guest[0]?.payload.lines as Array<{ attributes: Record<string, string> }>)[0]?.attributes).toEqual({
+        _svc_campaign_id: seeded.promo.campaignId,
+        _svc_auto: 'true',
+      });
       const redemptionsApi = await t.api(shop, { method: 'GET', url: `/api/v1/redemptions?customerId=${customerId}` });
       expect((redemptionsApi.json() as { redemptions: unknown[] }).redemptions).toEqual([]);
     });
