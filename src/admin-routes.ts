@@ -4,6 +4,7 @@
  */
 import { apiKeyAdminRoutes } from './api-keys/admin-routes.ts';
 import { catalogAdminRoutes } from './catalog/admin-routes.ts';
+import { complianceAdminRoutes } from './compliance/routes.ts';
 import { checkoutAdminRoutes } from './checkout/admin-routes.ts';
 import type { AppContext } from './context.ts';
 import { simulateAdminRoutes } from './evaluate/simulate-routes.ts';
@@ -29,5 +30,6 @@ export function adminOnlyRoutes(ctx: AppContext): MountableRoute[] {
     ...checkoutAdminRoutes(ctx),
     ...platformConnectionAdminRoutes(ctx),
     ...loginLinkAdminRoutes(ctx),
+    ...complianceAdminRoutes(ctx),
   ];
 }

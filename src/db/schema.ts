@@ -389,6 +389,10 @@ export const storefrontEvents = pgTable(
     primaryKey({ columns: [t.shopId, t.id] }),
     index('storefront_events_shop_campaign_idx').on(t.shopId, t.campaignId),
     index('storefront_events_shop_received_idx').on(t.shopId, t.receivedAt),
+    // Events of a logged-in customer (compliance webhooks): only rows whose context names one.
+    index('storefront_events_shop_customer_idx')
+      .on(t.shopId, sql`(${t.context} ->> 'customerId')`)
+      .where(sql`${t.context} ? 'customerId'`),
   ],
 );
 
@@ -410,7 +414,12 @@ export const orders = pgTable(
     overBudget: jsonb('over_budget').$type<Array<{ ruleId: string; campaignId: string; quantity: number }>>(),
     receivedAt: ts('received_at').notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.shopId, t.id] }), index('orders_shop_day_idx').on(t.shopId, t.day)],
+  (t) => [
+    primaryKey({ columns: [t.shopId, t.id] }),
+    index('orders_shop_day_idx').on(t.shopId, t.day),
+    // A customer's orders (compliance webhooks, docs/compliance.md); guest orders are not indexed.
+    index('orders_shop_customer_idx').on(t.shopId, t.customerId).where(sql`customer_id is not null`),
+  ],
 );
 
 export const redemptions = pgTable(
@@ -506,4 +515,23 @@ export const adminSessions = pgTable(
     revokedAt: ts('revoked_at'),
   },
   (t) => [primaryKey({ columns: [t.shopId, t.tokenHash] })],
+);
+
+/**
+ * `customers/data_request` deliveries (docs/compliance.md): what the service held about the
+ * customer when the platform asked, gathered into one JSON export for the merchant to send on.
+ * Keyed by the platform's data request id, so a second delivery of one request adds nothing.
+ */
+export const dataRequests = pgTable(
+  'data_requests',
+  {
+    shopId: text('shop_id').notNull().references(() => shops.id, { onDelete: 'cascade' }),
+    /** The platform's `data_request.id`, as digits. */
+    id: text('id').notNull(),
+    /** The platform's customer id, as digits. */
+    customerId: text('customer_id').notNull(),
+    receivedAt: ts('received_at').notNull().defaultNow(),
+    export: jsonb('export').$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.id] }), index('data_requests_shop_received_idx').on(t.shopId, t.receivedAt)],
 );

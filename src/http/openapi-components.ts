@@ -101,4 +101,5 @@ export const TAGS: Record<string, string> = {
   Checkout: 'The checkout discount function\'s configuration, as the discount sync writes it (admin).',
   'Platform connection': 'A shop\'s offline Admin API access token for the discount sync; never shown (admin).',
   'Sign-in': "The merchant admin's session and one-time login links (docs/merchant-admin.md).",
+  Compliance: "Customers' data requests received from the platform, with their exports (docs/compliance.md).",
 };

@@ -10,17 +10,19 @@
  *    (the platform retries anything else for 48 hours, for a shop that will not appear);
  * 4. a topic the service does not handle → 200 `{ ok: true, ignored: "unknown_topic" }`, logged;
  * 5. the body must be JSON (large ids kept exact) and a valid payload of its topic → else 400;
- * 6. the topic's effect, at most once per webhook id → 200 `{ ok: true, duplicate }`.
+ * 6. the topic's effect, at most once per webhook id → 200 `{ ok: true, duplicate }`; a shop
+ *    that shop/redact deleted while the delivery was under way → 200 `unknown_shop`, as in 3.
  * Without PLATFORM_APP_SECRET the route does not exist (404).
  */
 import { textSchema } from '@gcrs/engine';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
+import { sqlStateOf } from '../db/sql-state.ts';
 import { ApiError, parseOr400 } from '../http/errors.ts';
 import type { BodyBudget } from '../http/body-budget.ts';
 import { keepSignedRawBody, signedBodyOf } from '../http/signed-body.ts';
-import { getShopByDomain } from '../shops/store.ts';
+import { getShop, getShopByDomain } from '../shops/store.ts';
 import { parseLosslessJson } from './lossless-json.ts';
 import { PLATFORM_TOPICS } from './topics.ts';
 
@@ -51,6 +53,16 @@ const headersSchema = z.object({
   [WEBHOOK_HEADERS.webhookId]: headerText,
   [WEBHOOK_HEADERS.apiVersion]: headerText.optional(),
 });
+
+/**
+ * The shop row is gone under a delivery in flight (shop/redact committed first): the claim's
+ * foreign key fails (23503), or writeShop's lock finds no shop (404).
+ */
+function shopWentAway(error: unknown): boolean {
+  if (error instanceof ApiError) return error.code === 'not_found' && error.body.error === 'Shop not found';
+  return sqlStateOf(error) === FOREIGN_KEY_VIOLATION;
+}
+const FOREIGN_KEY_VIOLATION = '23503';
 
 function parseBody(raw: Buffer): unknown {
   try {
@@ -92,8 +104,15 @@ export function platformWebhooks(ctx: AppContext, unverifiedBodies: BodyBudget) 
         request.log.info('platform webhook topic not handled; ignored');
         return { ok: true as const, ignored: 'unknown_topic' as const };
       }
-      const duplicate = await handler(ctx, { shop, topic, webhookId, payload: parseBody(raw) });
-      return { ok: true as const, duplicate };
+      try {
+        const duplicate = await handler(ctx, { shop, topic, webhookId, payload: parseBody(raw) });
+        return { ok: true as const, duplicate };
+      } catch (error) {
+        if (!shopWentAway(error) || (await getShop(ctx.db, shop.id))) throw error;
+        // shop/redact deleted the shop between the lookup and the effect: as if it was never found.
+        request.log.warn({ shopDomain: domain }, 'platform webhook for a shop deleted meanwhile; ignored');
+        return { ok: true as const, ignored: 'unknown_shop' as const };
+      }
     });
   };
 }

@@ -6,6 +6,7 @@
  * order it carries, was already processed.
  */
 import type { z } from 'zod';
+import { COMPLIANCE_TOPICS } from '../compliance/topics.ts';
 import type { AppContext } from '../context.ts';
 import { parseOr400 } from '../http/errors.ts';
 import { recordOrderIn } from '../orders/intake.ts';
@@ -27,7 +28,7 @@ import { uninstallShop } from './uninstall.ts';
 export type Delivery = { shop: ShopRecord; topic: string; webhookId: string; payload: unknown };
 
 /** Runs a handler; resolves to `duplicate`. */
-type TopicHandler = (ctx: AppContext, delivery: Delivery) => Promise<boolean>;
+export type TopicHandler = (ctx: AppContext, delivery: Delivery) => Promise<boolean>;
 
 const invalid = (topic: string) => `Invalid ${topic} payload`;
 
@@ -75,4 +76,5 @@ export const PLATFORM_TOPICS: ReadonlyMap<string, TopicHandler> = new Map<string
     ),
   ],
   ['app/uninstalled', shopWrite(platformShopSchema, uninstallShop)],
+  ...COMPLIANCE_TOPICS,
 ]);

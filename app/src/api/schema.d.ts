@@ -576,6 +576,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/app/api/v1/data-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Customers' data requests and their exports
+         * @description Each `customers/data_request` webhook the platform sent for the shop, newest first, with the JSON export gathered when it arrived, for the merchant to send to the customer. A customer redacted since has no request left.
+         */
+        get: operations["listDataRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5066,6 +5086,60 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDataRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The data requests */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        dataRequests: {
+                            /** @description The platform's data request id (`data_request.id`) */
+                            id: string;
+                            /** @description The platform's customer id */
+                            customerId: string;
+                            /** Format: date-time */
+                            receivedAt: string;
+                            /** @description What the service held about the customer when the request arrived: `redemptions`, `orders`, `storefrontEvents` (docs/compliance.md) */
+                            export: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description No live session: no valid session token and no live session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A state-changing request of a cookie session without its `X-CSRF-Token`, or from another site */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

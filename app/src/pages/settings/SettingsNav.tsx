@@ -9,6 +9,7 @@ export const SETTINGS_SECTIONS = [
   { id: 'webhooks', label: 'Webhooks' },
   { id: 'storefront-tokens', label: 'Storefront tokens' },
   { id: 'api-keys', label: 'API keys' },
+  { id: 'data-requests', label: 'Data requests' },
 ] as const;
 
 export type SettingsSection = (typeof SETTINGS_SECTIONS)[number]['id'];

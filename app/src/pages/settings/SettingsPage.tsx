@@ -1,8 +1,10 @@
 /**
- * Settings (`#/settings/<section>`): shop settings, webhooks, storefront tokens, API keys. Each
- * section is a page of its own with the sub-navigation on top; `#/settings` opens shop settings.
+ * Settings (`#/settings/<section>`): shop settings, webhooks, storefront tokens, API keys, data
+ * requests. Each section is a page of its own with the sub-navigation on top; `#/settings` opens
+ * shop settings.
  */
 import { ApiKeysPage } from '../ApiKeysPage.tsx';
+import { DataRequestsPage } from './DataRequestsPage.tsx';
 import { ShopSettingsPage } from './ShopSettingsPage.tsx';
 import { StorefrontTokensPage } from './StorefrontTokensPage.tsx';
 import { WebhooksPage } from './WebhooksPage.tsx';
@@ -13,5 +15,6 @@ export function SettingsPage() {
   if (section === 'webhooks') return <WebhooksPage />;
   if (section === 'storefront-tokens') return <StorefrontTokensPage />;
   if (section === 'api-keys') return <ApiKeysPage />;
+  if (section === 'data-requests') return <DataRequestsPage />;
   return <ShopSettingsPage />;
 }
