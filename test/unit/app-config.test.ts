@@ -59,8 +59,9 @@ describe('shopify.app.toml', () => {
 
   it('subscribes every topic the platform webhook route accepts, each once, at the pinned API version', () => {
     const topics = app.webhooks.subscriptions.flatMap((s) => s.topics ?? []);
+    const compliance = app.webhooks.subscriptions.flatMap((s) => s.compliance_topics ?? []);
     expect(app.webhooks.api_version).toBe(ADMIN_API_VERSION);
-    for (const topic of PLATFORM_TOPICS.keys()) expect(topics).toContain(topic);
+    for (const topic of PLATFORM_TOPICS.keys()) expect([...topics, ...compliance]).toContain(topic);
     expect([...topics].sort()).toEqual([...CONTRACT_TOPICS].sort());
     expect(new Set(topics).size).toBe(topics.length);
   });
