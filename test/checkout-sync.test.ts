@@ -60,6 +60,40 @@ describe('checkout configuration size on enable', () => {
   });
 });
 
+describe('rules the checkout cannot check, on enable', () => {
+  const importRules = async (target: TestShop, name: string, conditionTree: unknown) => {
+    const [rule] = rulesOf(1);
+    const res = await t.api(target, {
+      method: 'POST',
+      url: '/api/v1/campaigns/import',
+      payload: { campaigns: [{ name, enabled: false, isDraft: true, rules: [{ ...rule, conditionTree }] }] },
+    });
+    expect(res.statusCode).toBeLessThan(300);
+    const list = await t.api(target, { method: 'GET', url: '/api/v1/campaigns?perPage=100' });
+    return (list.json() as { campaigns: Array<{ id: string; name: string }> }).campaigns.find((c) => c.name === name)?.id ?? '';
+  };
+
+  it('a market condition answers 409 checkout_excluded with the rule, in words; force=1 enables it', async () => {
+    const fresh = await t.createShop('scale');
+    const id = await importRules(fresh, 'eu only', { type: 'market.handle_in', value: ['eu'] });
+    const res = await t.api(fresh, { method: 'POST', url: `/api/v1/campaigns/${id}/enable` });
+    expect(res.statusCode).toBe(409);
+    const body = res.json() as { warnings: Array<{ kind: string; ruleId?: string; reason?: string }>; message: string };
+    const excluded = body.warnings.filter((w) => w.kind === 'checkout_excluded');
+    expect(excluded).toEqual([{ kind: 'checkout_excluded', ruleId: expect.stringMatching(/^rul_/), reason: 'market_condition' }]);
+    expect(body.message).toMatch(/names a market.*charged at checkout/);
+    expect((await t.api(fresh, { method: 'POST', url: `/api/v1/campaigns/${id}/enable?force=1` })).statusCode).toBe(200);
+  });
+
+  it('a country condition is checked at checkout: no such warning', async () => {
+    const fresh = await t.createShop('scale');
+    const id = await importRules(fresh, 'us only', { type: 'country.in', value: ['US'] });
+    const res = await t.api(fresh, { method: 'POST', url: `/api/v1/campaigns/${id}/enable` });
+    const warnings = res.statusCode === 409 ? (res.json() as { warnings: Array<{ kind: string }> }).warnings : [];
+    expect(warnings.some((w) => w.kind === 'checkout_excluded')).toBe(false);
+  });
+});
+
 describe('the discount_sync job', () => {
   it('writes the live rules, and fails without truncating when forced past the limit', async () => {
     const port = createRecordingDiscountPort(t.ctx.db);

@@ -60,7 +60,14 @@ export type TriggerStatusWarning = {
  */
 export type CheckoutConfigSizeWarning = { kind: 'checkout_config_size'; bytes: number; limit: number };
 
-export type HealthWarning = GiftInventoryWarning | GiftStatusWarning | TriggerStatusWarning | CheckoutConfigSizeWarning;
+/**
+ * A rule of this campaign that the checkout function cannot check, so its gifts are charged at
+ * checkout (docs/checkout-function.md): a condition on discount codes, which the function's input
+ * does not carry, or on markets, whose input field the platform has deprecated.
+ */
+export type CheckoutExcludedWarning = { kind: 'checkout_excluded'; ruleId: string; reason: 'discount_code_condition' | 'market_condition' };
+
+export type HealthWarning = GiftInventoryWarning | GiftStatusWarning | TriggerStatusWarning | CheckoutConfigSizeWarning | CheckoutExcludedWarning;
 
 /** The platform's display name of a variant: the product title, plus the variant's unless it is the default. */
 export const displayNameOf = (productTitle: string, variantTitle: string): string =>

@@ -13,6 +13,10 @@ function describe(warning: HealthWarning): string {
         : `gift ${warning.variantGid} is not in the catalog (post it to the admin catalog route first)`;
     case 'checkout_config_size':
       return `the shop's live rules with this campaign need ${warning.bytes} bytes of checkout configuration, over the platform's limit of ${warning.limit} (disable another campaign or simplify rules)`;
+    case 'checkout_excluded':
+      return warning.reason === 'market_condition'
+        ? `rule ${warning.ruleId} names a market, which the checkout cannot check: its gifts would be charged at checkout (name countries instead)`
+        : `rule ${warning.ruleId} needs a discount code, which the checkout cannot see: its gifts would be charged at checkout`;
     case 'trigger_status': {
       const name = warning.productTitle ?? warning.productGid ?? warning.variantGid ?? warning.productId ?? warning.variantId;
       return warning.inCatalog

@@ -65,6 +65,10 @@ export function lifecycleRoutes(ctx: AppContext): ShopRoute[] {
             // CONTRACT "Checkout": what does not fit the discount's metafield is reported here.
             const checkout = await configWithCampaign(uow.tx, uow.shop, before.id, before.rules);
             if (!checkout.fits) warnings.unshift({ kind: 'checkout_config_size', bytes: checkout.bytes, limit: CHECKOUT_CONFIG_LIMIT_BYTES });
+            for (const { ruleId, reason } of checkout.excluded) {
+              const own = before.rules.some((rule) => rule.id === ruleId);
+              if (own && (reason === 'discount_code_condition' || reason === 'market_condition')) warnings.push({ kind: 'checkout_excluded', ruleId, reason });
+            }
             if (warnings.length > 0) {
               throw new ApiError('health_warnings', { error: 'health_warnings', warnings, message: healthMessage(warnings) });
             }

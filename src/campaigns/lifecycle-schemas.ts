@@ -69,6 +69,13 @@ export const healthWarningSchema = z.discriminatedUnion('kind', [
     bytes: z.int().meta({ description: "Bytes of the shop's checkout function configuration with this campaign live" }),
     limit: z.int().meta({ description: 'The platform limit (10,000)' }),
   }),
+  z.object({
+    kind: z.literal('checkout_excluded'),
+    ruleId: z.string(),
+    reason: z.enum(['discount_code_condition', 'market_condition']).meta({
+      description: "What the checkout function cannot check: discount codes are not in its input, and markets' input field is deprecated (use a country condition)",
+    }),
+  }),
 ]);
 
 export const healthWarningsErrorSchema = z.object({

@@ -1957,6 +1957,15 @@ export interface operations {
                             bytes: number;
                             /** @description The platform limit (10,000) */
                             limit: number;
+                        } | {
+                            /** @constant */
+                            kind: "checkout_excluded";
+                            ruleId: string;
+                            /**
+                             * @description What the checkout function cannot check: discount codes are not in its input, and markets' input field is deprecated (use a country condition)
+                             * @enum {string}
+                             */
+                            reason: "discount_code_condition" | "market_condition";
                         })[];
                         message: string;
                     };

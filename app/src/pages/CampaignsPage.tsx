@@ -34,6 +34,10 @@ function describeWarning(warning: HealthWarning): string {
       return warning.inCatalog ? `Gift ${warning.displayName ?? warning.variantGid} is ${warning.status}.` : `Gift ${warning.variantGid} is not in the catalog.`;
     case 'trigger_status':
       return `A product the conditions name is ${warning.status}${warning.inCatalog ? '' : ' (not in the catalog)'}.`;
+    case 'checkout_excluded':
+      return warning.reason === 'market_condition'
+        ? 'A rule names a market, which the checkout cannot check: its gift would be charged at checkout. Name countries instead.'
+        : 'A rule needs a discount code, which the checkout cannot see: its gift would be charged at checkout.';
     default:
       return 'The checkout configuration would be too large: some rules would not apply at checkout.';
   }
