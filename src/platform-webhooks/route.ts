@@ -92,7 +92,7 @@ export function platformWebhooks(ctx: AppContext, unverifiedBodies: BodyBudget) 
         request.log.info('platform webhook topic not handled; ignored');
         return { ok: true as const, ignored: 'unknown_topic' as const };
       }
-      const duplicate = await handler(ctx, { shop, topic, webhookId, payload: parseBody(raw) });
+      const duplicate = await handler(ctx, { shop, topic, webhookId, payload: parseBody(raw), log: request.log });
       return { ok: true as const, duplicate };
     });
   };
