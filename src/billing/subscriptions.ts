@@ -106,6 +106,22 @@ export async function applySubscriptionUpdate(uow: ShopUnitOfWork, update: Subsc
   return { applied: true, plan: undefined };
 }
 
+/**
+ * `app/uninstalled`: the platform cancels an app's subscriptions when the app is removed, so the
+ * shop's current subscription ends and the shop is on Free (a shop whose plan the operator set,
+ * with no current subscription, keeps it). A reinstall subscribes again.
+ *
+ * @example await endCurrentSubscription(uow, new Date());
+ */
+export async function endCurrentSubscription(uow: ShopUnitOfWork, at: Date): Promise<void> {
+  const ended = await uow.tx
+    .update(appSubscriptions)
+    .set({ current: false, status: 'CANCELLED', statusAt: at, planSetAt: at })
+    .where(and(eq(appSubscriptions.shopId, uow.shop.id), eq(appSubscriptions.current, true)))
+    .returning({ id: appSubscriptions.id });
+  if (ended.length > 0) await setPlan(uow, 'free');
+}
+
 /** The shop's current subscription id, if it has one. */
 export async function currentSubscription(db: Queryable, shopId: string): Promise<{ id: string; plan: string | null } | undefined> {
   const [row] = await db

@@ -125,6 +125,20 @@ describe('order and repetition', () => {
   });
 });
 
+describe('app/uninstalled', () => {
+  it('ends the current subscription: Free; a late ACTIVE of it changes nothing; a plan the operator set stays', async () => {
+    const [billed, operatorSet] = [await connectedShop(stack), await connectedShop(stack, 'scale')];
+    const id = newId();
+    await update(billed, { id, name: 'Pro', status: 'ACTIVE', updatedAt: at(1) });
+    for (const shop of [billed, operatorSet]) {
+      const res = await deliver(stack.t, { id: 1, domain: shop.domain }, { topic: 'app/uninstalled', domain: shop.domain, secret: SECRET });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    await update(billed, { id, name: 'Pro', status: 'ACTIVE', updatedAt: at(2) });
+    expect([await planOf(stack.t, billed.id), await planOf(stack.t, operatorSet.id)]).toEqual(['free', 'scale']);
+  });
+});
+
 describe('errors and cross-shop', () => {
   it.each([
     ['no app_subscription', {}],
