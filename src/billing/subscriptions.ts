@@ -11,6 +11,7 @@
  *   ACTIVE of a replaced subscription does not flip the plan back); an ending status sets Free
  *   only for the shop's current subscription (a stale one's cancellation changes nothing).
  */
+import { PLAN_NAMES } from '@gcrs/engine';
 import { and, eq, max, ne } from 'drizzle-orm';
 import { queueConfigSync } from '../checkout/queue-config-sync.ts';
 import type { Queryable } from '../db/database.ts';
@@ -19,7 +20,7 @@ import { planSchema } from '../shops/plans.ts';
 import type { Plan } from '../shops/plans.ts';
 import { setShopFields } from '../shops/store.ts';
 import type { ShopUnitOfWork } from '../shops/unit-of-work.ts';
-import { PLAN_NAMES } from '@gcrs/engine';
+import { isPaidPlan } from './prices.ts';
 import type { PaidPlan } from './prices.ts';
 
 /** The platform's AppSubscriptionStatus. */
@@ -82,7 +83,8 @@ export async function applySubscriptionUpdate(uow: ShopUnitOfWork, update: Subsc
     return { applied: false, reason: 'other_shop' };
   }
   if (stored && !later(update.updatedAt, update.status, stored.statusAt, stored.status)) return { applied: false, reason: 'stale' };
-  const plan = stored?.plan ?? planOfName(update.name) ?? null;
+  const storedPlan = planSchema.safeParse(stored?.plan).data;
+  const plan = (storedPlan !== undefined && isPaidPlan(storedPlan) ? storedPlan : undefined) ?? planOfName(update.name) ?? null;
   if (stored) {
     await tx.update(appSubscriptions).set({ status: update.status, statusAt: update.updatedAt }).where(and(eq(appSubscriptions.shopId, shop.id), eq(appSubscriptions.id, update.id)));
   } else {
@@ -95,8 +97,8 @@ export async function applySubscriptionUpdate(uow: ShopUnitOfWork, update: Subsc
     if (last?.at && update.updatedAt < last.at) return { applied: false, reason: 'stale' };
     await tx.update(appSubscriptions).set({ current: false }).where(and(eq(appSubscriptions.shopId, shop.id), eq(appSubscriptions.current, true), ne(appSubscriptions.id, update.id)));
     await tx.update(appSubscriptions).set({ current: true, planSetAt: update.updatedAt }).where(and(eq(appSubscriptions.shopId, shop.id), eq(appSubscriptions.id, update.id)));
-    await setPlan(uow, plan as Plan);
-    return { applied: true, plan: plan as Plan };
+    await setPlan(uow, plan);
+    return { applied: true, plan };
   }
   if (ENDING.has(update.status) && stored?.current === true) {
     await tx.update(appSubscriptions).set({ current: false, planSetAt: update.updatedAt }).where(and(eq(appSubscriptions.shopId, shop.id), eq(appSubscriptions.id, update.id)));
