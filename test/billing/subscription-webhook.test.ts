@@ -97,6 +97,18 @@ describe('order and repetition', () => {
     }
   });
 
+  it('an upgrade delivered all at once (old ACTIVE late, new ACTIVE, old CANCELLED) ends on the new plan', async () => {
+    const shop = await connectedShop(stack);
+    const [growth, pro] = [newId(), newId()];
+    const results = await Promise.all([
+      update(shop, { id: growth, name: 'Growth', status: 'ACTIVE', updatedAt: at(1) }),
+      update(shop, { id: pro, name: 'Pro', status: 'ACTIVE', updatedAt: at(5) }),
+      update(shop, { id: growth, name: 'Growth', status: 'CANCELLED', updatedAt: at(5) }),
+    ]);
+    expect(results.map((res) => res.statusCode)).toEqual([200, 200, 200]);
+    expect(await planOf(stack.t, shop.id)).toBe('pro');
+  });
+
   it('a late ACTIVE of a replaced subscription does not flip the plan back', async () => {
     const shop = await connectedShop(stack);
     const [growth, pro] = [newId(), newId()];
