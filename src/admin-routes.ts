@@ -3,6 +3,7 @@
  * routes join them on the admin API through the shop mount (`/admin/v1/shops/:shopId`).
  */
 import { apiKeyAdminRoutes } from './api-keys/admin-routes.ts';
+import { billingAdminRoutes } from './billing/routes.ts';
 import { catalogAdminRoutes } from './catalog/admin-routes.ts';
 import { complianceAdminRoutes } from './compliance/routes.ts';
 import { checkoutAdminRoutes } from './checkout/admin-routes.ts';
@@ -29,6 +30,7 @@ export function adminOnlyRoutes(ctx: AppContext): MountableRoute[] {
     ...simulateAdminRoutes(ctx),
     ...checkoutAdminRoutes(ctx),
     ...platformConnectionAdminRoutes(ctx),
+    ...billingAdminRoutes(ctx),
     ...loginLinkAdminRoutes(ctx),
     ...complianceAdminRoutes(ctx),
   ];

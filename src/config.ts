@@ -3,6 +3,8 @@
  * Nothing else reads `process.env`: the rest of the code receives this typed object.
  */
 import { z } from 'zod';
+import { planPricesSchema } from './billing/prices.ts';
+import type { PlanPrices } from './billing/prices.ts';
 import { mergePlanCaps, planCapsOverrideSchema } from './shops/plans.ts';
 import type { PlanCaps } from './shops/plans.ts';
 import { EMPTY_ALLOW_LIST, parseAllowList } from './webhooks/destination-policy.ts';
@@ -103,6 +105,10 @@ const envSchema = z.object({
    * (path kept: `<url>/admin/api/<version>/graphql.json`): a fake endpoint for tests and development.
    */
   PLATFORM_ADMIN_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** What each paid plan costs through the platform's billing (docs/billing.md), e.g. {"growth":{"amount":"19.00","currencyCode":"USD"}}. */
+  PLATFORM_BILLING_PLANS: jsonText.pipe(planPricesSchema).optional(),
+  /** `true`: subscriptions are created with `test: true` (development stores, no charge). */
+  PLATFORM_BILLING_TEST: z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).optional(),
   /** How often the outbox dispatcher looks for due work when idle. */
   OUTBOX_POLL_MS: positiveInt.default(1000),
   // Outbox slots per instance (docs/lifecycle-catalog-webhooks.md "Delivery"): webhook attempts in
@@ -181,6 +187,10 @@ export type Config = {
   platformDiscountFunctionId: string | undefined;
   /** PLATFORM_ADMIN_API_URL, without a trailing slash. */
   platformAdminApiUrl: string | undefined;
+  /** PLATFORM_BILLING_PLANS; empty when unset (nothing is for sale). */
+  billingPrices: PlanPrices;
+  /** PLATFORM_BILLING_TEST. */
+  billingTest: boolean;
   outboxPollMs: number;
   outboxConcurrency: number;
   outboxEndpointConcurrency: number;
@@ -236,6 +246,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     platformAppSecret: e.PLATFORM_APP_SECRET ?? e.PLATFORM_WEBHOOK_SECRET,
     platformDiscountFunctionId: e.PLATFORM_DISCOUNT_FUNCTION_ID,
     platformAdminApiUrl: e.PLATFORM_ADMIN_API_URL?.replace(/\/+$/, ''),
+    billingPrices: e.PLATFORM_BILLING_PLANS ?? {},
+    billingTest: e.PLATFORM_BILLING_TEST === 'true' || e.PLATFORM_BILLING_TEST === '1',
     outboxPollMs: e.OUTBOX_POLL_MS,
     outboxConcurrency: e.OUTBOX_CONCURRENCY,
     outboxEndpointConcurrency: e.OUTBOX_ENDPOINT_CONCURRENCY,

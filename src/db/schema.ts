@@ -369,6 +369,35 @@ export const platformConnections = pgTable('platform_connections', {
   brokenReason: text('broken_reason'),
 });
 
+/**
+ * The platform's app subscriptions of a shop (docs/billing.md): created `PENDING` by
+ * POST …/billing/subscription, then moved by `app_subscriptions/update`. `status_at` is the
+ * platform's `updated_at` of the status stored (an older delivery changes nothing);
+ * `plan_set_at` the `updated_at` at which this subscription last set the shop's plan. At most
+ * one row of a shop is `current`: the subscription the shop's paid plan comes from. The id is
+ * the platform's gid, global: one shop's subscription id can never be claimed by another.
+ */
+export const appSubscriptions = pgTable(
+  'app_subscriptions',
+  {
+    shopId: text('shop_id').notNull().references(() => shops.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    /** The plan its name names; null when the name is no plan's. */
+    plan: text('plan'),
+    status: text('status').notNull(),
+    statusAt: ts('status_at'),
+    current: boolean('current').notNull().default(false),
+    planSetAt: ts('plan_set_at'),
+    test: boolean('test').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.shopId, t.id] }),
+    uniqueIndex('app_subscriptions_id_idx').on(t.id),
+    uniqueIndex('app_subscriptions_current_idx').on(t.shopId).where(sql`${t.current}`),
+  ],
+);
+
 /** Raw storefront events (POST /events), pruned after the retention period. */
 export const storefrontEvents = pgTable(
   'storefront_events',

@@ -100,6 +100,7 @@ export const TAGS: Record<string, string> = {
   Simulation: 'Evaluate drafts or inline campaigns before they go live (admin).',
   Checkout: 'The checkout discount function\'s configuration, as the discount sync writes it (admin).',
   'Platform connection': 'A shop\'s offline Admin API access token for the discount sync; never shown (admin).',
+  Billing: "Plans through the platform's billing: prices and app subscriptions (docs/billing.md).",
   'Sign-in': "The merchant admin's session and one-time login links (docs/merchant-admin.md).",
   Compliance: "Customers' data requests received from the platform, with their exports (docs/compliance.md).",
 };

@@ -105,7 +105,7 @@ export function platformWebhooks(ctx: AppContext, unverifiedBodies: BodyBudget) 
         return { ok: true as const, ignored: 'unknown_topic' as const };
       }
       try {
-        const duplicate = await handler(ctx, { shop, topic, webhookId, payload: parseBody(raw) });
+        const duplicate = await handler(ctx, { shop, topic, webhookId, payload: parseBody(raw), log: request.log });
         return { ok: true as const, duplicate };
       } catch (error) {
         if (!shopWentAway(error) || (await getShop(ctx.db, shop.id))) throw error;

@@ -5,8 +5,11 @@
  * (deliveries.ts). The answer is `true` when the delivery changed nothing because it, or the
  * order it carries, was already processed.
  */
+import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { z } from 'zod';
 import { COMPLIANCE_TOPICS } from '../compliance/topics.ts';
+import { applySubscriptionUpdate } from '../billing/subscriptions.ts';
+import { APP_SUBSCRIPTIONS_UPDATE, appSubscriptionUpdateSchema } from '../billing/webhook.ts';
 import type { AppContext } from '../context.ts';
 import { parseOr400 } from '../http/errors.ts';
 import { recordOrderIn } from '../orders/intake.ts';
@@ -25,7 +28,7 @@ import {
 } from './payloads.ts';
 import { uninstallShop } from './uninstall.ts';
 
-export type Delivery = { shop: ShopRecord; topic: string; webhookId: string; payload: unknown };
+export type Delivery = { shop: ShopRecord; topic: string; webhookId: string; payload: unknown; log: Logger };
 
 /** Runs a handler; resolves to `duplicate`. */
 export type TopicHandler = (ctx: AppContext, delivery: Delivery) => Promise<boolean>;
@@ -33,12 +36,12 @@ export type TopicHandler = (ctx: AppContext, delivery: Delivery) => Promise<bool
 const invalid = (topic: string) => `Invalid ${topic} payload`;
 
 /** A topic whose effect is a write of the shop: one unit of work, the delivery claimed first. */
-function shopWrite<S extends z.ZodType>(schema: S, apply: (uow: ShopUnitOfWork, input: z.output<S>) => Promise<unknown>): TopicHandler {
+function shopWrite<S extends z.ZodType>(schema: S, apply: (uow: ShopUnitOfWork, input: z.output<S>, log: Logger) => Promise<unknown>): TopicHandler {
   return async (ctx, delivery) => {
     const input = parseOr400(schema, delivery.payload, invalid(delivery.topic));
     return writeShop(ctx, delivery.shop.id, async (uow) => {
       if (!(await claimDelivery(uow.tx, uow.shop.id, delivery.webhookId, delivery.topic))) return true;
-      await apply(uow, input);
+      await apply(uow, input, delivery.log);
       return false;
     });
   };
@@ -77,4 +80,11 @@ export const PLATFORM_TOPICS: ReadonlyMap<string, TopicHandler> = new Map<string
   ],
   ['app/uninstalled', shopWrite(platformShopSchema, uninstallShop)],
   ...COMPLIANCE_TOPICS,
+  [
+    APP_SUBSCRIPTIONS_UPDATE,
+    shopWrite(appSubscriptionUpdateSchema, async (uow, update, log) => {
+      const outcome = await applySubscriptionUpdate(uow, update, log);
+      log.info({ subscriptionId: update.id, status: update.status, outcome }, 'app subscription update');
+    }),
+  ],
 ]);

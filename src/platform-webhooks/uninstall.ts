@@ -8,6 +8,7 @@
  * platform access token is deleted: the platform has revoked it (a reinstall issues a new one).
  */
 import { and, eq } from 'drizzle-orm';
+import { endCurrentSubscription } from '../billing/subscriptions.ts';
 import { updateCampaignFields } from '../campaigns/lifecycle-store.ts';
 import { liveTransitionEvents } from '../campaigns/transitions.ts';
 import { campaigns } from '../db/schema.ts';
@@ -35,12 +36,14 @@ export async function disableLiveCampaigns(uow: ShopUnitOfWork): Promise<string[
 }
 
 /**
- * The whole of `app/uninstalled`: the access token forgotten, the live campaigns disabled.
+ * The whole of `app/uninstalled`: the access token forgotten, the live campaigns disabled, the
+ * platform-billed plan back to Free (the platform cancels the app's subscription; docs/billing.md).
  *
  * @example
  *   await writeShop(ctx, shop.id, (uow) => uninstallShop(uow));
  */
 export async function uninstallShop(uow: ShopUnitOfWork): Promise<string[]> {
   await disconnectShop(uow.tx, uow.shop.id);
+  await endCurrentSubscription(uow, new Date());
   return disableLiveCampaigns(uow);
 }

@@ -63,7 +63,7 @@ export type PlatformWriteOptions = {
 };
 
 /** The platform's Admin GraphQL client for one shop (PLATFORM_ADMIN_API_URL redirects it to a fake). */
-function adminClient(credentials: PlatformCredentials, options: PlatformWriteOptions) {
+export function adminClient(credentials: PlatformCredentials, options: PlatformWriteOptions) {
   const fetchFn = options.fetch ?? fetch;
   const base = options.adminApiUrl;
   const customFetchApi =

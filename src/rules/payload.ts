@@ -2,6 +2,7 @@
  * The rules payload of SPEC "Rules payload", built from what storage holds for one shop at
  * one instant. Pure: the database read is in load-source.ts, caching in rules-cache.ts.
  */
+import { stripDisallowedLeaves } from '@gcrs/engine';
 import type { Budget, EngineExperiment } from '@gcrs/engine';
 import { spentBudgets } from '../budgets/spent.ts';
 import type { BudgetUsageIndex } from '../budgets/spent.ts';
@@ -111,6 +112,9 @@ export function buildRulesPayload(source: RulesSource, at: number): { payload: R
       id,
       campaignId: rule.campaignId,
       ...rest,
+      // CONTRACT part three: after a downgrade the leaves the plan lacks stay stored and are
+      // stripped here (a rule saved under the shop's plan comes back as the same object).
+      conditionTree: stripDisallowedLeaves(rest.conditionTree, source.shop.plan).tree,
       // The engine skips a rule outside these, so a storefront holding the payload for its
       // max-age still stops a campaign exactly at its end.
       startAt: window.startAt?.toISOString() ?? null,

@@ -1,6 +1,7 @@
 /** Admin API: shops (CONTRACT "Admin API"). */
 import type { AppContext } from '../context.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError, conflict } from '../http/errors.ts';
+import { connectionStatus } from '../platform/connections.ts';
 import { defineAdminRoute } from '../http/shop-routes.ts';
 import type { MountableRoute } from '../http/shop-routes.ts';
 import { patchShop } from './patch-shop.ts';
@@ -55,12 +56,26 @@ export function shopAdminRoutes(ctx: AppContext): MountableRoute[] {
       path: '',
       operationId: 'updateShop',
       summary: 'Change a shop\'s plan, currency, time zone, cap overrides or settings',
-      description: 'Fields left out are kept. A `limits` entry of `null` removes that override; `settings` merge deeply.',
+      description:
+        'Fields left out are kept. A `limits` entry of `null` removes that override; `settings` merge deeply. ' +
+        'A shop connected to the platform changes plan only through the platform\'s billing (docs/billing.md): a different `plan` is a 409.',
       tag: 'Shops',
       body: patchShopBodySchema,
       bodyOptional: true,
-      responses: { 200: { description: 'The updated shop', schema: shopResponseSchema }, 400: badBody },
+      responses: {
+        200: { description: 'The updated shop', schema: shopResponseSchema },
+        400: badBody,
+        409: { description: 'A new `plan` for a shop connected to the platform: its plan follows its app subscription' },
+      },
       handler: async ({ shop, body }) => {
+        // CONTRACT part three: "the plan changes only when the platform says so"; shops that are
+        // not connected keep this plan change.
+        if (body.plan !== undefined && body.plan !== shop.plan && (await connectionStatus(ctx.db, shop.id)).connected) {
+          throw conflict('The shop\'s plan is billed by the platform', {
+            issue: `Subscribe with POST /admin/v1/shops/${shop.id}/billing/subscription; the plan changes when the platform confirms it`,
+            path: ['plan'],
+          });
+        }
         const updated = await patchShop(ctx, shop.id, body);
         return { shop: presentShop(updated, ctx.config.planCaps) };
       },

@@ -2,11 +2,14 @@
  * Plans and their caps (CONTRACT "Admin API"). A shop's effective cap is its own override
  * where it has one, else its plan's default.
  */
+import { planSchema } from '@gcrs/engine';
+import type { Plan } from '@gcrs/engine';
 import { z } from 'zod';
 
-export const PLANS = ['free', 'growth', 'pro', 'scale'] as const;
-export const planSchema = z.enum(PLANS);
-export type Plan = z.infer<typeof planSchema>;
+// The plans are the engine's (its plan matrix gates the leaf types): one list for server and admin.
+export { planSchema };
+export type { Plan };
+export const PLANS = planSchema.options;
 
 export const CAP_NAMES = ['campaigns', 'rules', 'activeCampaigns'] as const;
 export type CapName = (typeof CAP_NAMES)[number];

@@ -285,7 +285,7 @@ export interface paths {
         head?: never;
         /**
          * Change a shop's plan, currency, time zone, cap overrides or settings
-         * @description Fields left out are kept. A `limits` entry of `null` removes that override; `settings` merge deeply.
+         * @description Fields left out are kept. A `limits` entry of `null` removes that override; `settings` merge deeply. A shop connected to the platform changes plan only through the platform's billing (docs/billing.md): a different `plan` is a 409.
          */
         patch: operations["updateShop"];
         trace?: never;
@@ -570,6 +570,43 @@ export interface paths {
         get: operations["getCheckoutConfig"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/app/api/v1/billing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The shop's plan, whether it is billed by the platform, and the plans with their prices */
+        get: operations["getBilling"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/app/api/v1/billing/subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a plan change through the platform's billing: the merchant approves it at `confirmationUrl`
+         * @description Creates the app subscription with the Admin API's `appSubscriptionCreate` (`name` = the plan's name, a recurring price from PLATFORM_BILLING_PLANS, `test` while PLATFORM_BILLING_TEST is set). The plan itself changes only when the platform sends `app_subscriptions/update` with the subscription ACTIVE. Platform failures are answered 409 (429 when it throttles), never 5xx.
+         */
+        post: operations["createBillingSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3442,6 +3479,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A new `plan` for a shop connected to the platform: its plan follows its app subscription */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listApiKeys: {
@@ -5091,6 +5140,162 @@ export interface operations {
             };
             /** @description `{ "error": "Checkout configuration not found" }`: no discount sync has written one yet */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBilling: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Billing */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        plan: "free" | "growth" | "pro" | "scale";
+                        /** @description Plans change through the platform's billing only when true; otherwise the operator sets the plan */
+                        connected: boolean;
+                        currentSubscriptionId: string | null;
+                        /** @description Subscriptions are created as test charges (PLATFORM_BILLING_TEST) */
+                        test: boolean;
+                        plans: {
+                            /** @enum {string} */
+                            plan: "free" | "growth" | "pro" | "scale";
+                            name: string;
+                            /** @description null: Free, or a plan the operator does not sell */
+                            price: {
+                                amount: string;
+                                currencyCode: string;
+                                /**
+                                 * @default EVERY_30_DAYS
+                                 * @enum {string}
+                                 */
+                                interval: "EVERY_30_DAYS" | "ANNUAL";
+                                trialDays?: number;
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description No live session: no valid session token and no live session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A state-changing request of a cookie session without its `X-CSRF-Token`, or from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createBillingSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The paid plan to subscribe to: growth, pro or scale
+                     * @enum {string}
+                     */
+                    plan: "free" | "growth" | "pro" | "scale";
+                };
+            };
+        };
+        responses: {
+            /** @description Created, pending approval */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uri */
+                        confirmationUrl: string;
+                        subscriptionId: string;
+                    };
+                };
+            };
+            /** @description No plan, an unknown plan, or `free` (a subscription is for a paid plan) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session: no valid session token and no live session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A state-changing request of a cookie session without its `X-CSRF-Token`, or from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The shop is already on that plan; the plan has no price; the shop is not connected to the platform (the operator changes its plan with PATCH); its connection is broken; or the platform refused or did not create the subscription (`issue` says why) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The platform is throttling the shop: `Retry-After` seconds */
+            429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];

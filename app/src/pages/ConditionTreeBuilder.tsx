@@ -6,13 +6,12 @@
  * Fields show the server's error when its `path` names them (ErrorAt).
  */
 import { Badge, BlockStack, Box, Button, InlineStack, Select, Text, TextField } from '@shopify/polaris';
-import { LEAF_TYPES, LEAF_TYPES_BY_PLAN, isLeafAllowed } from '@gcrs/engine';
+import { LEAF_TYPES, LEAF_TYPES_BY_PLAN, PLAN_NAMES, isLeafAllowed } from '@gcrs/engine';
 import type { ConditionNode, LeafNode, LeafType } from '@gcrs/engine';
 import { createContext, useContext, useEffect, useState } from 'react';
 
 export type Plan = 'free' | 'growth' | 'pro' | 'scale';
 const PLANS: readonly Plan[] = ['free', 'growth', 'pro', 'scale'];
-const PLAN_LABEL: Record<Plan, string> = { free: 'Free', growth: 'Growth', pro: 'Pro', scale: 'Scale' };
 type Path = readonly (string | number)[];
 
 /** The server's validation error: its `path` (from the request body's root) and text. */
@@ -309,7 +308,7 @@ function typeOptions(plan: Plan) {
     ...LEAF_TYPES.map((type) => {
       const allowed = isLeafAllowed(plan, type);
       return {
-        label: allowed ? LEAF_LABEL[type] : `${LEAF_LABEL[type]} — locked: ${PLAN_LABEL[unlockingPlan(type)]} plan`,
+        label: allowed ? LEAF_LABEL[type] : `${LEAF_LABEL[type]} — locked: ${PLAN_NAMES[unlockingPlan(type)]} plan`,
         value: type,
         disabled: !allowed,
       };
@@ -341,7 +340,7 @@ export function ConditionNodeEditor({ node, onChange, onRemove, plan, path, name
           <InlineStack gap="200" blockAlign="center">
             <Badge tone="warning">Locked</Badge>
             <Text as="span" tone="caution">
-              Needs the {PLAN_LABEL[unlockingPlan(node.type as LeafType)]} plan: this condition is removed when you save.
+              Needs the {PLAN_NAMES[unlockingPlan(node.type as LeafType)]} plan: this condition is removed when you save.
             </Text>
           </InlineStack>
         )}
@@ -406,7 +405,7 @@ export function LockedLeaves({ plan }: { plan: Plan }) {
   if (locked.length === 0) return null;
   return (
     <Text as="p" tone="subdued">
-      Locked on the {PLAN_LABEL[plan]} plan: {locked.map((type) => `${LEAF_LABEL[type]} (${PLAN_LABEL[unlockingPlan(type)]})`).join(', ')}.
+      Locked on the {PLAN_NAMES[plan]} plan: {locked.map((type) => `${LEAF_LABEL[type]} (${PLAN_NAMES[unlockingPlan(type)]})`).join(', ')}.
     </Text>
   );
 }

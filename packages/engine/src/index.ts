@@ -87,7 +87,7 @@ export type {
   RulesPayload,
   RulesPayloadInput,
 } from './schema/rules-payload.ts';
-export { planSchema, LEAF_TYPES_BY_PLAN, isLeafAllowed } from './plan/plan-matrix.ts';
+export { planSchema, PLAN_NAMES, LEAF_TYPES_BY_PLAN, isLeafAllowed } from './plan/plan-matrix.ts';
 export type { Plan } from './plan/plan-matrix.ts';
 export { stripDisallowedLeaves } from './plan/strip-disallowed-leaves.ts';
 export { collectTriggerIds } from './plan/collect-trigger-ids.ts';

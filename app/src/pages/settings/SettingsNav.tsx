@@ -6,6 +6,7 @@ import { Box, Button, InlineStack } from '@shopify/polaris';
 
 export const SETTINGS_SECTIONS = [
   { id: 'shop', label: 'Shop settings' },
+  { id: 'plan', label: 'Plan' },
   { id: 'webhooks', label: 'Webhooks' },
   { id: 'storefront-tokens', label: 'Storefront tokens' },
   { id: 'api-keys', label: 'API keys' },

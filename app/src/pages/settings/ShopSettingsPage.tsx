@@ -3,6 +3,7 @@
  * checkout, data, storefront debug, low-stock threshold). The plan and its caps are the
  * operator's: shown, not editable (the mount answers 403 to `plan` and `limits`).
  */
+import { PLAN_NAMES } from '@gcrs/engine';
 import { Badge, Banner, BlockStack, Button, Card, Checkbox, FormLayout, InlineStack, Page, Select, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorText } from '../../api/client.ts';
@@ -148,11 +149,11 @@ export function ShopSettingsPage() {
               <Text as="h2" variant="headingMd">
                 Plan
               </Text>
-              <Badge tone="info">{PLAN_LABEL[shop.plan]}</Badge>
+              <Badge tone="info">{PLAN_NAMES[shop.plan]}</Badge>
             </InlineStack>
             <Text as="p" tone="subdued">
               Up to {shop.limits.campaigns} campaigns, {shop.limits.activeCampaigns} live at once, {shop.limits.rules} rules each. Currency {shop.currency}, time
-              zone {shop.timezone}. The plan and its limits are set by the service's operator.
+              zone {shop.timezone}. The limits are set by the service's operator; the plan is under Plan.
             </Text>
           </BlockStack>
         </Card>
@@ -268,8 +269,6 @@ export function ShopSettingsPage() {
     </Page>
   );
 }
-
-const PLAN_LABEL: Record<Shop['plan'], string> = { free: 'Free', growth: 'Growth', pro: 'Pro', scale: 'Scale' };
 
 /** The fields that show an error of their own (a 400's `path` without `settings.`). */
 const FIELD_KEYS: ReadonlySet<string> = new Set([

@@ -5,6 +5,12 @@ import { isLeafType } from '../schema/leaf-node.ts';
 export const planSchema = z.enum(['free', 'growth', 'pro', 'scale']);
 export type Plan = z.output<typeof planSchema>;
 
+/**
+ * Each plan's name as people read it: the admin's labels, and the `name` of the platform's
+ * app subscription for a paid plan (`app_subscriptions/update` is matched on it).
+ */
+export const PLAN_NAMES: Readonly<Record<Plan, string>> = { free: 'Free', growth: 'Growth', pro: 'Pro', scale: 'Scale' };
+
 const FREE: readonly LeafType[] = ['cart.subtotal_gte', 'cart.subtotal_lte', 'cart.total_gte'];
 const GROWTH: readonly LeafType[] = [
   ...FREE,
