@@ -81,8 +81,12 @@ const benchRule = (c: number, r: number) => ({
 const collections: Record<string, string[]> = {};
 for (let c = 0; c < COLLECTIONS; c++) collections[`collection-${c}`] = Array.from({ length: 50 }, () => productGid(int(1, PRODUCTS)));
 
-/** A storefront's cart as it would POST it: `lines` lines, the platform's attribute list on some. */
-function cartBody(lines: number): EvaluationContextInput {
+/**
+ * A storefront's cart as it would POST it: `lines` lines, the platform's attribute list on some,
+ * and the collections map GET /rules gave it (CONTRACT "Storefront"), unless `withCollections`
+ * is false (a shop whose rules name no collection).
+ */
+function cartBody(lines: number, withCollections = true): EvaluationContextInput {
   return {
     cart: {
       currency: 'USD',
@@ -101,7 +105,7 @@ function cartBody(lines: number): EvaluationContextInput {
     },
     customer: { loggedIn: true, tags: [pick(TAGS)] },
     market: { handle: 'us', country: 'US' },
-    collections,
+    ...(withCollections ? { collections } : {}),
     visitorId: 'visitor-1',
   };
 }
@@ -173,6 +177,10 @@ async function main() {
       cases.push({ name: `${size} cart, full trace`, path: '/evaluate', body: text, context, trace: true });
       cases.push({ name: `${size} cart, no trace`, path: '/evaluate?trace=false', body: text, context, trace: false });
     }
+    // The same small cart without the map: the floor of a body that is mostly the cart.
+    const mapless = cartBody(3, false);
+    const maplessText = JSON.stringify(mapless);
+    cases.push({ name: 'small cart without collections, no trace', path: '/evaluate?trace=false', body: maplessText, context: evaluationContextSchema.parse(mapless), trace: false });
     const wanted = e.BENCH_CASES?.split(';').map((name) => name.trim());
     const selected = wanted ? cases.filter((c) => wanted.some((w) => c.name.startsWith(w))) : cases;
 

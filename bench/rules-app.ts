@@ -4,9 +4,11 @@
  * temporary directory, or DATABASE_URL), seeds the 100-rule shop of the app-vs-bare case
  * through the admin API and BENCH_SHOPS_MAX small shops in bulk (seed-shops.ts), listens on a
  * loopback port and tells its parent over IPC. Answers `stats` messages with the rules
- * cache's counters and the heap.
+ * cache's counters and the heap, and `profile` messages by starting V8's CPU profiler or
+ * stopping it and writing the profile to the file named (BENCH_CPU_PROFILE).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../src/app.ts';
@@ -37,8 +39,12 @@ async function main() {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
     process.exit(0);
   };
-  process.on('message', (message: { type: string }) => {
+  const profiler = new Session();
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+  process.on('message', (message: { type: string; file?: string }) => {
     if (message.type === 'stats') send({ type: 'stats', rules: ctx.rulesCache.stats(), memory: process.memoryUsage() });
+    if (message.type === 'profile') void toggleProfile(profiler, message.file).then(() => send({ type: 'profiled' }));
     if (message.type === 'stop') void stop();
   });
   const seeded = process.hrtime.bigint();
@@ -61,6 +67,16 @@ async function main() {
     store: `${ctx.database.kind}${config.redisUrl ? ' + Redis' : ''} (key cache ${ctx.shopVersions.mode})`,
     seedMs: Number(process.hrtime.bigint() - seeded) / 1e6,
   });
+}
+
+/** Starts the profiler, or with `file` stops it and writes the profile there (open it in Chrome's DevTools). */
+async function toggleProfile(profiler: Session, file: string | undefined): Promise<void> {
+  if (file === undefined) {
+    await profiler.post('Profiler.start');
+    return;
+  }
+  const { profile } = await profiler.post('Profiler.stop');
+  await writeFile(file, JSON.stringify(profile));
 }
 
 main().catch((error: unknown) => {

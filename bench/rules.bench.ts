@@ -18,8 +18,10 @@
  * BENCH_CONNECTIONS (10), BENCH_ACCEPT_ENCODING ("identity,br"), BENCH_SCALE_ENCODING ("br"),
  * BENCH_SHOPS ("1000,10000"; "" skips part 2), BENCH_SHOP_RULES (10), BENCH_STORES
  * ("pglite,postgres"), BENCH_KEYS (1: part 1 with N keys of its shop in turn, each with its
- * own rate-limit window).
+ * own rate-limit window), BENCH_CPU_PROFILE (a directory: a .cpuprofile of the app over each
+ * case's last measured round).
  */
+import { mkdir } from 'node:fs/promises';
 import { get } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
 import { availableParallelism, loadavg } from 'node:os';
@@ -39,6 +41,7 @@ const envSchema = z.object({
   BENCH_SHOP_RULES: z.coerce.number().int().min(1).max(1000).default(10),
   BENCH_STORES: z.string().default('pglite,postgres'),
   BENCH_KEYS: z.coerce.number().int().min(1).max(1000).default(1),
+  BENCH_CPU_PROFILE: z.string().optional(),
 });
 type BenchEnv = z.infer<typeof envSchema>;
 
@@ -112,6 +115,15 @@ async function alternate(e: BenchEnv, a: () => Promise<Round>, b: () => Promise<
   return [totals(ra), totals(rb)];
 }
 
+/** With BENCH_CPU_PROFILE, one more round of `run` (not counted) under the app's CPU profiler, written to `<dir>/<name>.cpuprofile`. */
+async function profileRound(e: BenchEnv, app: BenchChild, name: string, run: () => Promise<Round>): Promise<void> {
+  if (e.BENCH_CPU_PROFILE === undefined) return;
+  await mkdir(e.BENCH_CPU_PROFILE, { recursive: true });
+  await app.ask({ type: 'profile' }, 'profiled');
+  await run();
+  await app.ask({ type: 'profile', file: `${e.BENCH_CPU_PROFILE}/${name}.cpuprofile` }, 'profiled');
+}
+
 /** Part 1: the app against bare Fastify, one shop of 100 rules. */
 async function appAgainstBare(e: BenchEnv, app: BenchChild, appUrl: string, keys: string[], loader: BenchChild) {
   const key = keys[0] ?? '';
@@ -144,6 +156,7 @@ async function appAgainstBare(e: BenchEnv, app: BenchChild, appUrl: string, keys
           () => measure(loader, app, job(appUrl, e.BENCH_ROUND_SECONDS), status),
           () => measure(loader, bare, job(bareUrl, e.BENCH_ROUND_SECONDS), status),
         );
+        await profileRound(e, app, `rules-${status}-${coding}`, () => measure(loader, app, job(appUrl, e.BENCH_ROUND_SECONDS), status));
         print(`    ${coding.padEnd(8)} ${status} (${first.body.length} bytes): ${side('app', a)} | ${side('bare', b)} | ` +
           `CPU/req bare/app ${verdict(b.cpuPerRequest / a.cpuPerRequest, 0.8)}, req/s app/bare ${(a.rate / b.rate).toFixed(2)}  [load ${load()}]`);
       }
@@ -172,6 +185,7 @@ async function manyShops(e: BenchEnv, app: BenchChild, appUrl: string, loader: B
       () => measure(loader, app, job(one, e.BENCH_ROUND_SECONDS), 200),
       () => measure(loader, app, job(keys, e.BENCH_ROUND_SECONDS), 200),
     );
+    await profileRound(e, app, `rules-${count}-shops`, () => measure(loader, app, job(keys, e.BENCH_ROUND_SECONDS), 200));
     const { rules, memory } = await app.ask<{ rules: { entries: number; bytes: number; maxBytes: number; compressions: { br: number; gzip: number } }; memory: NodeJS.MemoryUsage }>({ type: 'stats' }, 'stats');
     print(`    ${fmt(count).padStart(6)} shops: ${side('1 shop', single)} | ${side(`${fmt(count)} shops`, many)} | ` +
       `CPU/req 1/N ${verdict(single.cpuPerRequest / many.cpuPerRequest, 0.7)}, req/s N/1 ${(many.rate / single.rate).toFixed(2)}  [load ${load()}]`);

@@ -70,7 +70,9 @@ function increment(text: string): string | undefined {
 
 let lastTime = -1;
 let lastTimeText = '';
-let lastRandom = '';
+/** The last id's body but its last character, and that character's index in ALPHABET. */
+let lastStem = '';
+let lastDigit = 61;
 
 /**
  * A new id with its prefix.
@@ -80,7 +82,14 @@ let lastRandom = '';
  */
 export function newId(prefix: IdPrefix): string {
   const now = Math.max(Date.now(), lastTime);
-  const next = now === lastTime ? increment(lastRandom) : undefined;
+  // Within one millisecond only the last character changes, 61 times in 62: the id is the
+  // stem kept from the last one and the next character (every request gets an id).
+  if (now === lastTime && lastDigit < 61) {
+    lastDigit += 1;
+    return `${prefix}_${lastStem}${ALPHABET.charAt(lastDigit)}`;
+  }
+  const next = now === lastTime ? increment(`${lastStem.slice(8)}${ALPHABET.charAt(lastDigit)}`) : undefined;
+  let lastRandom: string;
   if (next === undefined) {
     // A new millisecond, or 62^8 ids in this one: move on with fresh randomness.
     lastTime = next === undefined && now === lastTime ? now + 1 : now;
@@ -89,5 +98,7 @@ export function newId(prefix: IdPrefix): string {
   } else {
     lastRandom = next;
   }
+  lastStem = `${lastTimeText}${lastRandom.slice(0, -1)}`;
+  lastDigit = ALPHABET.indexOf(lastRandom.charAt(lastRandom.length - 1));
   return `${prefix}_${lastTimeText}${lastRandom}`;
 }

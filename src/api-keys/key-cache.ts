@@ -42,6 +42,11 @@ export type Authentication = { verified: VerifiedKey; decision: CountedDecision 
 export type ApiKeyVerifier = {
   /** The live key `key` names with its shop (verifyApiKey), from memory while that is exact. */
   authenticate(key: string, count: CountRequest): Promise<Authentication | undefined>;
+  /**
+   * The verified key when memory answers without waiting and without counting (embedded
+   * PGlite: an entry of the shop's current version); undefined otherwise: call `authenticate`.
+   */
+  authenticateNow(key: string): VerifiedKey | undefined;
   /** Whether entries are kept at all (not on PostgreSQL without Redis). */
   readonly caching: boolean;
   close(): void;
@@ -116,6 +121,11 @@ export function createApiKeyVerifier(options: { db: Queryable; versions: ShopVer
   return {
     caching: versions.mode !== 'off',
     authenticate,
+    authenticateNow(key) {
+      if (versions.mode !== 'local') return undefined;
+      const entry = entries.get(key);
+      return entry !== undefined && entry.version === versions.read(entry.shopId) ? entry.verified : undefined;
+    },
     close() {
       entries.clear();
     },

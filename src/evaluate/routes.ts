@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { notFound } from '../http/errors.ts';
 import { defineShopRoute } from '../http/shop-routes.ts';
 import type { ShopRoute } from '../http/shop-routes.ts';
+import { createCollectionsMemo } from './collections-memo.ts';
 import { customerRedemptions } from './customer-redemptions.ts';
 import { evaluateContext } from './evaluate.ts';
 import { EVALUATE_BODY_LIMIT_BYTES, MAX_CART_LINES, MAX_TRACE_NODES } from './limits.ts';
@@ -12,6 +13,8 @@ import { acceptEvaluateBody, evaluateBodySchema, evaluateQuerySchema, evaluation
 // Error statuses are documented with the shared Error schema; this only marks that they have a body.
 
 export function evaluateRoutes(ctx: AppContext): ShopRoute[] {
+  // A storefront sends the same collections map request after request (collections-memo.ts).
+  const collections = createCollectionsMemo();
   return [
     defineShopRoute({
       method: 'POST',
@@ -32,7 +35,12 @@ export function evaluateRoutes(ctx: AppContext): ShopRoute[] {
       rateLimit: 'default',
       query: evaluateQuerySchema,
       body: evaluateBodySchema,
-      fastBody: acceptEvaluateBody,
+      fastBody: (body, shopId) => {
+        if (shopId === undefined) return acceptEvaluateBody(body);
+        const context = acceptEvaluateBody(body, collections.known(shopId));
+        if (context?.collections !== undefined) collections.remember(shopId, context.collections);
+        return context;
+      },
       bodyLimit: EVALUATE_BODY_LIMIT_BYTES,
       responses: {
         200: { description: 'Each rule\'s result with its trace (unless `?trace=false`), and the cart operations', schema: evaluationResponseSchema },

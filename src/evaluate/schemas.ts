@@ -4,7 +4,7 @@
  * accepts exactly what the storefront library evaluates.
  */
 import { MAX_PER_CUSTOMER, acceptEvaluationContext, evaluationContextSchema, textSchema } from '@gcrs/engine';
-import type { ConditionTrace, EvaluationContext } from '@gcrs/engine';
+import type { ConditionTrace, EvaluationContext, KnownCollections } from '@gcrs/engine';
 import { z } from 'zod';
 import { importCampaignSchema } from '../campaigns/schemas.ts';
 import { timestampInputSchema } from '../http/timestamp.ts';
@@ -27,12 +27,13 @@ export const evaluateBodySchema = boundedContextSchema;
 /**
  * The route's shortcut past {@link evaluateBodySchema} (shop-routes.ts `fastBody`): the engine's
  * acceptEvaluationContext with the same bound on lines; undefined leaves the body to the schema.
+ * `known` as acceptEvaluationContext takes it (collections-memo.ts).
  *
  * @example
  *   acceptEvaluateBody({ cart: { currency: 'USD', lines: [] } }); // { cart: { currency: 'USD', lines: [] } }
  */
-export function acceptEvaluateBody(body: unknown): EvaluationContext | undefined {
-  const context = acceptEvaluationContext(body);
+export function acceptEvaluateBody(body: unknown, known?: KnownCollections): EvaluationContext | undefined {
+  const context = acceptEvaluationContext(body, known);
   return context !== undefined && context.cart.lines.length <= MAX_CART_LINES ? context : undefined;
 }
 

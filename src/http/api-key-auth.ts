@@ -7,7 +7,7 @@
  */
 import type { ApiKeyVerifier, CountRequest } from '../api-keys/key-cache.ts';
 import { childLogger } from '../logging/child.ts';
-import type { RateLimiter } from '../rate-limit/limiter.ts';
+import type { RateLimitDecision, RateLimiter } from '../rate-limit/limiter.ts';
 import { rateLimitHeaderWriter } from '../rate-limit/headers.ts';
 import { RATE_LIMIT_POLICIES, rateLimitKey } from '../rate-limit/policies.ts';
 import type { RateLimitPolicyName } from '../rate-limit/policies.ts';
@@ -16,13 +16,30 @@ import { bearerToken } from './bearer.ts';
 import { planRequired, rateLimited, unauthorized } from './errors.ts';
 import type { ShopResolver } from './shop-routes.ts';
 
-export function createApiKeyResolver(deps: { verifier: Pick<ApiKeyVerifier, 'authenticate'>; limiter: RateLimiter; rateLimitScale: number }): ShopResolver {
+/** Limiter keys remembered per policy (the key cache's own bound). */
+const MAX_LIMITER_KEYS = 10_000;
+
+export function createApiKeyResolver(deps: { verifier: Pick<ApiKeyVerifier, 'authenticate' | 'authenticateNow'>; limiter: RateLimiter; rateLimitScale: number }): ShopResolver {
   // Per policy, once: the scaled limit, the limiter call and the header writer.
-  const counters = new Map<RateLimitPolicyName, { count: CountRequest; headers: ReturnType<typeof rateLimitHeaderWriter> }>();
+  const counters = new Map<RateLimitPolicyName, { count: CountRequest; countNow: ((shopId: string, keyId: string) => RateLimitDecision) | undefined; headers: ReturnType<typeof rateLimitHeaderWriter> }>();
+  const hitNow = deps.limiter.hitNow?.bind(deps.limiter);
   for (const [name, policy] of Object.entries(RATE_LIMIT_POLICIES) as Array<[RateLimitPolicyName, (typeof RATE_LIMIT_POLICIES)[RateLimitPolicyName]]>) {
     const limit = Math.max(1, Math.round(policy.limit * deps.rateLimitScale));
+    // Each key's limiter key, built once: the same string every time, so the limiter's map
+    // finds it without hashing a new one (a key id names one key of one shop, for good).
+    const limiterKeys = new Map<string, string>();
+    const limiterKey = (shopId: string, keyId: string): string => {
+      let key = limiterKeys.get(keyId);
+      if (key === undefined) {
+        if (limiterKeys.size >= MAX_LIMITER_KEYS) limiterKeys.clear();
+        key = rateLimitKey(shopId, keyId, policy);
+        limiterKeys.set(keyId, key);
+      }
+      return key;
+    };
     counters.set(name, {
-      count: (shopId, keyId, version) => deps.limiter.hit(rateLimitKey(shopId, keyId, policy), limit, policy.windowMs, version),
+      count: (shopId, keyId, version) => deps.limiter.hit(limiterKey(shopId, keyId), limit, policy.windowMs, version),
+      countNow: hitNow && ((shopId, keyId) => hitNow(limiterKey(shopId, keyId), limit, policy.windowMs)),
       headers: rateLimitHeaderWriter(policy.name, limit, policy.windowMs / 1000),
     });
   }
@@ -31,14 +48,16 @@ export function createApiKeyResolver(deps: { verifier: Pick<ApiKeyVerifier, 'aut
     const counter = counters.get(route.rateLimit);
     if (!counter) throw new Error(`no rate limit policy ${route.rateLimit}`);
     const token = bearerToken(request.headers.authorization);
-    const auth = token === undefined ? undefined : await deps.verifier.authenticate(token, counter.count);
+    // From memory when it can answer at once (no promise on the hot path), else with the wait.
+    const known = token === undefined ? undefined : deps.verifier.authenticateNow(token);
+    const auth = known !== undefined ? { verified: known, decision: undefined } : token === undefined ? undefined : await deps.verifier.authenticate(token, counter.count);
     if (!auth) throw unauthorized();
     const { shop, keyId, prefix } = auth.verified;
     // The prefix identifies the key in logs; the key itself is never logged.
     request.log = childLogger(request.log, { shopId: shop.id, keyPrefix: prefix });
     if (!hasApiAccess(shop.plan)) throw planRequired();
 
-    const decision = auth.decision ?? (await counter.count(shop.id, keyId, undefined));
+    const decision = auth.decision ?? counter.countNow?.(shop.id, keyId) ?? (await counter.count(shop.id, keyId, undefined));
     const headers = counter.headers(decision);
     if (!decision.allowed) throw rateLimited(headers);
     reply.headers(headers);

@@ -55,8 +55,9 @@ export type RouteDefBase<P extends Schema, Q extends Schema, B extends Schema> =
    * A shortcut past `body` for bodies that are plainly valid: what `body` would parse them to,
    * or undefined to let `body` judge (it then accepts or words the refusal). It never refuses,
    * so a route answers as its schema says either way; a hot route saves the schema's walk.
+   * `shopId` is the caller's shop (undefined on operator routes).
    */
-  fastBody?: (body: unknown) => Out<B> | undefined;
+  fastBody?: (body: unknown, shopId: string | undefined) => Out<B> | undefined;
   /** Every field of the body is optional: a request without a body (or `null`) is read as `{}`. */
   bodyOptional?: boolean;
   /** A body limit in bytes below the server's BODY_LIMIT_BYTES (which still applies when lower). */
@@ -144,11 +145,11 @@ export function defineAdminRoute(route: AdminShopRouteDef<Schema, Schema, Schema
 }
 
 /** The request's params, query and body, each parsed by the route's schema or a 400. */
-function parseRequest(route: MountableRoute, request: FastifyRequest): { params: unknown; query: unknown; body: unknown } {
+function parseRequest(route: MountableRoute, request: FastifyRequest, shopId?: string): { params: unknown; query: unknown; body: unknown } {
   const params = route.params ? parseOr400(route.params, request.params, 'Invalid path parameters') : undefined;
   const query = route.query ? parseOr400(route.query, request.query, 'Invalid query parameters') : undefined;
   const rawBody = route.bodyOptional ? (request.body ?? {}) : request.body;
-  const body = route.body ? (route.fastBody?.(rawBody) ?? parseOr400(route.body, rawBody, route.bodyError ?? 'Invalid request body')) : undefined;
+  const body = route.body ? (route.fastBody?.(rawBody, shopId) ?? parseOr400(route.body, rawBody, route.bodyError ?? 'Invalid request body')) : undefined;
   return { params, query, body };
 }
 
@@ -173,7 +174,10 @@ export function mountRoutes<R extends ShopScopedRoute>(
           return route.handler({ ...parseRequest(route, request), trigger: mount.trigger, request, reply });
         }
         const shop = await mount.resolveShop(request, reply, route);
-        return route.handler({ ...parseRequest(route, request), shop, trigger: mount.trigger, request, reply });
+        const { params, query, body } = parseRequest(route, request, shop.id);
+        // Awaited, not returned: an async function that returns a promise adopts it two
+        // microtask turns later than one that awaits it (every API request comes this way).
+        return await route.handler({ params, query, body, shop, trigger: mount.trigger, request, reply });
       },
     });
   }

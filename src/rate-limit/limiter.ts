@@ -34,6 +34,11 @@ export interface RateLimiter {
    * a limiter that cannot (memory, or Redis failing over) leaves `version` out.
    */
   hit(key: string, limit: number, windowMs: number, version?: VersionRead): Promise<CountedDecision>;
+  /**
+   * `hit` with its decision in hand, for a limiter that decides without waiting (the in-process
+   * window): the hot path then waits for no promise. Absent where deciding takes I/O.
+   */
+  hitNow?(key: string, limit: number, windowMs: number): RateLimitDecision;
   close(): Promise<void>;
 }
 

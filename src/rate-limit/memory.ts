@@ -83,6 +83,7 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}):
 
   return {
     hit: async (key, limit, windowMs) => hit(key, limit, windowMs),
+    hitNow: hit,
     sweep,
     get keyCount() {
       return logs.size;

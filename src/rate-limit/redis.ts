@@ -170,8 +170,9 @@ export function createRedisRateLimiter(redis: RedisClient, options: RedisRateLim
       renew(state, key, lease, now);
     }
     // The leased entry leaves the window `windowMs` after the lease's end.
-    const decision = allowedDecision(lease.limit, state.counted, lease.windowMs + lease.expiresAt - now);
-    return lease.version === undefined ? decision : { ...decision, version: lease.version };
+    const decision: CountedDecision = allowedDecision(lease.limit, state.counted, lease.windowMs + lease.expiresAt - now);
+    if (lease.version !== undefined) decision.version = lease.version;
+    return decision;
   };
 
   const hit = async (key: string, limit: number, windowMs: number, version?: VersionRead): Promise<CountedDecision> => {

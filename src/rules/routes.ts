@@ -34,7 +34,8 @@ export function rulesRoutes(ctx: AppContext): ShopRoute[] {
         304: { description: 'Not modified: the payload matches If-None-Match; no body', headers: cacheHeaders },
       },
       handler: async ({ shop, trigger, request, reply }) => {
-        const rules = await ctx.rulesCache.get(shop, trigger);
+        // A current entry is answered at once; only a miss waits (a load, a rebuild).
+        const rules = ctx.rulesCache.current(shop, trigger) ?? (await ctx.rulesCache.get(shop, trigger));
         if (!rules) throw notFound('Shop');
         // Each coding has its own strong ETag, and a tag of any coding of the current payload
         // answers 304, with no compression: a coding's tag is known before its bytes.

@@ -59,6 +59,8 @@ export type RulesCache = {
    * exists. `shop.rulesVersion` is the version the caller has seen: nothing older is served.
    */
   get(shop: { id: string; rulesVersion: number }, mount: Trigger): Promise<RulesResponse | undefined>;
+  /** `get`'s answer when it is in hand (a current entry), with no promise to wait for; else undefined. */
+  current(shop: { id: string; rulesVersion: number }, mount: Trigger): RulesResponse | undefined;
   /** The same payload as an object only (POST /evaluate): no bytes are built for it. */
   payload(shop: { id: string; rulesVersion: number }, mount: Trigger): Promise<RulesPayload | undefined>;
   /** Drops the shop's entry here and on every other instance; call after a write commits. */
@@ -200,19 +202,25 @@ export function createRulesCache(options: RulesCacheOptions): RulesCache {
 
   const inSegment = (entry: Entry, at: number) => at >= entry.segment.from && at < entry.segment.until;
 
+  /** The shop's entry when it is current at `at` (then the most recently used), else undefined. */
+  const hit = (shop: { id: string; rulesVersion: number }, at: number): Entry | undefined => {
+    const cached = entries.get(shop.id);
+    if (cached === undefined || cached.source.shop.rulesVersion < shop.rulesVersion || !inSegment(cached, at)) return undefined;
+    // A hot shop asks again and again: only a hit on another entry reorders the map.
+    if (cached !== newest) {
+      entries.delete(shop.id);
+      entries.set(shop.id, cached);
+      newest = cached;
+    }
+    return cached;
+  };
+
   const entryFor = async (shop: { id: string; rulesVersion: number }): Promise<Entry | undefined> => {
     const at = now().getTime();
+    const found = hit(shop, at);
+    if (found !== undefined) return found;
     const cached = entries.get(shop.id);
     const current = cached !== undefined && cached.source.shop.rulesVersion >= shop.rulesVersion;
-    if (current && inSegment(cached, at)) {
-      // A hot shop asks again and again: only a hit on another entry reorders the map.
-      if (cached !== newest) {
-        entries.delete(shop.id);
-        entries.set(shop.id, cached);
-        newest = cached;
-      }
-      return cached;
-    }
     // Same version, new schedule segment: rebuild from the data in hand, no database read.
     const source = current ? cached.source : await load(shop.id, shop.rulesVersion);
     if (source === undefined) return undefined;
@@ -270,6 +278,10 @@ export function createRulesCache(options: RulesCacheOptions): RulesCache {
   };
 
   return {
+    current(shop, mount) {
+      const entry = hit(shop, now().getTime());
+      return entry === undefined ? undefined : respond(entry, mount);
+    },
     async get(shop, mount) {
       const entry = await entryFor(shop);
       return entry === undefined ? undefined : respond(entry, mount);

@@ -160,24 +160,53 @@ function market(value: unknown): EvaluationContext['market'] {
 const productId = (value: unknown) => gidOrNumericId(value, PRODUCT_GID);
 const productIds = (value: unknown) => list(value).map(productId);
 
+/** A map this function returned before, when `collections` equals it by value; else undefined. */
+export type KnownCollections = (collections: unknown) => EvaluationContext['collections'] | undefined;
+
 /**
  * What `evaluationContextSchema.parse(input)` returns when `input` (a JSON value) is plainly
- * valid; undefined when the schema has to judge it (it may still accept it).
+ * valid; undefined when the schema has to judge it (it may still accept it). `known` may hand
+ * back a `collections` map this function returned before, equal by value (sameCollections):
+ * it is then used as it is, unwalked, and the engine keeps what it derived from that object.
  *
  * @example
  *   const context = acceptEvaluationContext(body) ?? evaluationContextSchema.parse(body);
  */
-export function acceptEvaluationContext(input: unknown): EvaluationContext | undefined {
+export function acceptEvaluationContext(input: unknown, known?: KnownCollections): EvaluationContext | undefined {
   try {
     const object = plain(input);
     const context: Partial<EvaluationContext> = { cart: cart(object.cart) };
     if (!absent(object, 'customer')) context.customer = customer(object.customer);
     if (!absent(object, 'market')) context.market = market(object.market);
-    if (!absent(object, 'collections')) context.collections = record(object.collections, productIds);
+    if (!absent(object, 'collections')) context.collections = known?.(object.collections) ?? record(object.collections, productIds);
     if (!absent(object, 'visitorId')) context.visitorId = text(object.visitorId);
     return context as EvaluationContext;
   } catch (error) {
     if (error === UNSURE) return undefined;
     throw error;
   }
+}
+
+/**
+ * Whether `input` is the map `accepted` by value: the same keys in the same order, each with the
+ * same ids in the same order. A map acceptEvaluationContext returned is its input as it came, so
+ * an input equal to it would be accepted as an equal map.
+ *
+ * @example
+ *   sameCollections({ a: ['gid://shopify/Product/1'] }, { a: ['gid://shopify/Product/1'] }); // true
+ */
+export function sameCollections(accepted: NonNullable<EvaluationContext['collections']>, input: unknown): boolean {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return false;
+  const keys = Object.keys(accepted);
+  const inputKeys = Object.keys(input);
+  if (keys.length !== inputKeys.length) return false;
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k] as string;
+    if (inputKeys[k] !== key) return false;
+    const ids = accepted[key] as ReadonlyArray<string | number>;
+    const given = (input as Record<string, unknown>)[key];
+    if (!Array.isArray(given) || given.length !== ids.length) return false;
+    for (let i = 0; i < ids.length; i++) if (given[i] !== ids[i]) return false;
+  }
+  return true;
 }
