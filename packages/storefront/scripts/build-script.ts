@@ -60,10 +60,11 @@ export const FIRST_LOAD_GOAL_BYTES = 10_000;
 
 /**
  * What the first load may not exceed today, gzip: the goal is not met (13,787 B when the chunk
- * was split off, 12,878 B with the trusted payload readers), so this ceiling keeps it from
+ * was split off, 12,878 B with the trusted payload readers, 12,652 B with the outcome table as
+ * module exports), so this ceiling keeps it from
  * growing while docs/storefront-script.md says what is left to cut. Lower it with every cut.
  */
-export const FIRST_LOAD_CEILING_BYTES = 13_000;
+export const FIRST_LOAD_CEILING_BYTES = 12_700;
 
 /**
  * The chunk's name under the service's versioned URL, beside gifts.js.
