@@ -4,8 +4,10 @@
  * comes from the extension's assets by `asset_url`, and the on-demand chunk (gift choice, toast,
  * reminder…) is fetched only when a choice waits for the shopper, from `data-widgets-src`.
  */
-import type { Page } from 'playwright-core';
+import { gzipSync } from 'node:zlib';
+import type { Page, Response } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { FIRST_LOAD_CEILING_BYTES } from '../../packages/storefront/scripts/build-script.ts';
 import { EMBED_ASSET_PATH } from '../../dev/storefront/embed-liquid.ts';
 import { demoWidgets, subtotalGiftCampaign } from '../../dev/storefront/seed.ts';
 import { saveScreenshot, skipWithoutChromium } from '../support/chromium.ts';
@@ -24,6 +26,28 @@ function watchAssets(page: Page): string[] {
     if (pathname.startsWith(EMBED_ASSET_PATH)) fetched.push(pathname.slice(EMBED_ASSET_PATH.length));
   });
   return fetched;
+}
+
+/**
+ * The extension's JavaScript a page load fetches before any interaction: opens `url` with the
+ * browser cache off (each load counts in full), waits for the first pass and for the network to
+ * settle (a chunk a pass asks for is fetched by then), and answers each asset's gzip -9 bytes.
+ */
+async function scriptBytesBeforeInteraction(page: Page, url: string): Promise<Record<string, number>> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  const bodies: Array<Promise<[string, number]>> = [];
+  const onResponse = (response: Response) => {
+    const { pathname } = new URL(response.url());
+    if (!pathname.startsWith(EMBED_ASSET_PATH) || !pathname.endsWith('.js')) return;
+    bodies.push(response.body().then((body) => [pathname.slice(EMBED_ASSET_PATH.length), gzipSync(body, { level: 9 }).byteLength]));
+  };
+  page.on('response', onResponse);
+  await openStorefront(page, url);
+  await page.waitForLoadState('networkidle');
+  page.off('response', onResponse);
+  await cdp.detach();
+  return Object.fromEntries(await Promise.all(bodies));
 }
 
 describe.skipIf(skipWithoutChromium())('the theme app extension on the stand-in storefront, in Chromium', () => {
@@ -96,5 +120,24 @@ describe.skipIf(skipWithoutChromium())('the theme app extension on the stand-in 
     await addFromCard(page, 'organic-cotton-tee', 2);
     await expectGiftVariants(page, [MUG]);
     expect(giftWrites(standin.cartRequests()).map((request) => `${request.path} ${request.status}`)).toEqual(['/cart/add.js 200']);
+  });
+
+  it('fetches at most the first load before any interaction: a page with an empty cart and one with a filled cart', async () => {
+    const { shopId, standin } = await stack.openShop('scale', { theme: 'embed' });
+    await stack.admin.launchCampaign(shopId, subtotalGiftCampaign('Spend $50', 5000, [MUG]));
+    await stack.admin.putWidgets(shopId, demoWidgets(5000, MUG));
+
+    const empty = await scriptBytesBeforeInteraction(page, standin.url);
+    expect(Object.keys(empty)).toEqual(['gifts.js']);
+    expect(empty['gifts.js']).toBeLessThanOrEqual(FIRST_LOAD_CEILING_BYTES);
+
+    // The shopper fills the cart (the gift comes, and its toast loads the chunk), then opens a page.
+    await addFromCard(page, 'organic-cotton-tee', 3);
+    await expectGiftVariants(page, [MUG]);
+    const filled = await scriptBytesBeforeInteraction(page, standin.url);
+    expect(Object.keys(filled)).toEqual(['gifts.js']);
+    expect(filled['gifts.js']).toBeLessThanOrEqual(FIRST_LOAD_CEILING_BYTES);
+    expect((await giftLines(page)).length).toBe(1);
+    console.log(`before any interaction: empty cart ${JSON.stringify(empty)}, filled cart ${JSON.stringify(filled)} (gzip -9 B)`);
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readGiftConfig, readRuleOptions, readShopSettings } from '../src/compile/read-rule-parts.ts';
+import * as trusted from '../src/compile/read-rule-parts-trusted.ts';
 import { giftConfigSchema, ruleOptionsSchema, shopSettingsSchema } from '../src/index.ts';
 
 // compileRules reads giftConfig, options and shopSettings with plain readers so the storefront
@@ -107,5 +108,41 @@ describe('plain readers of rule parts (zod-free compileRules)', () => {
     expect(readRuleOptions({ actionType: 'customer_choice' })?.actionType).toBe('customer_choice');
     expect(readRuleOptions({ discountValue: 101 })).toBeUndefined();
     expect(readShopSettings({ engine: { evaluationDelay: 300 }, x: 1 })).toEqual({ engine: { evaluationDelay: 300 } });
+  });
+});
+
+// The storefront build's readers (read-rule-parts-trusted.ts) trust the payload the server
+// validated: on every input the validating readers accept they give at least the same fields
+// (they keep unknown keys, and leave `budget`, which the engine never reads, as it came).
+const validGiftConfigArb = fc.record(
+  {
+    type: fc.constant('fixed'),
+    gifts: fc.array(fc.record({ variantId: variant, quantity: fc.integer({ min: 1, max: 3 }) }), { minLength: 1, maxLength: 3 }),
+    fallbackOnOOS: fc.boolean(),
+    per: fc.record({ every: fc.integer({ min: 1, max: 5 }), of: fc.constantFrom('items', 'subtotal'), max: fc.integer({ min: 1, max: 5 }), extra: loose }, { requiredKeys: ['every', 'of', 'max'] }),
+  },
+  { requiredKeys: ['type', 'gifts'] },
+);
+
+describe('trusted readers of the storefront build', () => {
+  const withoutBudget = (options: object | undefined) => {
+    if (options === undefined) return undefined;
+    const { budget: _budget, ...rest } = options as { budget?: unknown };
+    return rest;
+  };
+  const laws: Array<[string, fc.Arbitrary<unknown>, (input: unknown) => unknown, (input: unknown) => unknown]> = [
+    ['readGiftConfig', fc.oneof(giftConfigArb, validGiftConfigArb), readGiftConfig, trusted.readGiftConfig],
+    ['readRuleOptions', optionsArb, (input) => withoutBudget(readRuleOptions(input)), (input) => withoutBudget(trusted.readRuleOptions(input))],
+    ['readShopSettings', settingsArb, readShopSettings, trusted.readShopSettings],
+  ];
+  it.each(laws)('%s gives what the validating reader gives on the inputs it accepts', (_name, arb, validating, trustedReader) => {
+    let accepted = 0;
+    fc.assert(fc.property(arb, (input) => {
+      const expected = validating(input);
+      if (expected === undefined) return;
+      accepted++;
+      expect(trustedReader(input)).toMatchObject(expected as object);
+    }), { numRuns: 3000 });
+    expect(accepted).toBeGreaterThan(10);
   });
 });

@@ -14,8 +14,9 @@
  * extension's assets and `npm run size:storefront` measures them.
  */
 import { createHash } from 'node:crypto';
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Metafile } from 'esbuild';
+import type { Metafile, Plugin } from 'esbuild';
 
 export type StorefrontAsset = {
   /** The asset's bytes (UTF-8 JavaScript). */
@@ -31,6 +32,26 @@ export type StorefrontScript = StorefrontAsset & { widgets: StorefrontAsset };
 const MAIN_ENTRY = fileURLToPath(new URL('../src/script/main.ts', import.meta.url));
 const WIDGETS_ENTRY = fileURLToPath(new URL('../src/script/widgets-chunk.ts', import.meta.url));
 
+/**
+ * The engine's modules this build swaps for a smaller stand-in (same exports, split modules of
+ * the engine itself, not a fork): the script's only input is the payload the server validated.
+ * - `read-rule-parts.ts` → `read-rule-parts-trusted.ts`: readers that only fill defaults.
+ * Keyed by the importing module and the import.
+ */
+const ENGINE_STAND_INS: Record<string, string> = {
+  'compile-rules.ts ./read-rule-parts.ts': fileURLToPath(new URL('../../engine/src/compile/read-rule-parts-trusted.ts', import.meta.url)),
+};
+
+const engineStandIns: Plugin = {
+  name: 'engine-stand-ins',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.?\/[a-z/-]+\.ts$/ }, (args) => {
+      const standIn = args.importer.includes('/packages/engine/src/') ? ENGINE_STAND_INS[`${basename(args.importer)} ${args.path}`] : undefined;
+      return standIn === undefined ? undefined : { path: standIn };
+    });
+  },
+};
+
 /** ES2020: every evergreen browser since 2020 (the platform's themes support no older ones). */
 export const SCRIPT_TARGET = ['es2020'];
 
@@ -38,11 +59,12 @@ export const SCRIPT_TARGET = ['es2020'];
 export const FIRST_LOAD_GOAL_BYTES = 10_000;
 
 /**
- * What the first load may not exceed today, gzip: the goal is not met (13,787 B measured when the
- * chunk was split off; the engine alone is about 8,400 B of it), so this ceiling keeps it from
+ * What the first load may not exceed today, gzip: the goal is not met (13,787 B when the chunk
+ * was split off, 12,878 B with the trusted payload readers, 12,652 B with the outcome table as
+ * module exports), so this ceiling keeps it from
  * growing while docs/storefront-script.md says what is left to cut. Lower it with every cut.
  */
-export const FIRST_LOAD_CEILING_BYTES = 14_000;
+export const FIRST_LOAD_CEILING_BYTES = 12_700;
 
 /**
  * The chunk's name under the service's versioned URL, beside gifts.js.
@@ -74,6 +96,7 @@ async function buildAsset(entry: string, define: Record<string, string>): Promis
     // The engine's sources (no build step), as the rest of the repo resolves them.
     conditions: ['@gcrs/source'],
     define,
+    plugins: [engineStandIns],
     legalComments: 'none',
     write: false,
     metafile: true,

@@ -22,6 +22,9 @@ describe('gifts.js assets', () => {
     // The engine is in the first load: its planner and evaluator, not its schemas.
     expect(inputs).toEqual(expect.arrayContaining(['packages/engine/src/planner/plan-cart.ts', 'packages/engine/src/compile/compile-rules.ts']));
     expect(inputs.filter((path) => /packages\/engine\/src\/schema\/(?!literals|rule-option-defaults)/.test(path))).toEqual([]);
+    // Its payload readers only fill defaults (the server validated the payload): build-script.ts.
+    expect(inputs).toContain('packages/engine/src/compile/read-rule-parts-trusted.ts');
+    expect(inputs).not.toContain('packages/engine/src/compile/read-rule-parts.ts');
     // The dialogs, the toast, the reminder, the promo popup and custom code are not; the chunk has no engine.
     for (const widget of ['dialog', 'gift-choice', 'toast', 'reminder', 'promo-popup', 'custom-code']) {
       expect(inputs).not.toContain(`packages/storefront/src/widgets/${widget}.ts`);

@@ -1,7 +1,7 @@
 import type { LeafNode } from '../schema/leaf-node.ts';
 import { compileLeaf } from '../evaluate/compile-leaf.ts';
 import type { LeafPredicate } from '../evaluate/leaf-predicate.ts';
-import { COMBINATOR_REASON } from '../evaluate/outcomes.ts';
+import * as COMBINATOR_REASON from '../evaluate/combinator-reasons.ts';
 import type { PreparedContext } from '../evaluate/prepare-context.ts';
 import type { ConditionResult } from '../evaluate/evaluate-condition.ts';
 import { MALFORMED_NODE, isNode } from '../evaluate/evaluate-condition.ts';

@@ -1,6 +1,6 @@
 import type { LeafOf } from '../schema/leaf-node.ts';
 import type { LeafOutcome } from './outcomes.ts';
-import { OUTCOME } from './outcomes.ts';
+import * as OUTCOME from './outcome-table.ts';
 import type { LeafPredicate } from './leaf-predicate.ts';
 
 const always = (outcome: LeafOutcome): LeafPredicate => () => outcome;

@@ -1,5 +1,5 @@
 import type { LeafNode } from '../schema/leaf-node.ts';
-import { OUTCOME } from './outcomes.ts';
+import * as OUTCOME from './outcome-table.ts';
 import type { LeafPredicate } from './leaf-predicate.ts';
 import { compileItemCountGte, compileSubtotalGte, compileSubtotalLte, compileTotalGte } from './cart-predicates.ts';
 import {

@@ -2,7 +2,7 @@ import type { IdKey } from '../ids.ts';
 import { idKeyOf } from '../ids.ts';
 import { ONE_TIME_PURCHASE } from '../schema/literals.ts';
 import type { LeafOutcome } from './outcomes.ts';
-import { OUTCOME } from './outcomes.ts';
+import * as OUTCOME from './outcome-table.ts';
 import type { PreparedLine } from './prepare-context.ts';
 
 /** A restriction on which lines count; `undefined` means every line counts. */

@@ -2,7 +2,7 @@ import type { IdKey } from '../ids.ts';
 import { idKeyOf } from '../ids.ts';
 import type { LeafOf } from '../schema/leaf-node.ts';
 import type { LeafOutcome } from './outcomes.ts';
-import { OUTCOME } from './outcomes.ts';
+import * as OUTCOME from './outcome-table.ts';
 import type { PreparedContext, PreparedLine } from './prepare-context.ts';
 import { preparedLines } from './prepare-context.ts';
 import { collectionHasProductIn, collectionName } from './collection-map.ts';

@@ -1,7 +1,7 @@
 import type { CombinatorNode, ConditionNode } from '../schema/condition-node.ts';
 import type { LeafNode } from '../schema/leaf-node.ts';
 import type { EvaluationContext } from '../schema/evaluation-context.ts';
-import { COMBINATOR_REASON } from './outcomes.ts';
+import * as COMBINATOR_REASON from './combinator-reasons.ts';
 import type { EvaluationOptions, PreparedContext } from './prepare-context.ts';
 import { compileLeaf } from './compile-leaf.ts';
 import { MALFORMED_NODE, asPrepared, isNode } from './evaluate-condition.ts';
