@@ -10,6 +10,8 @@ import type { StoredShopSettings } from './settings.ts';
 export type ShopRecord = {
   id: string;
   domain: string;
+  /** The platform's name of the shop (read at install); null for a shop the operator created. */
+  name: string | null;
   plan: Plan;
   currency: string;
   timezone: string;
@@ -28,6 +30,7 @@ type ShopRow = typeof shops.$inferSelect;
 export const toShopRecord = (row: ShopRow): ShopRecord => ({
   id: row.id,
   domain: row.domain,
+  name: row.name,
   plan: row.plan as Plan,
   currency: row.currency,
   timezone: row.timezone,
@@ -52,7 +55,7 @@ const isUniqueViolation = (error: unknown): boolean => {
 /** Creates a shop; throws DuplicateDomainError when the domain already has one. */
 export async function createShop(
   db: Queryable,
-  input: { domain: string; plan: Plan; currency: string; timezone: string },
+  input: { domain: string; plan: Plan; currency: string; timezone: string; name?: string },
 ): Promise<ShopRecord> {
   try {
     const [row] = await db
