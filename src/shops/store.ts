@@ -92,7 +92,7 @@ export async function getShopByDomain(db: Queryable, domain: string): Promise<Sh
   return row ? toShopRecord(row) : undefined;
 }
 
-export type ShopChanges = Partial<Pick<ShopRecord, 'plan' | 'currency' | 'timezone' | 'limits' | 'settings'>>;
+export type ShopChanges = Partial<Pick<ShopRecord, 'name' | 'plan' | 'currency' | 'timezone' | 'limits' | 'settings'>>;
 
 /**
  * Writes `changes` and bumps the rules version in one statement: plan and settings both shape
