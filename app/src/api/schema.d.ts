@@ -871,6 +871,8 @@ export interface operations {
                         shop: {
                             id: string;
                             domain: string;
+                            /** @description The shop's name on the platform, read at install; null for a shop the operator created */
+                            name: string | null;
                             /** @enum {string} */
                             plan: "free" | "growth" | "pro" | "scale";
                             currency: string;
@@ -3244,6 +3246,8 @@ export interface operations {
                         shop: {
                             id: string;
                             domain: string;
+                            /** @description The shop's name on the platform, read at install; null for a shop the operator created */
+                            name: string | null;
                             /** @enum {string} */
                             plan: "free" | "growth" | "pro" | "scale";
                             currency: string;
@@ -3355,6 +3359,8 @@ export interface operations {
                         shop: {
                             id: string;
                             domain: string;
+                            /** @description The shop's name on the platform, read at install; null for a shop the operator created */
+                            name: string | null;
                             /** @enum {string} */
                             plan: "free" | "growth" | "pro" | "scale";
                             currency: string;
