@@ -10,7 +10,7 @@ import type { DiscountsFamily } from './discounts.ts';
 import { createInstallFamily } from './install.ts';
 import type { InstallFamily } from './install.ts';
 import { startStandinPlatform } from './standin.ts';
-import type { StandinPlatform } from './standin.ts';
+import type { StandinPlatform, StandinRoute } from './standin.ts';
 
 export type PlatformStandin = StandinPlatform & { install: InstallFamily; catalog: CatalogFamily; discounts: DiscountsFamily };
 
@@ -20,13 +20,13 @@ export type PlatformStandin = StandinPlatform & { install: InstallFamily; catalo
  *   platform.addShop({ domain: 'acme.myshopify.com', currencyCode: 'EUR' });
  *   createTestApp({ PLATFORM_ADMIN_API_URL: platform.url, … });
  */
-export async function startPlatformStandin(options: { appKey: string; appSecret: string; port?: number; host?: string }): Promise<PlatformStandin> {
+export async function startPlatformStandin(options: { appKey: string; appSecret: string; port?: number; host?: string; routes?: readonly StandinRoute[] }): Promise<PlatformStandin> {
   const install = createInstallFamily(options);
   const catalog = createCatalogFamily();
   const discounts = createDiscountsFamily();
   const platform = await startStandinPlatform({
     families: [install.family, catalog.family, discounts.family],
-    routes: [install.route],
+    routes: [install.route, ...(options.routes ?? [])],
     ...(options.port === undefined ? {} : { port: options.port }),
     ...(options.host === undefined ? {} : { host: options.host }),
   });
