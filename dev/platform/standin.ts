@@ -16,6 +16,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Kind, parse } from 'graphql';
 import type { OperationDefinitionNode } from 'graphql';
+import { MAX_QUERY_COST, requestedCost } from './cost.ts';
 
 /** A shop as the stand-in platform knows it. */
 export type StandinShop = {
@@ -145,6 +146,11 @@ export async function startStandinPlatform(options: StandinOptions): Promise<Sta
       return send(response, 200, { errors: [{ message: (error as Error).message }] });
     }
     if (operation === undefined) return send(response, 200, { errors: [{ message: 'No operation given' }] });
+    const cost = requestedCost(operation, variables);
+    if (cost > MAX_QUERY_COST) {
+      const message = `Query cost is ${cost}, which exceeds the single query max cost limit (${MAX_QUERY_COST}).`;
+      return send(response, 200, { errors: [{ message, extensions: { code: 'MAX_COST_EXCEEDED', cost, maxCost: MAX_QUERY_COST } }] });
+    }
     const byFamily = new Map<OperationFamily, GraphqlCall['rootFields']>();
     for (const selection of operation.selectionSet.selections) {
       if (selection.kind !== Kind.FIELD) continue;
