@@ -380,7 +380,7 @@ export const catalogImports = pgTable('catalog_imports', {
   shopId: text('shop_id').primaryKey().references(() => shops.id, { onDelete: 'cascade' }),
   /** `imp_…`: names this run's outbox jobs, so a job of an older run cannot move this one. */
   id: text('id').notNull(),
-  /** running → done | failed */
+  /** running → done (an import that used up its outbox attempts stays running, with its last error) */
   status: text('status').notNull(),
   cursor: text('cursor'),
   pages: integer('pages').notNull().default(0),

@@ -97,6 +97,9 @@ describe('the catalog import', () => {
     expect(throttled?.lastError).toMatch(/HTTP 429/);
     expect((throttled?.nextAttemptAt.getTime() ?? 0) - Date.now()).toBeGreaterThan(100_000);
     expect((await run(shopId))?.lastError).toMatch(/HTTP 429/);
+    // Reported in the admin (the merchant's mount reads the same route).
+    const shown = (await world.t.admin({ method: 'GET', url: `/admin/v1/shops/${shopId}/platform-connection` })).json() as { catalogImport: Record<string, unknown> };
+    expect(shown.catalogImport).toMatchObject({ status: 'running', pages: 0, lastError: expect.stringMatching(/HTTP 429/) });
 
     for (const fault of [{ kind: 'errors', message: 'Internal error' }, { kind: 'missing', path: ['products', 'pageInfo'] }, { kind: 'outage', status: 502 }] as const) {
       faults.inject(fault);
