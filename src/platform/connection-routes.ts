@@ -1,7 +1,7 @@
 /**
  * Admin API: a shop's platform connection (docs/checkout-function.md "Platform connection").
- * The operator sets the shop's offline Admin API access token (a real app gets it from the
- * platform's OAuth or token exchange; the embedded admin of issue 12 will). No answer, list or
+ * The operator sets the shop's offline Admin API access token (a platform shop gets it by token
+ * exchange at its first embedded load: src/install/). No answer, list or
  * log ever carries the token. Without PLATFORM_APP_SECRET (which seals it) these routes do not
  * exist: 404, like the platform's other routes.
  */

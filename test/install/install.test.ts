@@ -89,6 +89,12 @@ describe('bad tokens and refused exchanges', () => {
     }
     expect(world.platform.install.exchanges.length).toBe(before);
     expect(await shopRows(domain)).toEqual([]);
+
+    // An installed shop's reload carries a stale id_token: the page loads as before, still with no exchange.
+    expect((await asMerchant(world, sessionToken(domain))).statusCode).toBe(200);
+    const reload = await embeddedLoad(world, domain, expired);
+    expect(reload.statusCode).toBe(200);
+    expect(world.platform.install.exchanges.length).toBe(before + 1);
   });
 
   it('an exchange the platform refuses (invalid_subject_token, invalid_client) leaves no shop and says why', async () => {
