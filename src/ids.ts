@@ -8,7 +8,7 @@ import { randomBytes, randomFillSync } from 'node:crypto';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-export type IdPrefix = 'shp' | 'key' | 'cmp' | 'rul' | 'exp' | 'var' | 'whe' | 'msg' | 'obx' | 'req' | 'sft';
+export type IdPrefix = 'shp' | 'key' | 'cmp' | 'rul' | 'exp' | 'var' | 'whe' | 'msg' | 'obx' | 'req' | 'sft' | 'imp';
 
 /** `length` random base62 characters, uniform (rejection sampling, no modulo bias). */
 export function randomBase62(length: number): string {

@@ -28,6 +28,7 @@ export function createWorkers(ctx: AppContext): Worker[] {
         functionId: ctx.config.platformDiscountFunctionId,
         adminApiUrl: ctx.config.platformAdminApiUrl,
       }),
+      catalogImport: { secret: ctx.config.platformAppSecret, adminApiUrl: ctx.config.platformAdminApiUrl },
       pollMs: ctx.config.outboxPollMs,
       concurrency: ctx.config.outboxConcurrency,
       perEndpoint: ctx.config.outboxEndpointConcurrency,

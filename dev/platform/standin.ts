@@ -16,6 +16,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Kind, parse } from 'graphql';
 import type { OperationDefinitionNode } from 'graphql';
+import { MAX_QUERY_COST, requestedCost } from './cost.ts';
 
 /** A shop as the stand-in platform knows it. */
 export type StandinShop = {
@@ -66,8 +67,14 @@ export type StandinRoute = {
   handle(request: IncomingMessage, body: Buffer, response: ServerResponse): void | Promise<void>;
 };
 
-/** A GraphQL request as the stand-in saw it. */
-export type RecordedRequest = { path: string; token: string; query: string; variables: Record<string, unknown> };
+/** A GraphQL request as the stand-in saw it, and what it answered (status and JSON body). */
+export type RecordedRequest = {
+  path: string;
+  token: string;
+  query: string;
+  variables: Record<string, unknown>;
+  answer?: { status: number; body: unknown };
+};
 
 export type StandinPlatform = {
   url: string;
@@ -87,7 +94,7 @@ const GRAPHQL_PATH = /^\/admin\/api\/([0-9]{4}-[0-9]{2}|unstable)\/graphql\.json
 /** The platform's answer to a missing or unknown access token. */
 const INVALID_TOKEN = '[API] Invalid API key or access token (unrecognized login or wrong password)';
 
-function send(response: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void {
+function sendJson(response: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void {
   response.writeHead(status, { 'content-type': 'application/json', ...headers });
   response.end(JSON.stringify(payload));
 }
@@ -120,11 +127,16 @@ export async function startStandinPlatform(options: StandinOptions): Promise<Sta
     try {
       payload = JSON.parse(body.toString('utf8') || '{}') as typeof payload;
     } catch {
-      return send(response, 400, { errors: 'Invalid JSON in request body' });
+      return sendJson(response, 400, { errors: 'Invalid JSON in request body' });
     }
     const query = typeof payload.query === 'string' ? payload.query : '';
     const variables = (payload.variables ?? {}) as Record<string, unknown>;
-    requests.push({ path, token, query, variables });
+    const record: RecordedRequest = { path, token, query, variables };
+    requests.push(record);
+    const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+      record.answer = { status, body };
+      sendJson(res, status, body, headers);
+    };
     const shop = shopByToken(token);
     if (shop === undefined) return send(response, 401, { errors: INVALID_TOKEN });
     let operation: OperationDefinitionNode | undefined;
@@ -134,6 +146,11 @@ export async function startStandinPlatform(options: StandinOptions): Promise<Sta
       return send(response, 200, { errors: [{ message: (error as Error).message }] });
     }
     if (operation === undefined) return send(response, 200, { errors: [{ message: 'No operation given' }] });
+    const cost = requestedCost(operation, variables);
+    if (cost > MAX_QUERY_COST) {
+      const message = `Query cost is ${cost}, which exceeds the single query max cost limit (${MAX_QUERY_COST}).`;
+      return send(response, 200, { errors: [{ message, extensions: { code: 'MAX_COST_EXCEEDED', cost, maxCost: MAX_QUERY_COST } }] });
+    }
     const byFamily = new Map<OperationFamily, GraphqlCall['rootFields']>();
     for (const selection of operation.selectionSet.selections) {
       if (selection.kind !== Kind.FIELD) continue;
@@ -151,7 +168,8 @@ export async function startStandinPlatform(options: StandinOptions): Promise<Sta
       Object.assign(data, answer.data);
       errors.push(...(answer.errors ?? []));
     }
-    send(response, 200, errors.length > 0 ? { data, errors } : { data });
+    // An answer of errors alone has no data (the platform's shape for a failed operation).
+    send(response, 200, errors.length === 0 ? { data } : Object.keys(data).length === 0 ? { errors } : { data, errors });
   }
 
   const server = createServer((request, response) => {
@@ -161,11 +179,11 @@ export async function startStandinPlatform(options: StandinOptions): Promise<Sta
         const version = GRAPHQL_PATH.exec(path)?.[1];
         if (version !== undefined && request.method === 'POST') return graphql(path, version, request, body, response);
         const route = options.routes?.find((r) => r.method === request.method && r.path === path);
-        if (route === undefined) return send(response, 404, { errors: 'Not Found' });
+        if (route === undefined) return sendJson(response, 404, { errors: 'Not Found' });
         return route.handle(request, body, response);
       })
       .catch((error: unknown) => {
-        if (!response.headersSent) send(response, 500, { errors: (error as Error).message });
+        if (!response.headersSent) sendJson(response, 500, { errors: (error as Error).message });
       });
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));

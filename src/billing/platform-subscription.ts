@@ -3,7 +3,7 @@
  * recurring line item at the plan's configured price. Every way it can fail comes back as a
  * value the route turns into a 4xx: the merchant is told what happened, never given a 5xx.
  */
-import { adminClient } from '../platform/admin-discount-port.ts';
+import { adminClient } from '../platform/admin-client.ts';
 import type { PlatformCredentials, PlatformWriteOptions } from '../platform/admin-discount-port.ts';
 import type { PlanPrice } from './prices.ts';
 

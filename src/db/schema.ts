@@ -28,6 +28,8 @@ export const shops = pgTable(
   {
     id: text('id').primaryKey(),
     domain: text('domain').notNull(),
+    /** The shop's name as the platform gives it (read at install); null for a shop the operator created. */
+    name: text('name'),
     plan: text('plan').notNull(),
     currency: text('currency').notNull(),
     timezone: text('timezone').notNull(),
@@ -397,6 +399,26 @@ export const appSubscriptions = pgTable(
     uniqueIndex('app_subscriptions_current_idx').on(t.shopId).where(sql`${t.current}`),
   ],
 );
+
+/**
+ * The shop's catalog import from the platform (docs/install.md "The jobs"): one row per shop,
+ * replaced by each install. `cursor` is the Admin API's `endCursor` of the last page stored, written
+ * in the transaction of that page's rows, so an import stopped by a crash resumes after it.
+ */
+export const catalogImports = pgTable('catalog_imports', {
+  shopId: text('shop_id').primaryKey().references(() => shops.id, { onDelete: 'cascade' }),
+  /** `imp_…`: names this run's outbox jobs, so a job of an older run cannot move this one. */
+  id: text('id').notNull(),
+  /** running → done (an import that used up its outbox attempts stays running, with its last error) */
+  status: text('status').notNull(),
+  cursor: text('cursor'),
+  pages: integer('pages').notNull().default(0),
+  products: integer('products').notNull().default(0),
+  variants: integer('variants').notNull().default(0),
+  startedAt: ts('started_at').notNull(),
+  finishedAt: ts('finished_at'),
+  lastError: text('last_error'),
+});
 
 /** Raw storefront events (POST /events), pruned after the retention period. */
 export const storefrontEvents = pgTable(

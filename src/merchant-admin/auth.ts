@@ -21,6 +21,7 @@ import type { RateLimiter } from '../rate-limit/limiter.ts';
 import { rateLimitHeaderWriter } from '../rate-limit/headers.ts';
 import { RATE_LIMIT_POLICIES, rateLimitKey } from '../rate-limit/policies.ts';
 import type { RateLimitPolicy, RateLimitPolicyName } from '../rate-limit/policies.ts';
+import type { Installer } from '../install/installer.ts';
 import { getShop, getShopByDomain } from '../shops/store.ts';
 import type { ShopRecord } from '../shops/store.ts';
 import { looksLikeJwt, verifySessionToken } from './session-token.ts';
@@ -89,6 +90,8 @@ export type AppResolverDeps = {
   appSecret: string | undefined;
   publicUrl: string;
   now: () => Date;
+  /** Installs a platform shop that is not installed yet (docs/install.md); without it, unknown shops are 401. */
+  installer?: Installer;
 };
 
 export function createAppSessionResolver(deps: AppResolverDeps): ShopResolver<ShopScopedRoute> {
@@ -104,7 +107,8 @@ export function createAppSessionResolver(deps: AppResolverDeps): ShopResolver<Sh
     if (bearer !== undefined) {
       if (deps.appKey === undefined || deps.appSecret === undefined || !looksLikeJwt(bearer)) throw unauthorized();
       const verified = verifySessionToken(bearer, { appKey: deps.appKey, appSecret: deps.appSecret, nowMs: deps.now().getTime() });
-      const shop = verified && (await getShopByDomain(deps.db, verified.shopDomain));
+      if (!verified) throw unauthorized();
+      const shop = deps.installer ? await deps.installer.shopForSessionToken(verified.shopDomain, bearer) : await getShopByDomain(deps.db, verified.shopDomain);
       if (!shop) throw unauthorized();
       return { shop, signIn: { via: 'session-token' } };
     }

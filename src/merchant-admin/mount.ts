@@ -11,23 +11,11 @@ import { createAppSessionResolver } from './auth.ts';
 import { merchantRoutes, sessionCookie } from './routes.ts';
 import { consumeLoginLink, createSession, peekLoginLink, SESSION_ABSOLUTE_MS } from './sessions.ts';
 import { frameAncestors } from './embedding.ts';
+import { createInstaller } from '../install/installer.ts';
+import { escapeHtml, plainPage } from './plain-page.ts';
 import { registerAppAssets } from './static.ts';
 
 export const APP_API_PREFIX = '/app/api/v1';
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** A small page in the app's look (the sign-in pages; the app itself is not loaded). */
-function plainPage(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(title)} · Gift campaigns</title>
-<style>body{margin:0;font:14px/1.5 -apple-system,BlinkMacSystemFont,"San Francisco","Segoe UI",Roboto,sans-serif;background:#f1f1f1;color:#303030}
-main{max-width:32rem;margin:10vh auto;padding:1.5rem;background:#fff;border-radius:12px;box-shadow:0 1px 0 rgba(0,0,0,.07)}
-h1{font-size:1.25rem;margin:0 0 .5rem}code{background:#f1f1f1;padding:.1rem .3rem;border-radius:4px}
-button{font:inherit;padding:.4rem 1rem;border-radius:8px;border:0;background:#303030;color:#fff;cursor:pointer}</style></head>
-<body><main>${body}</main></body></html>`;
-}
 
 /** The page a failed login link lands on: says why and what to do, in the app's look. */
 export function signInProblemPage(title: string, detail: string): string {
@@ -66,6 +54,12 @@ function problem(reply: FastifyReply, status: number, title: string, detail: str
 export async function registerMerchantAdmin(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const routes = merchantRoutes(ctx);
   const secure = ctx.config.publicUrl.startsWith('https:');
+  const { platformAppKey: appKey, platformAppSecret: appSecret } = ctx.config;
+  // A session token of a shop not installed yet installs it (docs/install.md).
+  const installer =
+    appKey === undefined || appSecret === undefined
+      ? undefined
+      : createInstaller({ db: ctx.db, logger: ctx.logger, appKey, appSecret, adminApiUrl: ctx.config.platformAdminApiUrl, functionId: ctx.config.platformDiscountFunctionId, now: ctx.now });
 
   mountRoutes(app, routes, {
     shopPrefix: APP_API_PREFIX,
@@ -79,6 +73,7 @@ export async function registerMerchantAdmin(app: FastifyInstance, ctx: AppContex
       appSecret: ctx.config.platformAppSecret,
       publicUrl: ctx.config.publicUrl,
       now: ctx.now,
+      ...(installer ? { installer } : {}),
     }),
   });
   registerDocumentRoute(app, `${APP_API_PREFIX}/openapi.json`, (builders) => builders.buildAppOpenApiDocument(routes));
@@ -125,5 +120,5 @@ export async function registerMerchantAdmin(app: FastifyInstance, ctx: AppContex
     });
   });
 
-  registerAppAssets(app, { db: ctx.db, appKey: ctx.config.platformAppKey, appSecret: ctx.config.platformAppSecret });
+  registerAppAssets(app, { db: ctx.db, appKey, appSecret, ...(installer ? { installer } : {}) });
 }

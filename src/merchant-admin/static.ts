@@ -15,7 +15,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { chooseContentCoding } from '../http/accept-encoding.ts';
 import type { ContentCoding } from '../http/accept-encoding.ts';
 import { notFound } from '../http/errors.ts';
+import type { Installer } from '../install/installer.ts';
 import { APP_BRIDGE_SCRIPT, embeddingShop, frameAncestors } from './embedding.ts';
+import { escapeHtml, plainPage } from './plain-page.ts';
 import type { EmbeddingInput } from './embedding.ts';
 import { encodeRepresentationsOffThread } from '../rules/representations.ts';
 import type { RulesRepresentation } from '../rules/representations.ts';
@@ -106,6 +108,15 @@ const escapeAttribute = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c
  * load may be framed by no one.
  */
 async function page(request: FastifyRequest, reply: FastifyReply, options: AppAssetsOptions) {
+  // The platform's first load of a shop carries its session token: install before rendering.
+  const refusal = await options.installer?.onEmbeddedLoad(request.query);
+  if (refusal) {
+    return reply
+      .code(refusal.status)
+      .headers({ ...refusal.headers, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': frameAncestors(refusal.frameShop) })
+      .type('text/html; charset=utf-8')
+      .send(plainPage(refusal.title, `<h1>${escapeHtml(refusal.title)}</h1><p>${escapeHtml(refusal.detail)}</p>`));
+  }
   const [bundle, shop] = await Promise.all([loadAppBundle(), embeddingShop({ ...options, query: request.query })]);
   const appBridge =
     shop && options.appKey
@@ -122,7 +133,7 @@ async function page(request: FastifyRequest, reply: FastifyReply, options: AppAs
     .send(bundle.html.replace(APP_BRIDGE_SLOT, appBridge));
 }
 
-export type AppAssetsOptions = Omit<EmbeddingInput, 'query'>;
+export type AppAssetsOptions = Omit<EmbeddingInput, 'query'> & { installer?: Installer };
 
 export function registerAppAssets(app: FastifyInstance, options: AppAssetsOptions): void {
   // ignoreTrailingSlash: this serves `/app` too.

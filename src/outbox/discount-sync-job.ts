@@ -44,6 +44,15 @@ export async function runDiscountSync(
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const campaignId = payload.campaignId;
+  // An install's job (src/install/install.ts): no campaign changed; the shop's discount is
+  // created on the platform (when missing) with the configuration of its live rules.
+  if (payload.setup === true) {
+    try {
+      return await writeConfig(db, port, shopId, { setup: true }, elapsed);
+    } catch (error) {
+      return { ok: false, statusCode: null, error: error instanceof Error ? error.message : String(error), durationMs: elapsed() };
+    }
+  }
   if (typeof campaignId !== 'string') {
     return { ok: false, statusCode: null, error: 'Job payload has no campaignId', durationMs: 0, final: true };
   }
@@ -52,7 +61,7 @@ export async function runDiscountSync(
     for (let round = 0; round < MAX_ROUNDS; round += 1) {
       await port.syncAutomaticDiscount(shopId, campaignId, active);
       const after = await isLiveNow(db, shopId, campaignId);
-      if (after === active) return await writeConfig(db, port, shopId, campaignId, elapsed);
+      if (after === active) return await writeConfig(db, port, shopId, { campaignId, active: true }, elapsed);
       active = after;
     }
     return { ok: false, statusCode: null, error: 'Campaign state kept changing during the sync', durationMs: elapsed() };
@@ -61,14 +70,14 @@ export async function runDiscountSync(
   }
 }
 
-async function writeConfig(db: Database, port: DiscountPort, shopId: string, campaignId: string, elapsed: () => number): Promise<AttemptOutcome> {
+async function writeConfig(db: Database, port: DiscountPort, shopId: string, followUp: Record<string, unknown>, elapsed: () => number): Promise<AttemptOutcome> {
   const current = await shopCheckoutConfig(db, shopId);
   if (current === undefined) return { ok: true, statusCode: null, durationMs: elapsed() };
   const { built, until } = current;
   // The function cannot read the time precisely, so the configuration holds the rules in their
   // window now, and the next schedule boundary gets its own sync (one job per boundary).
   if (Number.isFinite(until)) {
-    await enqueueJobOnce(db, shopId, 'discount_sync', { campaignId, active: true }, { id: `obx_cfg_${until.toString(36)}`, at: new Date(until) });
+    await enqueueJobOnce(db, shopId, 'discount_sync', followUp, { id: `obx_cfg_${until.toString(36)}`, at: new Date(until) });
   }
   if (!built.fits) {
     const error = `Checkout configuration is ${built.bytes} bytes, over the platform's ${CHECKOUT_CONFIG_LIMIT_BYTES}: not written`;

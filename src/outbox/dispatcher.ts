@@ -10,6 +10,8 @@
  */
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
+import { runCatalogImport } from '../install/catalog-import.ts';
+import type { CatalogImportOptions } from '../install/catalog-import.ts';
 import type { DiscountPort } from '../platform/discount-port.ts';
 import { deliverWebhook, WEBHOOK_TIMEOUT_MS } from '../webhooks/deliver.ts';
 import type { FetchLike } from '../webhooks/deliver.ts';
@@ -29,6 +31,8 @@ export type DispatcherOptions = {
   db: Database;
   logger: Logger;
   discountPort: DiscountPort;
+  /** How `catalog_import` jobs reach the platform (src/install/catalog-import.ts); without it they fail and are retried. */
+  catalogImport?: Omit<CatalogImportOptions, 'db'>;
   /** Idle wait between polls (config.outboxPollMs). */
   pollMs: number;
   /** Rows one runOnce() claims. */
@@ -96,6 +100,10 @@ export function createOutboxDispatcher(options: DispatcherOptions): OutboxDispat
   const log = options.logger.child({ worker: 'outbox' });
 
   async function perform(work: ClaimedWork): Promise<AttemptOutcome> {
+    if (work.kind === 'catalog_import') {
+      if (options.catalogImport === undefined) return { ok: false, statusCode: null, error: 'This dispatcher has no platform access for catalog imports', durationMs: 0 };
+      return runCatalogImport({ ...options.catalogImport, db: options.db }, work.row.shopId, work.row.payload);
+    }
     if (work.kind !== 'webhook') {
       const run = work.kind === 'discount_sync' ? runDiscountSync : runRedemptionsSync;
       return run(options.db, options.discountPort, work.row.shopId, work.row.payload);

@@ -106,7 +106,7 @@ export async function enqueueJob(
 export async function enqueueJobOnce(
   tx: Queryable,
   shopId: string,
-  kind: 'discount_sync',
+  kind: 'discount_sync' | 'catalog_import',
   payload: Record<string, unknown>,
   options: { id: string; at: Date },
 ): Promise<void> {

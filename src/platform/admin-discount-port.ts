@@ -7,10 +7,14 @@
  * `syncAutomaticDiscount` has nothing to do here. shop-discount-port.ts uses it for the shops
  * that hold an access token (connections.ts).
  */
-import { createAdminApiClient } from '@shopify/admin-api-client';
+import { adminClient, assertAnswered } from './admin-client.ts';
+import type { PlatformCredentials } from './admin-client.ts';
+import { CREATE_GIFT_DISCOUNT, FIND_GIFT_DISCOUNT, SET_METAFIELDS } from './admin-documents.ts';
 import type { CheckoutConfigWrite, DiscountPort } from './discount-port.ts';
 
-export const ADMIN_API_VERSION = '2025-10';
+// The version and the 401 error moved to admin-client.ts with the client; kept here for their importers.
+export { ADMIN_API_VERSION, PlatformUnauthorizedError } from './admin-client.ts';
+export type { PlatformCredentials } from './admin-client.ts';
 export const DISCOUNT_TITLE = 'Gift with purchase';
 const NAMESPACE = '$app:gifts';
 
@@ -23,59 +27,20 @@ export type AdminDiscountPortOptions = {
   fetch?: typeof fetch;
 };
 
-const FIND = `query FindGiftDiscount($query: String!) { automaticDiscountNodes(first: 1, query: $query) { nodes { id } } }`;
-const CREATE = `mutation CreateGiftDiscount($discount: DiscountAutomaticAppInput!) {
-  discountAutomaticAppCreate(automaticAppDiscount: $discount) { automaticAppDiscount { discountId } userErrors { field message } }
-}`;
-const SET = `mutation SetGiftConfig($metafields: [MetafieldsSetInput!]!) {
-  metafieldsSet(metafields: $metafields) { metafields { id } userErrors { field message } }
-}`;
-
 type UserErrors = Array<{ field?: string[] | null; message: string }>;
 
 function assertNoErrors(what: string, errors: UserErrors | undefined): void {
   if (errors !== undefined && errors.length > 0) throw new Error(`${what}: ${errors.map((e) => e.message).join('; ')}`);
 }
 
-/** The platform refused the shop's access token (HTTP 401): revoked, or the app uninstalled. */
-export class PlatformUnauthorizedError extends Error {
-  override name = 'PlatformUnauthorizedError';
-}
-
-type ClientErrors = { networkStatusCode?: number; message?: string };
-
-function assertAnswered(what: string, errors: ClientErrors | undefined): void {
-  if (errors === undefined) return;
-  if (errors.networkStatusCode === 401) throw new PlatformUnauthorizedError(`${what}: the platform refused the access token (401)`);
-  const status = errors.networkStatusCode === undefined ? '' : ` (HTTP ${errors.networkStatusCode})`;
-  throw new Error(`${what}: ${errors.message ?? 'unknown error'}${status}`);
-}
-
-export type PlatformCredentials = { storeDomain: string; accessToken: string };
-
 export type PlatformWriteOptions = {
   /** Needed only to create the discount; without it a shop that has none gets an error. */
   functionId: string | undefined;
   /** Injected for tests; the global fetch otherwise. */
   fetch?: typeof fetch;
-  /** Replaces `https://<shop domain>` in the Admin API URL (PLATFORM_ADMIN_API_URL): a fake endpoint. */
+  /** Replaces `https://<shop domain>` in the Admin API URL (PLATFORM_ADMIN_API_URL): the stand-in. */
   adminApiUrl?: string;
 };
-
-/** The platform's Admin GraphQL client for one shop (PLATFORM_ADMIN_API_URL redirects it to a fake). */
-export function adminClient(credentials: PlatformCredentials, options: PlatformWriteOptions) {
-  const fetchFn = options.fetch ?? fetch;
-  const base = options.adminApiUrl;
-  const customFetchApi =
-    base === undefined ? options.fetch : (url: string, init?: RequestInit) => fetchFn(url.replace(/^https:\/\/[^/]+/, base), init);
-  return createAdminApiClient({
-    ...credentials,
-    apiVersion: ADMIN_API_VERSION,
-    ...(customFetchApi ? { customFetchApi } : {}),
-    // The client warns on stderr about API versions it thinks old; the version is pinned on purpose.
-    logger: () => undefined,
-  });
-}
 
 /**
  * Writes both metafields of the shop's gift discount, creating the discount first when the shop
@@ -94,14 +59,14 @@ export async function writeCheckoutConfigToPlatform(
     { namespace: NAMESPACE, key: 'config', type: 'json', value: JSON.stringify(write.config) },
     { namespace: NAMESPACE, key: 'vars', type: 'json', value: JSON.stringify(write.variables) },
   ];
-  const found = await client.request<{ automaticDiscountNodes: { nodes: Array<{ id: string }> } }>(FIND, {
+  const found = await client.request<{ automaticDiscountNodes: { nodes: Array<{ id: string }> } }>(FIND_GIFT_DISCOUNT, {
     variables: { query: `title:'${DISCOUNT_TITLE}'` },
   });
   assertAnswered('Finding the discount failed', found.errors);
   const ownerId = found.data?.automaticDiscountNodes.nodes[0]?.id;
   if (ownerId === undefined) {
     if (options.functionId === undefined) throw new Error('Creating the discount failed: PLATFORM_DISCOUNT_FUNCTION_ID is not set');
-    const created = await client.request<{ discountAutomaticAppCreate: { automaticAppDiscount: { discountId: string } | null; userErrors: UserErrors } }>(CREATE, {
+    const created = await client.request<{ discountAutomaticAppCreate: { automaticAppDiscount: { discountId: string } | null; userErrors: UserErrors } }>(CREATE_GIFT_DISCOUNT, {
       variables: {
         discount: {
           title: DISCOUNT_TITLE,
@@ -119,7 +84,7 @@ export async function writeCheckoutConfigToPlatform(
     if (discountId === undefined) throw new Error('Creating the discount failed: the platform returned no discount id');
     return { discountId };
   }
-  const set = await client.request<{ metafieldsSet: { userErrors: UserErrors } }>(SET, {
+  const set = await client.request<{ metafieldsSet: { userErrors: UserErrors } }>(SET_METAFIELDS, {
     variables: { metafields: metafields.map((metafield) => ({ ...metafield, ownerId })) },
   });
   assertAnswered('Writing the configuration failed', set.errors);
@@ -144,7 +109,7 @@ export async function writeCustomerRedemptionsToPlatform(
   options: PlatformWriteOptions,
 ): Promise<void> {
   const client = adminClient(credentials, options);
-  const set = await client.request<{ metafieldsSet: { userErrors: UserErrors } }>(SET, {
+  const set = await client.request<{ metafieldsSet: { userErrors: UserErrors } }>(SET_METAFIELDS, {
     variables: { metafields: [{ ...REDEMPTIONS_METAFIELD, ownerId: `gid://shopify/Customer/${customerId}`, value }] },
   });
   assertAnswered('Writing the customer\'s redemptions failed', set.errors);

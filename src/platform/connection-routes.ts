@@ -1,7 +1,7 @@
 /**
  * Admin API: a shop's platform connection (docs/checkout-function.md "Platform connection").
- * The operator sets the shop's offline Admin API access token (a real app gets it from the
- * platform's OAuth or token exchange; the embedded admin of issue 12 will). No answer, list or
+ * The operator sets the shop's offline Admin API access token (a platform shop gets it by token
+ * exchange at its first embedded load: src/install/). No answer, list or
  * log ever carries the token. Without PLATFORM_APP_SECRET (which seals it) these routes do not
  * exist: 404, like the platform's other routes.
  */
@@ -11,6 +11,7 @@ import { notFound } from '../http/errors.ts';
 import { defineAdminRoute } from '../http/shop-routes.ts';
 import type { MountableRoute } from '../http/shop-routes.ts';
 import { queueConfigSync } from '../checkout/queue-config-sync.ts';
+import { catalogImportStatus } from '../install/catalog-import.ts';
 import { accessTokenSchema, connectionStatus, connectShop, disconnectShop } from './connections.ts';
 import type { ConnectionStatus } from './connections.ts';
 
@@ -25,6 +26,21 @@ const connectionSchema = z.object({
   brokenAt: z.iso.datetime().nullable(),
   brokenReason: z.string().nullable(),
 });
+
+const catalogImportSchema = z
+  .object({
+    status: z.enum(['running', 'done']),
+    pages: z.int(),
+    products: z.int(),
+    variants: z.int(),
+    startedAt: z.iso.datetime(),
+    finishedAt: z.iso.datetime().nullable(),
+    lastError: z.string().nullable().meta({ description: 'The last failed attempt\'s error (throttled, the platform down, an answer not as its schema says); retried with backoff' }),
+  })
+  .nullable()
+  .meta({ description: 'The catalog import of the last install (docs/install.md); null when the shop never installed through the platform' });
+
+const connectionWithImportSchema = connectionSchema.extend({ catalogImport: catalogImportSchema });
 
 const present = (status: ConnectionStatus) => ({
   connected: status.connected,
@@ -68,10 +84,22 @@ export function platformConnectionAdminRoutes(ctx: AppContext): MountableRoute[]
       method: 'GET',
       path: '/platform-connection',
       operationId: 'getPlatformConnection',
-      summary: 'Whether the shop holds a platform access token (never the token)',
+      summary: 'Whether the shop holds a platform access token (never the token), and its catalog import',
       tag: 'Platform connection',
-      responses: { 200: { description: 'The connection\'s state', schema: connectionSchema } },
-      handler: async ({ shop }) => present(await connectionStatus(ctx.db, shop.id)),
+      responses: { 200: { description: 'The connection\'s state', schema: connectionWithImportSchema } },
+      handler: async ({ shop }) => {
+        const run = await catalogImportStatus(ctx.db, shop.id);
+        const catalogImport = run && {
+          status: run.status as 'running' | 'done',
+          pages: run.pages,
+          products: run.products,
+          variants: run.variants,
+          startedAt: run.startedAt.toISOString(),
+          finishedAt: run.finishedAt?.toISOString() ?? null,
+          lastError: run.lastError,
+        };
+        return { ...present(await connectionStatus(ctx.db, shop.id)), catalogImport: catalogImport ?? null };
+      },
     }),
 
     defineAdminRoute({

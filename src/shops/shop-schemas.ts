@@ -61,6 +61,7 @@ export function presentShop(shop: ShopRecord, planCaps: PlanCaps) {
   return {
     id: shop.id,
     domain: shop.domain,
+    name: shop.name,
     plan: shop.plan,
     currency: shop.currency,
     timezone: shop.timezone,
@@ -83,6 +84,7 @@ export const shopResponseSchema = z.object({
   shop: z.object({
     id: z.string(),
     domain: z.string(),
+    name: z.string().nullable().meta({ description: 'The shop\'s name on the platform, read at install; null for a shop the operator created' }),
     plan: planSchema,
     currency: z.string(),
     timezone: z.string(),

@@ -10,6 +10,8 @@ import type { StoredShopSettings } from './settings.ts';
 export type ShopRecord = {
   id: string;
   domain: string;
+  /** The platform's name of the shop (read at install); null for a shop the operator created. */
+  name: string | null;
   plan: Plan;
   currency: string;
   timezone: string;
@@ -28,6 +30,7 @@ type ShopRow = typeof shops.$inferSelect;
 export const toShopRecord = (row: ShopRow): ShopRecord => ({
   id: row.id,
   domain: row.domain,
+  name: row.name,
   plan: row.plan as Plan,
   currency: row.currency,
   timezone: row.timezone,
@@ -52,7 +55,7 @@ const isUniqueViolation = (error: unknown): boolean => {
 /** Creates a shop; throws DuplicateDomainError when the domain already has one. */
 export async function createShop(
   db: Queryable,
-  input: { domain: string; plan: Plan; currency: string; timezone: string },
+  input: { domain: string; plan: Plan; currency: string; timezone: string; name?: string },
 ): Promise<ShopRecord> {
   try {
     const [row] = await db
@@ -89,7 +92,7 @@ export async function getShopByDomain(db: Queryable, domain: string): Promise<Sh
   return row ? toShopRecord(row) : undefined;
 }
 
-export type ShopChanges = Partial<Pick<ShopRecord, 'plan' | 'currency' | 'timezone' | 'limits' | 'settings'>>;
+export type ShopChanges = Partial<Pick<ShopRecord, 'name' | 'plan' | 'currency' | 'timezone' | 'limits' | 'settings'>>;
 
 /**
  * Writes `changes` and bumps the rules version in one statement: plan and settings both shape

@@ -9,6 +9,7 @@ import { shopKeyedTables } from '../../src/compliance/shop-redact.ts';
 import {
   adminSessions,
   appSubscriptions,
+  catalogImports,
   checkoutConfigs,
   discountSyncs,
   giftBudgetUsage,
@@ -136,6 +137,7 @@ export async function seedEveryTable(t: TestApp, shop: TestShop, domain: string,
   await t.ctx.db.insert(checkoutConfigs).values({ shopId: shop.id, config: {}, variables: {}, bytes: 2, target: 'recorded', writtenAt: new Date() }).onConflictDoNothing();
   await t.ctx.db.insert(giftBudgetUsage).values({ shopId: shop.id, scope: 'campaign', scopeId: promo.campaignId, windowStart: '1970-01-01', used: 1 }).onConflictDoNothing();
   await t.ctx.db.insert(adminSessions).values({ shopId: shop.id, tokenHash: randomUUID(), expiresAt: new Date(Date.now() + 3_600_000) });
+  await t.ctx.db.insert(catalogImports).values({ shopId: shop.id, id: `imp_${randomUUID()}`, status: 'done', startedAt: new Date() }).onConflictDoNothing();
   await t.ctx.db.insert(appSubscriptions).values({ shopId: shop.id, id: `gid://shopify/AppSubscription/${randomUUID()}`, plan: 'growth', status: 'CANCELLED' });
   return { promo, orderIds };
 }

@@ -2,7 +2,7 @@
  * Per-customer limits at checkout (docs/promotions.md "Per-customer limits"): an order whose
  * customer redeemed a limited rule queues a `redemptions_sync` job; the dispatcher sets the
  * customer's `$app:gifts` / `redemptions` metafield on a connected shop through the platform's
- * Admin API (the fake of test/support/fake-platform.ts), recomputed from the redemption records
+ * Admin API (the stand-in platform, dev/platform/), recomputed from the redemption records
  * (so an older job run late writes the latest counts), and the checkout function reading that
  * value stops discounting at the limit. An unconnected shop's job finishes with nothing sent; a
  * 401 marks the connection broken and retries. Both stores.
@@ -17,8 +17,9 @@ import { createShopDiscountPort } from '../../src/platform/shop-discount-port.ts
 import { liveCampaign, rule, variant } from '../evaluate/helpers.ts';
 import { order, postOrder } from '../orders/fixtures.ts';
 import { importCampaigns, payloadOf } from '../rules/helpers.ts';
-import { startFakePlatform } from '../support/fake-platform.ts';
-import type { FakePlatform } from '../support/fake-platform.ts';
+import { domainOf } from '../platform-webhooks/fixtures.ts';
+import { grantToken, revokeToken, startTestPlatform } from '../support/platform-standin.ts';
+import type { PlatformStandin } from '../../dev/platform/platform.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 
@@ -26,7 +27,7 @@ const SECRET = 'platform-app-secret-for-redemption-tests';
 const TOKEN = `shpat_${'d4'.repeat(16)}`;
 
 let t: TestApp;
-let platform: FakePlatform;
+let platform: PlatformStandin;
 let shop: TestShop;
 let other: TestShop;
 const ids: Record<string, { ruleId: string; campaignId: string }> = {};
@@ -37,9 +38,10 @@ const limitedRule = (name: string, max: number, gift: number) => {
 };
 
 beforeAll(async () => {
-  platform = await startFakePlatform();
+  platform = await startTestPlatform(SECRET);
   t = await createTestApp({ PLATFORM_APP_SECRET: SECRET, PLATFORM_ADMIN_API_URL: platform.url, PLATFORM_DISCOUNT_FUNCTION_ID: 'fn-gifts-1' });
   [shop, other] = await Promise.all([t.createShop('scale'), t.createShop('scale')]);
+  grantToken(platform, await domainOf(t, shop.id), TOKEN);
   const connected = await t.admin({ method: 'PUT', url: `/admin/v1/shops/${shop.id}/platform-connection`, payload: { accessToken: TOKEN } });
   expect(connected.statusCode).toBe(200);
   await importCampaigns(t, shop, [liveCampaign('Twice', [limitedRule('Twice', 2, 901), rule('Plain', { type: 'cart.subtotal_gte', value: 5000 }, { gifts: [902] })])]);
@@ -62,7 +64,7 @@ const redeem = async (s: TestShop, customerId: string, ...names: string[]) => {
   const res = await postOrder(t, s.id, order({ customerId, lines }));
   expect(res.statusCode, res.body).toBe(200);
 };
-/** The customer metafields the fake platform was asked to set, in order. */
+/** The customer metafields the stand-in platform was asked to set, in order. */
 const customerWrites = () =>
   platform.requests
     .filter((r) => r.query.includes('metafieldsSet'))
@@ -127,7 +129,7 @@ describe('the customer redemptions metafield', () => {
   });
 
   it('a 401 marks the connection broken and the job retries', async () => {
-    platform.revoked.add(TOKEN);
+    const restore = revokeToken(platform, TOKEN);
     try {
       await redeem(shop, '44', 'Twice');
       expect(await dispatcher().runOnce()).toMatchObject({ claimed: 1, retrying: 1 });
@@ -136,7 +138,7 @@ describe('the customer redemptions metafield', () => {
       const status = (await t.admin({ method: 'GET', url: `/admin/v1/shops/${shop.id}/platform-connection` })).json() as Record<string, unknown>;
       expect(status).toMatchObject({ broken: true });
     } finally {
-      platform.revoked.delete(TOKEN);
+      restore();
     }
   });
 

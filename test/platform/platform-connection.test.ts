@@ -1,7 +1,7 @@
 /**
  * A shop's platform connection and the checkout configuration the discount sync writes
  * (docs/checkout-function.md "Platform connection"), through the app: the admin routes never
- * show the token, the token is sealed at rest, a connected shop's sync reaches a fake of the
+ * show the token, the token is sealed at rest, a connected shop's sync reaches the stand-in
  * platform's Admin GraphQL endpoint (PLATFORM_ADMIN_API_URL) while another shop's is recorded,
  * a 401 marks the connection broken, and `app/uninstalled` forgets the token. Both stores.
  */
@@ -15,8 +15,8 @@ import { createShopDiscountPort } from '../../src/platform/shop-discount-port.ts
 import { createGiftCampaign } from '../orders/fixtures.ts';
 import { deliver, domainOf } from '../platform-webhooks/fixtures.ts';
 import { errorBody } from '../support/error-body.ts';
-import { startFakePlatform } from '../support/fake-platform.ts';
-import type { FakePlatform } from '../support/fake-platform.ts';
+import { discountIdOf, grantToken, revokeToken, startTestPlatform } from '../support/platform-standin.ts';
+import type { PlatformStandin } from '../../dev/platform/platform.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 
@@ -26,7 +26,8 @@ const TOKEN_A2 = `shpat_${'b2'.repeat(16)}`;
 const TOKEN_B = `shpca_${'c3'.repeat(16)}`;
 
 let t: TestApp;
-let platform: FakePlatform;
+let platform: PlatformStandin;
+let domainA = '';
 let shop: TestShop;
 let other: TestShop;
 const lines: string[] = [];
@@ -34,12 +35,16 @@ const lines: string[] = [];
 let ahead = 0;
 
 beforeAll(async () => {
-  platform = await startFakePlatform();
+  platform = await startTestPlatform(SECRET);
   t = await createTestApp(
     { PLATFORM_APP_SECRET: SECRET, PLATFORM_ADMIN_API_URL: platform.url, PLATFORM_DISCOUNT_FUNCTION_ID: 'fn-gifts-1', LOG_LEVEL: 'trace' },
     { logDestination: { write: (chunk: string) => void lines.push(chunk) } },
   );
   [shop, other] = await Promise.all([t.createShop('scale'), t.createShop('scale')]);
+  domainA = await domainOf(t, shop.id);
+  grantToken(platform, domainA, TOKEN_A);
+  grantToken(platform, domainA, TOKEN_A2);
+  grantToken(platform, await domainOf(t, other.id), TOKEN_B);
 });
 afterAll(async () => {
   await t.close();
@@ -157,7 +162,7 @@ describe('the discount sync per shop, and GET /admin/v1/shops/:shopId/checkout-c
     const res = await checkoutConfig(shop);
     expect(res.statusCode).toBe(200);
     const body = res.json() as { checkoutConfig: Record<string, unknown> };
-    expect(body.checkoutConfig).toMatchObject({ target: 'platform', platformDiscountId: platform.discounts.get(TOKEN_A), limit: 10000, lastError: null });
+    expect(body.checkoutConfig).toMatchObject({ target: 'platform', platformDiscountId: discountIdOf(platform, domainA), limit: 10000, lastError: null });
     expect(body.checkoutConfig.config).toEqual(sentConfig);
     expect(body.checkoutConfig.bytes).toBeGreaterThan(0);
     expect(body.checkoutConfig.bytes).toBeLessThanOrEqual(10000);
@@ -179,7 +184,7 @@ describe('the discount sync per shop, and GET /admin/v1/shops/:shopId/checkout-c
       'metafieldsSet',
     ]);
     const metafields = platform.requests[1]?.variables.metafields as Array<{ ownerId: string; key: string; value: string }>;
-    expect(metafields.map((m) => m.ownerId)).toEqual([platform.discounts.get(TOKEN_A), platform.discounts.get(TOKEN_A)]);
+    expect(metafields.map((m) => m.ownerId)).toEqual([discountIdOf(platform, domainA), discountIdOf(platform, domainA)]);
     expect((JSON.parse(metafields[0]?.value ?? 'null') as { r: unknown[] }).r).toHaveLength(0);
     expect(((await checkoutConfig(shop)).json() as { checkoutConfig: { config: { r: unknown[] } } }).checkoutConfig.config.r).toHaveLength(0);
   });
@@ -187,7 +192,7 @@ describe('the discount sync per shop, and GET /admin/v1/shops/:shopId/checkout-c
   it('a 401 marks the connection broken and the job retries; a new token repairs it', async () => {
     const c = await createGiftCampaign(t, shop.id, 1);
     expect((await t.admin({ method: 'POST', url: url(shop, `/campaigns/${c.campaignId}/enable?force=1`) })).statusCode).toBe(200);
-    platform.revoked.add(TOKEN_A);
+    revokeToken(platform, TOKEN_A);
     const worker = dispatcher();
     expect(await worker.runOnce()).toMatchObject({ retrying: 1 });
     expect(await status(shop)).toMatchObject({ connected: true, broken: true, brokenReason: expect.stringMatching(/401/) });
@@ -245,6 +250,6 @@ describe('the discount sync per shop, and GET /admin/v1/shops/:shopId/checkout-c
     const [after] = await t.ctx.db.select().from(checkoutConfigs).where(eq(checkoutConfigs.shopId, shop.id));
     expect(after?.target).toBe('recorded');
     // The recorded write keeps the id of the discount the connection created.
-    expect(after?.platformDiscountId).toBe(platform.discounts.get(TOKEN_A2));
+    expect(after?.platformDiscountId).toBe(discountIdOf(platform, domainA));
   });
 });

@@ -39,6 +39,11 @@ describe('the stand-in platform routes Admin GraphQL to the family of each root 
     expect([throttled.status, throttled.headers.get('retry-after')]).toEqual([429, '2']);
   });
 
+  it('refuses a query whose requested cost is over 1,000 points, as the platform does', async () => {
+    const costly = await (await ask('shpat_a', '{ shop { a: name } products(first: 250) { nodes { variants(first: 10) { nodes { id } } } } }')).json();
+    expect(costly).toEqual({ errors: [{ message: expect.stringMatching(/^Query cost is 3253, which exceeds/), extensions: { code: 'MAX_COST_EXCEEDED', cost: 3253, maxCost: 1000 } }] });
+  });
+
   it('serves its plain routes and 404 elsewhere', async () => {
     expect((await fetch(platform.url + '/admin/oauth/access_token', { method: 'POST', body: 'x=1' })).status).toBe(200);
     expect(seen).toEqual(['x=1']);

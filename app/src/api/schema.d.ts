@@ -928,6 +928,8 @@ export interface operations {
                         shop: {
                             id: string;
                             domain: string;
+                            /** @description The shop's name on the platform, read at install; null for a shop the operator created */
+                            name: string | null;
                             /** @enum {string} */
                             plan: "free" | "growth" | "pro" | "scale";
                             currency: string;
@@ -3310,6 +3312,8 @@ export interface operations {
                         shop: {
                             id: string;
                             domain: string;
+                            /** @description The shop's name on the platform, read at install; null for a shop the operator created */
+                            name: string | null;
                             /** @enum {string} */
                             plan: "free" | "growth" | "pro" | "scale";
                             currency: string;
@@ -3421,6 +3425,8 @@ export interface operations {
                         shop: {
                             id: string;
                             domain: string;
+                            /** @description The shop's name on the platform, read at install; null for a shop the operator created */
+                            name: string | null;
                             /** @enum {string} */
                             plan: "free" | "growth" | "pro" | "scale";
                             currency: string;

@@ -1,0 +1,113 @@
+/**
+ * The stand-in platform's catalog family: `products` (cursor pagination, sorted by id), `product`,
+ * and `collections`, each product with its variants (inventory quantity, policy, inventory item)
+ * and the collections it belongs to, under the platform's field names and enum values
+ * (`ProductStatus` ACTIVE/ARCHIVED/DRAFT/UNLISTED, `ProductVariantInventoryPolicy` DENY/CONTINUE).
+ */
+import { createFaults, withFaults } from './faults.ts';
+import type { Faults } from './faults.ts';
+import { answerField, connection } from './selection.ts';
+import type { Answer, Resolver } from './selection.ts';
+import type { OperationFamily } from './standin.ts';
+
+export type StandinVariant = { id: number; title: string; inventoryQuantity: number; inventoryPolicy: 'DENY' | 'CONTINUE'; tracked: boolean };
+export type StandinProduct = { id: number; title: string; status: 'ACTIVE' | 'ARCHIVED' | 'DRAFT' | 'UNLISTED'; variants: StandinVariant[]; collections: number[] };
+export type StandinCollection = { id: number; handle: string; title: string };
+export type StandinCatalog = { products: StandinProduct[]; collections: StandinCollection[] };
+
+export type CatalogFamily = {
+  family: OperationFamily;
+  faults: Faults;
+  /** The catalog of a shop (by domain), created empty on first use. */
+  catalogOf(domain: string): StandinCatalog;
+  /**
+   * Fills a shop's catalog with `count` products (ids from 1001), each with `variantsPer`
+   * variants, every tenth product in collection `featured`; returns the catalog.
+   */
+  seed(domain: string, count: number, variantsPer?: number): StandinCatalog;
+};
+
+const gid = (type: string, id: number) => `gid://shopify/${type}/${id}`;
+
+function variantAnswer(variant: StandinVariant): Answer {
+  return {
+    id: gid('ProductVariant', variant.id),
+    title: variant.title,
+    inventoryQuantity: variant.inventoryQuantity,
+    inventoryPolicy: variant.inventoryPolicy,
+    inventoryItem: { id: gid('InventoryItem', variant.id + 500_000_000), tracked: variant.tracked },
+  };
+}
+
+function productAnswer(product: StandinProduct, catalog: StandinCatalog): Answer {
+  const variants: Resolver = (args) => connection(product.variants, args, variantAnswer);
+  const collections: Resolver = (args) =>
+    connection(
+      catalog.collections.filter((c) => product.collections.includes(c.id)),
+      args,
+      (c) => ({ id: gid('Collection', c.id), handle: c.handle, title: c.title }),
+    );
+  return { id: gid('Product', product.id), title: product.title, status: product.status, variants, collections };
+}
+
+const numericOf = (id: unknown): number => Number(String(id).split('/').at(-1));
+
+/** @example const catalog = createCatalogFamily(); catalog.seed('a.myshopify.com', 100); */
+export function createCatalogFamily(): CatalogFamily {
+  const faults = createFaults();
+  const catalogs = new Map<string, StandinCatalog>();
+  const catalogOf = (domain: string) => {
+    let catalog = catalogs.get(domain);
+    if (!catalog) catalogs.set(domain, (catalog = { products: [], collections: [] }));
+    return catalog;
+  };
+
+  const family: OperationFamily = {
+    rootFields: ['products', 'product', 'collections'],
+    answer: (call) =>
+      withFaults(faults, () => {
+        const catalog = catalogOf(call.shop.domain);
+        const sorted = [...catalog.products].sort((a, b) => a.id - b.id);
+        const root: Record<string, Answer | Resolver> = {
+          products: (args) => connection(sorted, args, (p) => productAnswer(p, catalog)),
+          product: (args) => {
+            const found = catalog.products.find((p) => p.id === numericOf(args.id));
+            return found ? productAnswer(found, catalog) : null;
+          },
+          collections: (args) => connection(catalog.collections, args, (c) => ({ id: gid('Collection', c.id), handle: c.handle, title: c.title })),
+        };
+        const data: Record<string, unknown> = {};
+        for (const selection of call.operation.selectionSet.selections) {
+          if (selection.kind === 'Field' && selection.name.value in root) data[selection.alias?.value ?? selection.name.value] = answerField(selection, root, call.variables);
+        }
+        return { data };
+      }),
+  };
+
+  return {
+    family,
+    faults,
+    catalogOf,
+    seed(domain, count, variantsPer = 2) {
+      const catalog = catalogOf(domain);
+      if (!catalog.collections.some((c) => c.handle === 'featured')) catalog.collections.push({ id: 7001, handle: 'featured', title: 'Featured' });
+      for (let n = 0; n < count; n += 1) {
+        const id = 1001 + catalog.products.length;
+        catalog.products.push({
+          id,
+          title: `Product ${id}`,
+          status: n % 17 === 16 ? 'DRAFT' : 'ACTIVE',
+          variants: Array.from({ length: variantsPer }, (_, v) => ({
+            id: id * 1000 + v,
+            title: `Size ${v + 1}`,
+            inventoryQuantity: (id + v) % 7,
+            inventoryPolicy: v % 2 === 0 ? 'DENY' : 'CONTINUE',
+            tracked: true,
+          })),
+          collections: n % 10 === 0 ? [7001] : [],
+        });
+      }
+      return catalog;
+    },
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * Every Admin GraphQL document the service sends, in one place (docs/install.md "The stand-in
+ * platform"): test/platform/admin-schema.test.ts validates each against the Admin API schema of
+ * the pinned version (dev/platform/schema/), so a field the platform does not have fails a test,
+ * not a merchant's install. Documents are named operations, so the platform's logs and the
+ * stand-in's request record say which one was sent.
+ */
+
+/** The shop's name, base currency and timezone, read once at install. */
+export const SHOP_QUERY = `query InstallShop { shop { name currencyCode ianaTimezone } }`;
+
+/**
+ * Products per catalog import page, and variants and collections read with each product. The
+ * platform refuses a query whose requested cost is over 1,000 points (an object costs 1, a
+ * connection 2 plus `first` times its node): 2 + 25 × (1 + (2 + 10 × 2) + (2 + 5)) = 752.
+ */
+export const IMPORT_PAGE_PRODUCTS = 25;
+export const IMPORT_PRODUCT_VARIANTS = 10;
+export const IMPORT_PRODUCT_COLLECTIONS = 5;
+
+const VARIANT_FIELDS = `id title inventoryQuantity inventoryPolicy inventoryItem { id tracked }`;
+
+/**
+ * One page of the catalog import: products with their first variants (inventory included) and the
+ * collections they belong to. A product with more variants than the page reads gets the rest
+ * through PRODUCT_VARIANTS_QUERY.
+ */
+export const PRODUCTS_QUERY = `query ImportProducts($first: Int!, $after: String, $variants: Int!, $collections: Int!) {
+  products(first: $first, after: $after, sortKey: ID) {
+    nodes {
+      id title status
+      variants(first: $variants) { nodes { ${VARIANT_FIELDS} } pageInfo { hasNextPage endCursor } }
+      collections(first: $collections) { nodes { id handle } }
+    }
+    pageInfo { hasNextPage endCursor }
+  }
+}`;
+
+/** The rest of one product's variants. */
+export const PRODUCT_VARIANTS_QUERY = `query ImportProductVariants($id: ID!, $after: String) {
+  product(id: $id) { variants(first: 250, after: $after) { nodes { ${VARIANT_FIELDS} } pageInfo { hasNextPage endCursor } } }
+}`;
+
+/** The shop's gift discount, found by its title. */
+export const FIND_GIFT_DISCOUNT = `query FindGiftDiscount($query: String!) { automaticDiscountNodes(first: 1, query: $query) { nodes { id } } }`;
+
+/** Creates the automatic app discount that runs the gift-discount function. */
+export const CREATE_GIFT_DISCOUNT = `mutation CreateGiftDiscount($discount: DiscountAutomaticAppInput!) {
+  discountAutomaticAppCreate(automaticAppDiscount: $discount) { automaticAppDiscount { discountId } userErrors { field message } }
+}`;
+
+/** Sets metafields (the discount's configuration, a customer's redemption counts). */
+export const SET_METAFIELDS = `mutation SetGiftConfig($metafields: [MetafieldsSetInput!]!) {
+  metafieldsSet(metafields: $metafields) { metafields { id } userErrors { field message } }
+}`;

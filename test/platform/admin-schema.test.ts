@@ -1,0 +1,95 @@
+/**
+ * Every Admin GraphQL document the service sends is valid against the Admin API schema of the
+ * pinned version (dev/platform/schema/admin_2025-10.json.gz, from the platform's own package:
+ * docs/install.md), and the stand-in platform's answer to each is exactly what the schema's
+ * executor makes of it (no field that does not exist or was not selected, no null the schema
+ * forbids, no enum value it lacks). Documents are collected from the source, so a new one is
+ * checked without being listed here.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'graphql';
+import type { OperationDefinitionNode } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as documents from '../../src/platform/admin-documents.ts';
+import type { PlatformStandin } from '../../dev/platform/platform.ts';
+import { adminSchema, answerErrors, documentErrors } from '../support/admin-schema.ts';
+import { startTestPlatform } from '../support/platform-standin.ts';
+
+const SRC = new URL('../../src/', import.meta.url).pathname;
+
+const DOCUMENTS_MODULE = 'platform/admin-documents.ts';
+
+/** The shared module's documents, and every template literal elsewhere in src/ that starts a named operation. */
+function collectDocuments(): Array<{ file: string; document: string }> {
+  const found = (Object.values(documents) as unknown[])
+    .filter((value): value is string => typeof value === 'string' && /^(query|mutation)\s/.test(value))
+    .map((document) => ({ file: DOCUMENTS_MODULE, document }));
+  for (const entry of readdirSync(SRC, { recursive: true, encoding: 'utf8' })) {
+    if (!entry.endsWith('.ts') || entry === DOCUMENTS_MODULE) continue;
+    const text = readFileSync(join(SRC, entry), 'utf8');
+    for (const match of text.matchAll(/`\s*((?:query|mutation)\s+[A-Z]\w*[\s\S]*?)`/g)) found.push({ file: entry, document: match[1] ?? '' });
+  }
+  return found;
+}
+
+const operationName = (document: string) => (parse(document).definitions[0] as OperationDefinitionNode).name?.value;
+
+describe('the service\'s Admin GraphQL documents', () => {
+  const all = collectDocuments();
+
+  it('are found in the source, the shared module\'s all among them', () => {
+    const names = all.map((d) => operationName(d.document));
+    for (const value of Object.values(documents)) if (typeof value === 'string') expect(names).toContain(operationName(value));
+    expect(adminSchema().getQueryType()?.name).toBe('QueryRoot');
+  });
+
+  it.each(all.map((d) => [operationName(d.document), d.file, d.document]))('%s (%s) is valid against the 2025-10 schema', (_name, _file, document) => {
+    expect(documentErrors(document)).toEqual([]);
+  });
+
+  it('a misspelt field or a wrong argument type is refused by the same check', () => {
+    expect(documentErrors('query X { shop { name currency } }')).not.toEqual([]);
+    expect(documentErrors('query X { products(first: "ten") { nodes { id } } }')).not.toEqual([]);
+  });
+});
+
+describe('the stand-in\'s answers to them', () => {
+  let platform: PlatformStandin;
+  const domain = 'schema-check.myshopify.com';
+  beforeAll(async () => {
+    platform = await startTestPlatform('schema-secret');
+    platform.addShop({ domain, accessTokens: new Set(['shpat_schema_check_0000000000']) });
+    const catalog = platform.catalog.seed(domain, 30, 12);
+    expect(catalog.products).toHaveLength(30);
+  });
+  afterAll(() => platform.close());
+
+  const send = (query: string, variables: Record<string, unknown>) =>
+    fetch(`${platform.url}/admin/api/2025-10/graphql.json`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-shopify-access-token': 'shpat_schema_check_0000000000' }, body: JSON.stringify({ query, variables }) });
+
+  const metafield = (ownerId: string) => ({ ownerId, namespace: '$app:gifts', key: 'config', type: 'json', value: '{}' });
+  const cases: Array<[string, string, () => Record<string, unknown>]> = [
+    ['shop', documents.SHOP_QUERY, () => ({})],
+    ['products', documents.PRODUCTS_QUERY, () => ({ first: documents.IMPORT_PAGE_PRODUCTS, after: null, variants: documents.IMPORT_PRODUCT_VARIANTS, collections: documents.IMPORT_PRODUCT_COLLECTIONS })],
+    ['product variants', documents.PRODUCT_VARIANTS_QUERY, () => ({ id: 'gid://shopify/Product/1001', after: null })],
+    ['create discount', documents.CREATE_GIFT_DISCOUNT, () => ({ discount: { title: 'Gift with purchase', functionId: 'fn', startsAt: new Date().toISOString(), discountClasses: ['PRODUCT'], metafields: [] } })],
+    ['find discount', documents.FIND_GIFT_DISCOUNT, () => ({ query: "title:'Gift with purchase'" })],
+    ['set metafields', documents.SET_METAFIELDS, () => ({ metafields: [metafield(platform.discounts.discounts.get(domain)?.[0]?.id ?? ''), metafield('gid://shopify/Customer/7')] })],
+  ];
+
+  it.each(cases)('%s: answered as the schema says', async (_name, query, variables) => {
+    const res = await send(query, variables());
+    expect(res.status).toBe(200);
+    const record = platform.requests.at(-1);
+    expect(record?.answer?.body).toHaveProperty('data');
+    expect(record && answerErrors(record)).toEqual([]);
+  });
+
+  it('the check catches an answer that is not what the schema says', async () => {
+    platform.install.faults.inject({ kind: 'missing', path: ['shop', 'currencyCode'] });
+    await send(documents.SHOP_QUERY, {});
+    const record = platform.requests.at(-1);
+    expect(record && answerErrors(record)).not.toEqual([]);
+  });
+});
