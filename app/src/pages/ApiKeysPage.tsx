@@ -1,6 +1,7 @@
 /** Settings → API keys: create (the key shown once), list, revoke with confirmation. */
-import { Banner, BlockStack, Box, Button, Card, InlineStack, Modal, Page, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
+import { Banner, BlockStack, Box, Button, Card, Modal, Page, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
 import { Empty } from '../Empty.tsx';
+import { RowList } from '../RowList.tsx';
 import { useCallback, useState } from 'react';
 import { api, errorText } from '../api/client.ts';
 import { Notice } from '../Notice.tsx';
@@ -74,29 +75,23 @@ export function ApiKeysPage() {
             </Empty>
           </Card>
         ) : (
-          <Card padding="0">
-            <ul aria-label="API keys" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
-              {keys.map((key, index) => (
-                <li key={key.id} style={index > 0 ? { borderTop: '1px solid var(--p-color-border-secondary)' } : undefined}>
-                  <Box padding="400">
-                    <InlineStack align="space-between" blockAlign="center" gap="300" wrap>
-                      <BlockStack gap="100">
-                        <Text as="h3" variant="headingSm">
-                          {key.name}
-                        </Text>
-                        <Text as="p" tone="subdued">
-                          <code>{key.prefix}…</code> · created {new Date(key.createdAt).toLocaleString()}
-                        </Text>
-                      </BlockStack>
-                      <Button tone="critical" onClick={() => setRevoking(key)} accessibilityLabel={`Revoke ${key.name}`}>
-                        Revoke
-                      </Button>
-                    </InlineStack>
-                  </Box>
-                </li>
-              ))}
-            </ul>
-          </Card>
+          <RowList label="API keys" items={keys}>
+            {(key) => (
+              <>
+                <BlockStack gap="100">
+                  <Text as="h3" variant="headingSm">
+                    {key.name}
+                  </Text>
+                  <Text as="p" tone="subdued">
+                    <code>{key.prefix}…</code> · created {new Date(key.createdAt).toLocaleString()}
+                  </Text>
+                </BlockStack>
+                <Button tone="critical" onClick={() => setRevoking(key)} accessibilityLabel={`Revoke ${key.name}`}>
+                  Revoke
+                </Button>
+              </>
+            )}
+          </RowList>
         )}
       </BlockStack>
       {revoking && (

@@ -3,10 +3,11 @@
  * (`customers/data_request`, docs/compliance.md), newest first, each with a download of the
  * JSON export gathered when it arrived, for the merchant to send to the customer.
  */
-import { Banner, BlockStack, Box, Button, Card, InlineStack, Page, SkeletonBodyText, Text } from '@shopify/polaris';
+import { Banner, BlockStack, Button, Card, Page, SkeletonBodyText, Text } from '@shopify/polaris';
 import { api } from '../../api/client.ts';
 import type { paths } from '../../api/schema.d.ts';
 import { Empty } from '../../Empty.tsx';
+import { RowList } from '../../RowList.tsx';
 import { useLoaded } from '../../useLoaded.ts';
 import { SettingsNav } from './SettingsNav.tsx';
 
@@ -62,36 +63,30 @@ export function DataRequestsPage() {
             </Empty>
           </Card>
         ) : (
-          <Card padding="0">
-            <ul aria-label="Data requests" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
-              {requests.map((request, index) => (
-                <li key={request.id} style={index > 0 ? { borderTop: '1px solid var(--p-color-border-secondary)' } : undefined}>
-                  <Box padding="400">
-                    <InlineStack align="space-between" blockAlign="center" gap="300" wrap>
-                      <BlockStack gap="100">
-                        <Text as="h3" variant="headingSm" breakWord>
-                          Customer {request.customerId}
-                        </Text>
-                        <Text as="p" tone="subdued" breakWord>
-                          Request {request.id} · received {new Date(request.receivedAt).toLocaleString()}
-                        </Text>
-                        <Text as="p" breakWord>
-                          {[
-                            counted(countOf(request, 'redemptions'), 'redemption record', 'redemption records'),
-                            counted(countOf(request, 'orders'), 'order', 'orders'),
-                            counted(countOf(request, 'storefrontEvents'), 'storefront event', 'storefront events'),
-                          ].join(' · ')}
-                        </Text>
-                      </BlockStack>
-                      <Button onClick={() => downloadExport(request)} accessibilityLabel={`Download export of request ${request.id} (customer ${request.customerId})`}>
-                        Download export
-                      </Button>
-                    </InlineStack>
-                  </Box>
-                </li>
-              ))}
-            </ul>
-          </Card>
+          <RowList label="Data requests" items={requests}>
+            {(request) => (
+              <>
+                <BlockStack gap="100">
+                  <Text as="h3" variant="headingSm" breakWord>
+                    Customer {request.customerId}
+                  </Text>
+                  <Text as="p" tone="subdued" breakWord>
+                    Request {request.id} · received {new Date(request.receivedAt).toLocaleString()}
+                  </Text>
+                  <Text as="p" breakWord>
+                    {[
+                      counted(countOf(request, 'redemptions'), 'redemption record', 'redemption records'),
+                      counted(countOf(request, 'orders'), 'order', 'orders'),
+                      counted(countOf(request, 'storefrontEvents'), 'storefront event', 'storefront events'),
+                    ].join(' · ')}
+                  </Text>
+                </BlockStack>
+                <Button onClick={() => downloadExport(request)} accessibilityLabel={`Download export of request ${request.id} (customer ${request.customerId})`}>
+                  Download export
+                </Button>
+              </>
+            )}
+          </RowList>
         )}
       </BlockStack>
     </Page>

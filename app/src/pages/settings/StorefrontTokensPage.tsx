@@ -2,12 +2,13 @@
  * Settings → Storefront tokens: create a publishable token with the origins allowed to use it
  * (the token shown once), list, revoke with confirmation.
  */
-import { Banner, BlockStack, Box, Button, Card, InlineStack, Modal, Page, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
+import { Banner, BlockStack, Button, Card, Modal, Page, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
 import { useCallback, useState } from 'react';
 import { api, errorText } from '../../api/client.ts';
 import { useLoaded } from '../../useLoaded.ts';
 import type { paths } from '../../api/schema.d.ts';
 import { Empty } from '../../Empty.tsx';
+import { RowList } from '../../RowList.tsx';
 import { Notice } from '../../Notice.tsx';
 import type { NoticeText } from '../../Notice.tsx';
 import { fieldErrorOf } from './field-errors.ts';
@@ -104,29 +105,23 @@ export function StorefrontTokensPage() {
             </Empty>
           </Card>
         ) : (
-          <Card padding="0">
-            <ul aria-label="Storefront tokens" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
-              {tokens.map((token, index) => (
-                <li key={token.id} style={index > 0 ? { borderTop: '1px solid var(--p-color-border-secondary)' } : undefined}>
-                  <Box padding="400">
-                    <InlineStack align="space-between" blockAlign="center" gap="300" wrap>
-                      <BlockStack gap="100">
-                        <Text as="h3" variant="headingSm">
-                          <code>{token.prefix}…</code>
-                        </Text>
-                        <Text as="p" tone="subdued" breakWord>
-                          {token.allowedOrigins.join(', ')} · created {new Date(token.createdAt).toLocaleString()}
-                        </Text>
-                      </BlockStack>
-                      <Button tone="critical" onClick={() => setRevoking(token)} accessibilityLabel={`Revoke token ${token.prefix}`}>
-                        Revoke
-                      </Button>
-                    </InlineStack>
-                  </Box>
-                </li>
-              ))}
-            </ul>
-          </Card>
+          <RowList label="Storefront tokens" items={tokens}>
+            {(token) => (
+              <>
+                <BlockStack gap="100">
+                  <Text as="h3" variant="headingSm">
+                    <code>{token.prefix}…</code>
+                  </Text>
+                  <Text as="p" tone="subdued" breakWord>
+                    {token.allowedOrigins.join(', ')} · created {new Date(token.createdAt).toLocaleString()}
+                  </Text>
+                </BlockStack>
+                <Button tone="critical" onClick={() => setRevoking(token)} accessibilityLabel={`Revoke token ${token.prefix}`}>
+                  Revoke
+                </Button>
+              </>
+            )}
+          </RowList>
         )}
       </BlockStack>
       {revoking && (

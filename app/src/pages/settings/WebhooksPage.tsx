@@ -8,6 +8,7 @@ import { api, errorText } from '../../api/client.ts';
 import { useLoaded } from '../../useLoaded.ts';
 import type { paths } from '../../api/schema.d.ts';
 import { Empty } from '../../Empty.tsx';
+import { RowList } from '../../RowList.tsx';
 import { Notice } from '../../Notice.tsx';
 import type { NoticeText } from '../../Notice.tsx';
 import { fieldErrorOf } from './field-errors.ts';
@@ -99,42 +100,36 @@ export function WebhooksPage() {
   } else {
     lists = (
       <>
-        <Box paddingInline={CARD_EDGE}>
-          <Text as="h2" variant="headingMd">
-            Endpoints
-          </Text>
-        </Box>
-        {endpoints.length === 0 ? (
-          <Card>
-            <Empty heading="No webhook endpoints">
-              <p>Add an endpoint above to hear about campaigns, gifts and orders as they happen.</p>
-            </Empty>
-          </Card>
-        ) : (
-          <Card padding="0">
-            <ul aria-label="Webhook endpoints" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
-              {endpoints.map((endpoint, index) => (
-                <li key={endpoint.id} style={rowStyle(index)}>
-                  <Box padding="400">
-                    <InlineStack align="space-between" blockAlign="center" gap="300" wrap>
-                      <BlockStack gap="100">
-                        <Text as="h3" variant="headingSm" breakWord>
-                          {endpoint.url}
-                        </Text>
-                        <Text as="p" tone="subdued">
-                          {endpoint.events.length === 0 ? 'Every event' : endpoint.events.join(', ')} · added {new Date(endpoint.createdAt).toLocaleString()}
-                          {endpoint.disabledAt ? ' · disabled' : ''}
-                        </Text>
-                      </BlockStack>
-                      <Button tone="critical" onClick={() => setDeleting(endpoint)} accessibilityLabel={`Delete ${endpoint.url}`}>
-                        Delete
-                      </Button>
-                    </InlineStack>
-                  </Box>
-                </li>
-              ))}
-            </ul>
-          </Card>
+          <Box paddingInline={CARD_EDGE}>
+            <Text as="h2" variant="headingMd">
+              Endpoints
+            </Text>
+          </Box>
+          {endpoints.length === 0 ? (
+            <Card>
+              <Empty heading="No webhook endpoints">
+                <p>Add an endpoint above to hear about campaigns, gifts and orders as they happen.</p>
+              </Empty>
+            </Card>
+          ) : (
+            <RowList label="Webhook endpoints" items={endpoints}>
+              {(endpoint) => (
+                <>
+                <BlockStack gap="100">
+                  <Text as="h3" variant="headingSm" breakWord>
+                    {endpoint.url}
+                  </Text>
+                  <Text as="p" tone="subdued">
+                    {endpoint.events.length === 0 ? 'Every event' : endpoint.events.join(', ')} · added {new Date(endpoint.createdAt).toLocaleString()}
+                    {endpoint.disabledAt ? ' · disabled' : ''}
+                  </Text>
+                </BlockStack>
+                <Button tone="critical" onClick={() => setDeleting(endpoint)} accessibilityLabel={`Delete ${endpoint.url}`}>
+                  Delete
+                </Button>
+              </>
+            )}
+          </RowList>
         )}
         <Box paddingInline={CARD_EDGE}>
           <InlineStack align="space-between" blockAlign="center" gap="200">
