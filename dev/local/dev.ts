@@ -9,14 +9,15 @@
  *
  * Settings (environment): DEV_LOCAL_SERVICE_PORT (3000), DEV_LOCAL_PLATFORM_PORT (4100),
  * DEV_LOCAL_STOREFRONT_PORT (3200) — a busy port is replaced by a free one, 0 picks any;
- * DEV_LOCAL_DATA_DIR (a directory kept between runs, e.g. `.data-dev`; default a temporary
- * one, removed at exit); LOG_LEVEL (warn).
+ * LOG_LEVEL (warn). The data directory is always a fresh temporary one: the stand-in platform
+ * keeps its shops and tokens in memory, so a service's data kept from an earlier run would hold
+ * an access token the new stand-in never issued.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { buildFunction } from '../../scripts/build-function.ts';
 import { loadFunctionInQuickJs } from '../../test/support/quickjs-function.ts';
 import { openAppRoute } from '../platform/open-app.ts';
@@ -39,9 +40,7 @@ async function main(): Promise<void> {
   const servicePort = await freePort(Number(process.env.DEV_LOCAL_SERVICE_PORT ?? 3000));
   const platformPort = await freePort(Number(process.env.DEV_LOCAL_PLATFORM_PORT ?? 4100));
   const storefrontPort = await freePort(Number(process.env.DEV_LOCAL_STOREFRONT_PORT ?? 3200));
-  const keptDir = process.env.DEV_LOCAL_DATA_DIR;
-  const dataDir = keptDir ? resolve(keptDir) : mkdtempSync(join(tmpdir(), 'gcrs-dev-local-'));
-  if (keptDir) mkdirSync(dataDir, { recursive: true });
+  const dataDir = mkdtempSync(join(tmpdir(), 'gcrs-dev-local-'));
   const adminToken = randomBytes(18).toString('base64url');
   const serviceUrl = `http://127.0.0.1:${servicePort}`;
   const closers: Array<() => Promise<void>> = [];
@@ -95,7 +94,7 @@ async function main(): Promise<void> {
     for (const close of closers.reverse()) await close().catch(() => undefined);
     if (!serviceExited) service.kill('SIGTERM');
     await serviceDone;
-    if (!keptDir) rmSync(dataDir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
     process.exit(code);
   };
   process.on('SIGINT', () => void stop(0));
