@@ -10,12 +10,12 @@
  *   const platform = await startStandinPlatform({ families: [billing.family], routes: billing.routes });
  *   billing.origin = platform.url;
  */
-import { createHash, createHmac, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import { webhookHeaders } from './webhooks.ts';
 import type { GraphqlAnswer, GraphqlCall, OperationFamily, StandinRoute } from './standin.ts';
 
 export const CONFIRM_PATH = '/admin/charges/confirm_recurring_application_charge';
-const API_VERSION = '2025-10';
 const STATUSES = new Set(['PENDING', 'ACCEPTED', 'ACTIVE', 'CANCELLED', 'DECLINED', 'EXPIRED', 'FROZEN']);
 
 export type StandinSubscription = {
@@ -110,19 +110,7 @@ export function createStandinBilling(options: StandinBillingOptions): StandinBil
         capped_amount: null,
       },
     });
-    await options.deliver(
-      {
-        'content-type': 'application/json',
-        'x-shopify-topic': 'app_subscriptions/update',
-        'x-shopify-hmac-sha256': createHmac('sha256', options.secret).update(body, 'utf8').digest('base64'),
-        'x-shopify-shop-domain': subscription.shopDomain,
-        'x-shopify-webhook-id': randomUUID(),
-        'x-shopify-api-version': API_VERSION,
-        'x-shopify-triggered-at': now().toISOString(),
-        'x-shopify-event-id': randomUUID(),
-      },
-      body,
-    );
+    await options.deliver(webhookHeaders(options.secret, 'app_subscriptions/update', subscription.shopDomain, body, now()), body);
   }
 
   async function setStatus(id: string, status: string): Promise<void> {

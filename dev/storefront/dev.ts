@@ -11,9 +11,9 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort, waitHealthy } from '../local/ports.ts';
 import { DEMO_FIXTURE } from './fixture.ts';
 import { AdminClient, DEMO_THRESHOLD_CENTS, seedDemoShop } from './seed.ts';
 import { startStorefrontStandin } from './server.ts';
@@ -23,34 +23,6 @@ export const DEV_APP_SECRET = 'storefront-dev-app-secret';
 export const DEV_APP_KEY = 'storefront-dev-app-key';
 
 const root = join(import.meta.dirname, '..', '..');
-
-async function freePort(wanted: number): Promise<number> {
-  const server = createServer();
-  const port = await new Promise<number>((resolve) => {
-    server.once('error', () => server.listen(0, '127.0.0.1'));
-    server.once('listening', () => {
-      const address = server.address();
-      resolve(address !== null && typeof address === 'object' ? address.port : wanted);
-    });
-    server.listen(wanted, '127.0.0.1');
-  });
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function waitHealthy(base: string, exited: () => boolean, deadlineMs: number): Promise<void> {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    if (exited()) throw new Error('the service exited during start (its output is above)');
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`the service did not answer ${base}/healthz within ${deadlineMs / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 async function main(): Promise<void> {
   const servicePort = await freePort(Number(process.env.STOREFRONT_DEV_SERVICE_PORT ?? 3100));

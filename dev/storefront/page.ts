@@ -22,6 +22,8 @@ export type PageOptions = {
   customer: FixtureCustomer | null;
   /** The theme app extension's blocks, rendered (theme `embed`); else part two's script tag. */
   embed?: EmbedPage;
+  /** A "Check out" button posting the cart to `/checkout` (the stand-in's checkout, `dev:local`). */
+  checkout?: boolean;
 };
 
 /** The theme's `<script src=… data-*>` tag, the attributes filled as a theme's templating would. */
@@ -101,6 +103,7 @@ ${cards}
   <ul id="cart-lines"></ul>
   <p>Subtotal: <strong id="cart-total">$0.00</strong></p>
   <p><small>Gift lines show their full price here; the discount makes them free at checkout.</small></p>
+  ${options.checkout ? '<form method="post" action="/checkout"><button type="submit" id="checkout">Check out</button></form>' : ''}
 </aside>
 </main>
 <script>

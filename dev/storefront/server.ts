@@ -16,7 +16,7 @@ import { addBodySchema, changeBodySchema, readCartBody, updateBodySchema } from 
 import { CartStore } from './cart.ts';
 import type { CartError } from './cart.ts';
 import { DEMO_FIXTURE } from './fixture.ts';
-import type { StorefrontFixture } from './fixture.ts';
+import type { FixtureCustomer, StorefrontFixture } from './fixture.ts';
 import { EMBED_ASSET_PATH, createEmbedRenderer } from './embed-liquid.ts';
 import { productPage } from './page.ts';
 
@@ -36,10 +36,20 @@ export type StandinOptions = {
    * their Liquid (embed-liquid.ts), with the assets built from packages/storefront.
    */
   theme?: 'script-tag' | 'embed';
+  /**
+   * The stand-in's checkout (`POST /checkout`, the drawer's "Check out" button): given the cart
+   * as `/cart.js` writes it and the signed-in customer, it answers the page to show; a
+   * `completed` checkout empties the cart, as placing an order does. Without it there is no
+   * checkout (404).
+   */
+  checkout?: (cart: CartJson, customer: FixtureCustomer | null) => Promise<{ completed: boolean; html: string }>;
   port?: number;
   host?: string;
   now?: () => number;
 };
+
+/** The cart as `GET /cart.js` answers it. */
+export type CartJson = ReturnType<CartStore['cartJson']>;
 
 /** One request to the AJAX Cart API, as the stand-in saw it. */
 export type CartRequest = { at: number; method: string; path: string; status: number; cartToken: string; body: unknown };
@@ -178,16 +188,27 @@ export async function startStorefrontStandin(options: StandinOptions): Promise<S
     if (req.method === 'GET' && (url.pathname === '/' || url.pathname.startsWith('/products/') || url.pathname === '/collections/all')) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       const customer = customerOf(req);
-      if (embed === undefined) return void res.end(productPage({ fixture, scriptUrl, proxyPrefix: PROXY_PREFIX, customer }));
+      if (embed === undefined) return void res.end(productPage({ fixture, scriptUrl, proxyPrefix: PROXY_PREFIX, customer, checkout: options.checkout !== undefined }));
       return void embed
         .render({ fixture, customer })
-        .then((blocks) => res.end(productPage({ fixture, scriptUrl, proxyPrefix: PROXY_PREFIX, customer, embed: blocks })), failed);
+        .then((blocks) => res.end(productPage({ fixture, scriptUrl, proxyPrefix: PROXY_PREFIX, customer, embed: blocks, checkout: options.checkout !== undefined })), failed);
     }
     const asset = req.method === 'GET' && url.pathname.startsWith(EMBED_ASSET_PATH) ? embed?.assets.get(url.pathname.slice(EMBED_ASSET_PATH.length)) : undefined;
     if (asset !== undefined) {
       // As the platform's CDN serves an extension's assets: versioned by `?v=`, cached long.
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=31536000' });
       return void res.end(asset);
+    }
+    if (req.method === 'POST' && url.pathname === '/checkout' && options.checkout) {
+      const checkout = options.checkout;
+      const cart = carts.cartFor(cookies(req).get('cart'));
+      return void readBody(req)
+        .then(() => checkout(carts.cartJson(cart), customerOf(req)))
+        .then(({ completed, html }) => {
+          if (completed) carts.clear(cart);
+          res.writeHead(completed ? 200 : 409, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+          res.end(html);
+        }, failed);
     }
     if (req.method === 'GET' && url.pathname === '/account/login') {
       const customer = fixture.customers.find((c) => String(c.id) === url.searchParams.get('customer_id'));
