@@ -8,7 +8,7 @@
  */
 import { buildFunction } from '../scripts/build-function.ts';
 import { functionInput, hundredRuleConfig, twoHundredLineCart } from '../test/support/checkout-shop.ts';
-import { loadFunctionInQuickJs } from '../test/support/quickjs-function.ts';
+import { loadFunctionInQuickJs } from '../dev/checkout/quickjs-function.ts';
 
 const runs = Number(process.argv[2] ?? 200);
 const { code, bytes, gzipBytes } = await buildFunction({ write: true });

@@ -19,8 +19,8 @@ import {
   twoHundredLineCart,
   variantGid,
 } from './support/checkout-shop.ts';
-import { loadFunctionInQuickJs } from './support/quickjs-function.ts';
-import type { QuickJsFunction } from './support/quickjs-function.ts';
+import { loadFunctionInQuickJs } from '../dev/checkout/quickjs-function.ts';
+import type { QuickJsFunction } from '../dev/checkout/quickjs-function.ts';
 
 type Result = { operations: Array<{ productDiscountsAdd: { candidates: Array<{ targets: Array<{ cartLine: { id: string; quantity: number } }>; value: unknown; message: string }>; selectionStrategy: string } }> };
 

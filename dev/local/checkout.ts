@@ -9,7 +9,7 @@
  *    `hasTags` of `$tags` and redemption metafield, the country, and the discount's `config`
  *    metafield — read from the stand-in platform, where the service's discount sync wrote it.
  * 2. The function's module (built by the project's build, `buildFunction`) runs in QuickJS as
- *    the platform's runtime runs it (test/support/quickjs-function.ts), and its output's
+ *    the platform's runtime runs it (dev/checkout/quickjs-function.ts), and its output's
  *    candidates are applied to the lines (`selectionStrategy` ALL: every candidate).
  * 3. The order is sent to the service as `orders/paid`, with the platform's payload shape and
  *    signature (dev/platform/webhooks.ts).

@@ -19,7 +19,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildFunction } from '../../scripts/build-function.ts';
-import { loadFunctionInQuickJs } from '../../test/support/quickjs-function.ts';
+import { loadFunctionInQuickJs } from '../checkout/quickjs-function.ts';
 import { openAppRoute } from '../platform/open-app.ts';
 import { startPlatformStandin } from '../platform/platform.ts';
 import { DEMO_FIXTURE } from '../storefront/fixture.ts';

@@ -19,8 +19,8 @@ import { CartStore } from '../../dev/storefront/cart.ts';
 import { DEMO_FIXTURE, gid } from '../../dev/storefront/fixture.ts';
 import { startStorefrontStandin } from '../../dev/storefront/server.ts';
 import { buildFunction } from '../../scripts/build-function.ts';
-import { loadFunctionInQuickJs } from '../support/quickjs-function.ts';
-import type { QuickJsFunction } from '../support/quickjs-function.ts';
+import { loadFunctionInQuickJs } from '../../dev/checkout/quickjs-function.ts';
+import type { QuickJsFunction } from '../../dev/checkout/quickjs-function.ts';
 
 const SECRET = 'dev-local-checkout-secret';
 const DOMAIN = DEMO_FIXTURE.shopDomain;
