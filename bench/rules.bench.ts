@@ -172,7 +172,7 @@ async function manyShops(e: BenchEnv, app: BenchChild, appUrl: string, loader: B
   const probe = await getRaw(appUrl, { authorization: `Bearer ${benchShopKey(0)}`, 'accept-encoding': coding });
   if (probe.status !== 200) throw new Error(`small shop: GET /rules answered ${probe.status}`);
   print(`  many shops: 200, ${coding}, shops of ${e.BENCH_SHOP_RULES} rules (${probe.body.length} bytes ${probe.headers['content-encoding'] ?? 'identity'}), ` +
-    `one key per shop, each of ${e.BENCH_CONNECTIONS} connections cycling through the keys from its own start; every shop asked once before measuring`);
+    `one key per shop, each of ${e.BENCH_CONNECTIONS} connections cycling through its own share of the keys; every shop asked once before measuring`);
   const job = (keys: string[], seconds: number, once = false): LoadJob => ({ url: appUrl, headers: { 'accept-encoding': coding }, connections: e.BENCH_CONNECTIONS, seconds, once, keys });
   // The same ten one-connection lanes as the many-shop load, every lane on shop 0.
   const one = Array.from({ length: e.BENCH_CONNECTIONS }, () => benchShopKey(0));

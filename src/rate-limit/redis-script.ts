@@ -1,5 +1,6 @@
 /**
- * The Lua script behind redis.ts: one sliding-window hit, atomic inside Redis.
+ * The Lua scripts behind redis.ts: one sliding-window hit, atomic inside Redis, and a batch of
+ * such hits in one call (redis-batch.ts).
  *
  * Why one script: check-then-add done as separate commands lets two app instances both see
  * "19 of 20" and both add, exceeding the limit. Redis runs a script without interleaving any
@@ -59,8 +60,8 @@ end`;
  * entries are scored at the lease's end (now + lifetime), not now, so each stays in the window
  * at least as long as the request it will stand for, which is served before the lease ends.
  */
-export const SLIDING_WINDOW_LUA = `${GIVE_BACK_FUNCTION}
-if redis.replicate_commands then redis.replicate_commands() end
+const SLIDING_WINDOW_FUNCTION = `
+local function sliding_window(KEYS, ARGV)
 local key = KEYS[1]
 local limit = tonumber(ARGV[1])
 local window_ms = tonumber(ARGV[2])
@@ -132,9 +133,41 @@ if leased > 0 and count - leased < limit then
   slot_frees = math.min(slot_frees, tonumber(newest[2]) - now)
 end
 return { 0, count, slot_frees, tonumber(newest[2]) + window_us - now, 0, '0', version }
+end`;
+
+export const SLIDING_WINDOW_LUA = `${GIVE_BACK_FUNCTION}${SLIDING_WINDOW_FUNCTION}
+if redis.replicate_commands then redis.replicate_commands() end
+return sliding_window(KEYS, ARGV)
 `;
 
 export const SLIDING_WINDOW_SHA = createHash('sha1').update(SLIDING_WINDOW_LUA).digest('hex');
+
+/**
+ * Several hits in one call (redis-batch.ts): each runs the single-hit script above on its own
+ * KEYS and ARGV, one after the other in the order sent, inside one atomic script, so the batch
+ * decides exactly as the same hits sent one by one with nothing between them; several hits of
+ * one key each see the ones before them.
+ * KEYS     every hit's keys, hit after hit
+ * ARGV     per hit: how many keys it has, how many arguments, then its arguments
+ * Returns  one reply per hit, as SLIDING_WINDOW_LUA returns it
+ */
+export const SLIDING_WINDOW_BATCH_LUA = `${GIVE_BACK_FUNCTION}${SLIDING_WINDOW_FUNCTION}
+if redis.replicate_commands then redis.replicate_commands() end
+local replies = {}
+local k, a = 1, 1
+while a <= #ARGV do
+  local key_count, arg_count = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
+  local keys, args = {}, {}
+  for i = 1, key_count do keys[i] = KEYS[k + i - 1] end
+  for i = 1, arg_count do args[i] = ARGV[a + 1 + i] end
+  k = k + key_count
+  a = a + 2 + arg_count
+  replies[#replies + 1] = sliding_window(keys, args)
+end
+return replies
+`;
+
+export const SLIDING_WINDOW_BATCH_SHA = createHash('sha1').update(SLIDING_WINDOW_BATCH_LUA).digest('hex');
 
 export interface SlidingWindowReply {
   allowed: boolean;

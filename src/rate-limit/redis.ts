@@ -12,7 +12,8 @@
  * its own call as before.
  *
  * The script is sent by EVALSHA and falls back to EVAL (which also caches it) on NOSCRIPT, after
- * a Redis restart or failover: one round trip in the common case. A call touches its window's
+ * a Redis restart or failover: one round trip in the common case. The calls of one event-loop
+ * turn go as one script call per slot (redis-batch.ts), deciding each hit as its own call would. A call touches its window's
  * key and, when asked, the shop's version key (cache/shop-versions.ts), which is how
  * authentication learns that version without a second round trip. On a Redis Cluster the keys of
  * one call must share a hash slot: every key a script touches is passed in KEYS (none is built
@@ -25,7 +26,8 @@ import { LEASE_MS, leaseServes, renewalDue, slotsToAsk, unusedSlots } from './le
 import type { KeyState, Lease } from './lease.ts';
 import { allowedDecision, assertHitArguments, deniedDecision } from './limiter.ts';
 import type { CountedDecision, RateLimiter, VersionRead } from './limiter.ts';
-import { GIVE_BACK_LUA, SLIDING_WINDOW_LUA, SLIDING_WINDOW_SHA, parseSlidingWindowReply } from './redis-script.ts';
+import { createScriptBatcher, runScript } from './redis-batch.ts';
+import { GIVE_BACK_LUA, parseSlidingWindowReply } from './redis-script.ts';
 
 const GIVE_BACK_SHA = createHash('sha1').update(GIVE_BACK_LUA).digest('hex');
 
@@ -50,16 +52,7 @@ export function createRedisRateLimiter(redis: RedisClient, options: RedisRateLim
   const states = new Map<string, KeyState>();
   let closed = false;
 
-  const runScript = async (lua: string, sha: string, keys: readonly string[], args: readonly string[]): Promise<unknown> => {
-    try {
-      return await redis.evalsha(sha, keys.length, ...keys, ...args);
-    } catch (error) {
-      if (error instanceof Error && error.message.startsWith('NOSCRIPT')) {
-        return redis.eval(lua, keys.length, ...keys, ...args);
-      }
-      throw error;
-    }
-  };
+  const batcher = createScriptBatcher(redis);
 
   // Unused slots go back in one call. Sent on the same connection as the key's next call, so
   // Redis runs it first. If it fails, the entries leave with the window: only stricter.
@@ -69,7 +62,7 @@ export function createRedisRateLimiter(redis: RedisClient, options: RedisRateLim
     clearTimeout(lease.timer);
     if (lease.used >= lease.granted) return Promise.resolve();
     const args = [lease.score, lease.nonce, String(lease.used + 1), String(lease.granted)];
-    return runScript(GIVE_BACK_LUA, GIVE_BACK_SHA, [redisKey], args).then(
+    return runScript(redis, GIVE_BACK_LUA, GIVE_BACK_SHA, [redisKey], args).then(
       () => {},
       () => {},
     );
@@ -106,7 +99,7 @@ export function createRedisRateLimiter(redis: RedisClient, options: RedisRateLim
     if (wanted > 0) state.leasing = new Promise<void>((resolve) => (settle = resolve));
     let reply;
     try {
-      reply = parseSlidingWindowReply(await runScript(SLIDING_WINDOW_LUA, SLIDING_WINDOW_SHA, keys, args));
+      reply = parseSlidingWindowReply(await batcher.run(keys, args));
     } catch (error) {
       state.inflight -= 1;
       if (wanted > 0) state.leasing = undefined;

@@ -13,17 +13,27 @@ import { createRedisShopVersions, shopLeaseFenceKey, shopVersionKey } from '../.
 import { BUSY_GAP_MS, LEASE_MS } from '../../src/rate-limit/lease.ts';
 import type { CountedDecision, RateLimiter } from '../../src/rate-limit/limiter.ts';
 import { createRedisRateLimiter } from '../../src/rate-limit/redis.ts';
+import { SLIDING_WINDOW_BATCH_SHA } from '../../src/rate-limit/redis-script.ts';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
-/** A connection whose script calls are counted, so a test can tell leased answers from calls. */
+/** How many limiter calls one EVALSHA carries: one, or as many as its batch has (redis-batch.ts). */
+function hitsOf(args: readonly unknown[]): number {
+  if (args[0] !== SLIDING_WINDOW_BATCH_SHA) return 1;
+  const argv = args.slice(2 + Number(args[1])).map(String);
+  let hits = 0;
+  for (let a = 0; a < argv.length; a += 2 + Number(argv[a + 1])) hits += 1;
+  return hits;
+}
+
+/** A connection whose script calls are counted (a batch's calls each), so a test can tell leased answers from calls. */
 async function countedConnection(url: string): Promise<{ redis: Redis; calls: () => number }> {
   const redis = new Redis(url, { maxRetriesPerRequest: 1 });
   await redis.ping();
   let calls = 0;
   const evalsha = redis.evalsha.bind(redis);
   redis.evalsha = ((...args: Parameters<typeof evalsha>) => {
-    calls += 1;
+    calls += hitsOf(args);
     return evalsha(...args);
   }) as typeof redis.evalsha;
   return { redis, calls: () => calls };

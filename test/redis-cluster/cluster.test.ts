@@ -109,6 +109,26 @@ describe.skipIf(!runsHere)('on a Redis Cluster of three masters', () => {
       // The script ran on the shop's node, beside its version and lease fence.
       expect(await a.get(version.key)).toMatch(/^[0-9a-f-]{36}$/);
     });
+    it('answers the hits of many shops sent at once, batched per slot, with exactly each shop\'s limit', async () => {
+      const prefix = `test:cluster:${randomUUID()}:`;
+      const [a, b] = await Promise.all([connect(), connect()]);
+      if (!a || !b) throw new Error('no connection');
+      const limiters = [a, b].map((redis) => createRedisRateLimiter(redis, { prefix }));
+      // 40 shops' tags spread over the three masters; each instance sends 5 hits of every shop
+      // in one turn, each reading the shop's version: 200 hits an instance, in calls per tag.
+      const shops = Array.from({ length: 40 }, () => `shp_${randomUUID().replaceAll('-', '')}`);
+      const limit = 3;
+      const perShop = await Promise.all(
+        shops.map(async (shopId) => {
+          const version = { key: shopVersionKey(shopId), ttlMs: VERSION_TTL_MS, fenceKey: shopLeaseFenceKey(shopId) };
+          const key = rateLimitKey(shopId, 'key_1', RATE_LIMIT_POLICIES.default);
+          const decisions = await Promise.all(limiters.flatMap((limiter) => Array.from({ length: 5 }, () => limiter.hit(key, limit, 60_000, version))));
+          return { allowed: decisions.filter((d) => d.allowed).length, versions: new Set(decisions.map((d) => d.version)).size, stored: await a.zcard(`${prefix}${key}`) };
+        }),
+      );
+      await Promise.all(limiters.map((limiter) => limiter.close()));
+      expect(perShop).toEqual(shops.map(() => ({ allowed: limit, versions: 1, stored: limit })));
+    });
   });
 
   describe.skipIf(!onPostgres)('two app instances on one database', () => {
