@@ -149,8 +149,8 @@ describe('the discount sync per shop, and GET /admin/v1/shops/:shopId/checkout-c
 
     // First time: find (none) then create with both metafields, at the shop's Admin API path.
     const sentA = platform.requests.filter((r) => r.token === TOKEN_A);
-    expect(sentA.map((r) => r.query.match(/automaticDiscountNodes|discountAutomaticAppCreate|metafieldsSet/)?.[0])).toEqual([
-      'automaticDiscountNodes',
+    expect(sentA.map((r) => r.query.match(/discountNodes|discountAutomaticAppCreate|metafieldsSet/)?.[0])).toEqual([
+      'discountNodes',
       'discountAutomaticAppCreate',
     ]);
     expect(sentA[0]?.path).toBe('/admin/api/2025-10/graphql.json');
@@ -179,8 +179,8 @@ describe('the discount sync per shop, and GET /admin/v1/shops/:shopId/checkout-c
     expect((await t.admin({ method: 'POST', url: url(shop, `/campaigns/${mine.campaignId}/disable`) })).statusCode).toBe(200);
     platform.requests.length = 0;
     await worker.runOnce();
-    expect(platform.requests.map((r) => r.query.match(/automaticDiscountNodes|discountAutomaticAppCreate|metafieldsSet/)?.[0])).toEqual([
-      'automaticDiscountNodes',
+    expect(platform.requests.map((r) => r.query.match(/discountNodes|discountAutomaticAppCreate|metafieldsSet/)?.[0])).toEqual([
+      'discountNodes',
       'metafieldsSet',
     ]);
     const metafields = platform.requests[1]?.variables.metafields as Array<{ ownerId: string; key: string; value: string }>;
