@@ -954,6 +954,14 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description The shop's platform connection (GET …/platform-connection has the details and the catalog import) */
+                            platform: {
+                                /** @description The shop has an Admin API access token (installed, or set by the operator) */
+                                connected: boolean;
+                                connectedAt: string | null;
+                                /** @description When the platform last refused the token (401, or the app was uninstalled); null while it works */
+                                brokenAt: string | null;
+                            };
                         };
                         /** @enum {string} */
                         via: "session-token" | "cookie";
@@ -3338,6 +3346,14 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description The shop's platform connection (GET …/platform-connection has the details and the catalog import) */
+                            platform: {
+                                /** @description The shop has an Admin API access token (installed, or set by the operator) */
+                                connected: boolean;
+                                connectedAt: string | null;
+                                /** @description When the platform last refused the token (401, or the app was uninstalled); null while it works */
+                                brokenAt: string | null;
+                            };
                         };
                     };
                 };
@@ -3451,6 +3467,14 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description The shop's platform connection (GET …/platform-connection has the details and the catalog import) */
+                            platform: {
+                                /** @description The shop has an Admin API access token (installed, or set by the operator) */
+                                connected: boolean;
+                                connectedAt: string | null;
+                                /** @description When the platform last refused the token (401, or the app was uninstalled); null while it works */
+                                brokenAt: string | null;
+                            };
                         };
                     };
                 };
