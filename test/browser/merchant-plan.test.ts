@@ -2,7 +2,8 @@
  * Issue 21 item 3, Settings → Plan in real Chromium against the stand-in platform: the plans
  * with the operator's prices; choosing one goes to the platform's confirmation page at the top
  * level (standalone: location; embedded: App Bridge's `window.open(url, '_top')`); approving
- * there sends `app_subscriptions/update` and the shop is on the new plan. A shop without a
+ * there sends `app_subscriptions/update` and the shop is on the new plan; going back to Free
+ * cancels it and the platform's CANCELLED sets Free. A shop without a
  * platform connection is told the operator sets its plan. axe and screenshots.
  */
 import { randomBytes } from 'node:crypto';
@@ -80,6 +81,15 @@ describe.skipIf(skipWithoutChromium())('Settings → Plan, in Chromium', () => {
     await page.getByRole('heading', { name: 'Pro' }).waitFor();
     await expect.poll(() => page.getByText('Current plan', { exact: true }).count()).toBe(1);
     expect(await page.getByRole('button', { name: /^Choose/ }).allTextContents()).toEqual(['Choose Growth']);
+
+    // Back to Free: appSubscriptionCancel, then the platform's CANCELLED webhook sets Free.
+    await page.getByRole('button', { name: 'Cancel subscription and go back to Free' }).click();
+    await page.getByText(/Your subscription is cancelled/).waitFor();
+    await expect.poll(() => planOf(stack.t, id)).toBe('free');
+    await page.reload();
+    await page.getByRole('button', { name: 'Choose Pro' }).waitFor();
+    expect(await page.getByRole('button', { name: /^Choose/ }).allTextContents()).toEqual(['Choose Growth', 'Choose Pro']);
+    expect(await page.getByRole('button', { name: /go back to Free/ }).count()).toBe(0);
     expect(errors).toEqual([]);
   });
 

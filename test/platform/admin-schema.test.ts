@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { parse } from 'graphql';
 import type { OperationDefinitionNode } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APP_SUBSCRIPTION_CANCEL } from '../../src/billing/platform-subscription.ts';
 import * as documents from '../../src/platform/admin-documents.ts';
 import type { PlatformStandin } from '../../dev/platform/platform.ts';
 import { adminSchema, answerErrors, deprecatedUses, documentErrors } from '../support/admin-schema.ts';
@@ -85,6 +86,7 @@ describe('the stand-in\'s answers to them', () => {
     ['product variants', documents.PRODUCT_VARIANTS_QUERY, () => ({ id: 'gid://shopify/Product/1001', after: null })],
     ['create discount', documents.CREATE_GIFT_DISCOUNT, () => ({ discount: { title: 'Gift with purchase', functionId: 'fn', startsAt: new Date().toISOString(), discountClasses: ['PRODUCT'], metafields: [] } })],
     ['find discount', documents.FIND_GIFT_DISCOUNT, () => ({ query: documents.giftDiscountSearch('Gift with purchase') })],
+    ['cancel a subscription that is not the shop\'s', APP_SUBSCRIPTION_CANCEL, () => ({ id: 'gid://shopify/AppSubscription/999999' })],
     ['set metafields', documents.SET_METAFIELDS, () => ({ metafields: [metafield(platform.discounts.discounts.get(domain)?.[0]?.id ?? ''), metafield('gid://shopify/Customer/7')] })],
   ];
 

@@ -603,8 +603,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Start a plan change through the platform's billing: the merchant approves it at `confirmationUrl`
-         * @description Creates the app subscription with the Admin API's `appSubscriptionCreate` (`name` = the plan's name, a recurring price from PLATFORM_BILLING_PLANS, `test` while PLATFORM_BILLING_TEST is set). The plan itself changes only when the platform sends `app_subscriptions/update` with the subscription ACTIVE. Platform failures are answered 409 (429 when it throttles), never 5xx.
+         * Start a plan change through the platform's billing: the merchant approves a paid plan at `confirmationUrl`; `free` cancels
+         * @description A paid plan: creates the app subscription with the Admin API's `appSubscriptionCreate` (`name` = the plan's name, a recurring price from PLATFORM_BILLING_PLANS, `test` while PLATFORM_BILLING_TEST is set). `free`: cancels the shop's current subscription with `appSubscriptionCancel` (no proration). The plan itself changes only when the platform sends `app_subscriptions/update`: ACTIVE sets the paid plan, CANCELLED of the current subscription sets Free. Platform failures are answered 409 (429 when it throttles), never 5xx.
          */
         post: operations["createBillingSubscription"];
         delete?: never;
@@ -5258,7 +5258,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The paid plan to subscribe to: growth, pro or scale
+                     * @description The paid plan to subscribe to (growth, pro or scale), or `free`: cancel the current subscription
                      * @enum {string}
                      */
                     plan: "free" | "growth" | "pro" | "scale";
@@ -5266,7 +5266,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created, pending approval */
+            /** @description Created, pending approval; or (`free`) cancelled, Free once the platform confirms */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5276,13 +5276,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** Format: uri */
-                        confirmationUrl: string;
+                        /** @description Where the merchant approves a paid plan (at the top level); null for `free`: a cancel needs no approval */
+                        confirmationUrl: string | null;
+                        /** @description The subscription created, or the one cancelled */
                         subscriptionId: string;
+                        /**
+                         * @description PENDING until approved; CANCELLED for `free` (the plan is Free once `app_subscriptions/update` says so)
+                         * @enum {string}
+                         */
+                        status: "PENDING" | "ACCEPTED" | "ACTIVE" | "FROZEN" | "CANCELLED" | "DECLINED" | "EXPIRED";
                     };
                 };
             };
-            /** @description No plan, an unknown plan, or `free` (a subscription is for a paid plan) */
+            /** @description No plan or an unknown plan */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5312,7 +5318,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The shop is already on that plan; the plan has no price; the shop is not connected to the platform (the operator changes its plan with PATCH); its connection is broken; or the platform refused or did not create the subscription (`issue` says why) */
+            /** @description The shop is already on that plan; the plan has no price; `free` with no current subscription to cancel; the shop is not connected to the platform (the operator changes its plan with PATCH); its connection is broken; or the platform refused or did not create or cancel the subscription (`issue` says why) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
