@@ -576,6 +576,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/app/api/v1/platform-connection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the shop holds a platform access token (never the token), and its catalog import */
+        get: operations["getPlatformConnection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/app/api/v1/billing": {
         parameters: {
             query?: never;
@@ -5174,6 +5191,67 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPlatformConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection's state */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        connected: boolean;
+                        connectedAt: string | null;
+                        /** @description The platform refused the token (401): connect again with a new one */
+                        broken: boolean;
+                        brokenAt: string | null;
+                        brokenReason: string | null;
+                        /** @description The catalog import of the last install (docs/install.md); null when the shop never installed through the platform */
+                        catalogImport: {
+                            /** @enum {string} */
+                            status: "running" | "done";
+                            pages: number;
+                            products: number;
+                            variants: number;
+                            /** Format: date-time */
+                            startedAt: string;
+                            finishedAt: string | null;
+                            /** @description The last failed attempt's error (throttled, the platform down, an answer not as its schema says); retried with backoff */
+                            lastError: string | null;
+                        } | null;
+                    };
+                };
+            };
+            /** @description No live session: no valid session token and no live session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A state-changing request of a cookie session without its `X-CSRF-Token`, or from another site */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

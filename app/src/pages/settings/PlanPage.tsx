@@ -5,7 +5,8 @@
  * `window.open(url, '_top')` (the app's iframe cannot navigate the admin itself); standalone,
  * by location. Choosing Free cancels the current subscription (no page to approve). The plan
  * changes when the platform confirms it, not here. A shop that is not
- * connected to the platform has its plan set by the operator: the page says so.
+ * connected to the platform has its plan set by the operator: the page says so. Above the plans,
+ * the platform connection and the catalog import (ConnectionCard).
  */
 import { Badge, Banner, BlockStack, Button, Card, InlineGrid, InlineStack, Page, SkeletonBodyText, Text } from '@shopify/polaris';
 import { useCallback, useEffect, useState } from 'react';
@@ -13,6 +14,7 @@ import { api, errorText } from '../../api/client.ts';
 import type { paths } from '../../api/schema.d.ts';
 import { Notice } from '../../Notice.tsx';
 import type { NoticeText } from '../../Notice.tsx';
+import { ConnectionCard } from './ConnectionCard.tsx';
 import { fieldErrorOf } from './field-errors.ts';
 import { SettingsNav } from './SettingsNav.tsx';
 
@@ -138,7 +140,10 @@ export function PlanPage() {
     <Page title="Settings" subtitle="Plan">
       <SettingsNav current="plan" />
       <Notice notice={notice} onDismiss={() => setNotice(undefined)} />
-      {body}
+      <BlockStack gap="400">
+        <ConnectionCard />
+        {body}
+      </BlockStack>
     </Page>
   );
 }
