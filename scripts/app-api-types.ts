@@ -15,9 +15,11 @@ import { createAppContext } from '../src/context.ts';
 const root = resolve(import.meta.dirname, '..');
 const target = join(root, 'app', 'src', 'api', 'schema.d.ts');
 const check = process.argv.includes('--check');
+/** Any secret: with one the document lists the platform's routes too (GET …/platform-connection), which exist only with PLATFORM_APP_SECRET. */
+const OPENAPI_PLATFORM_SECRET = 'openapi-types-only-not-a-real-secret';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'gcrs-app-types-'));
-const ctx = await createAppContext(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
+const ctx = await createAppContext(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PLATFORM_APP_SECRET: OPENAPI_PLATFORM_SECRET }));
 let document: string;
 try {
   const app = await buildApp(ctx);

@@ -29,7 +29,7 @@ const run = (command: string, args: string[]) => execFileSync(command, args, { c
 async function fetchDocuments(): Promise<Record<'public' | 'admin' | 'app', string>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gcrs-openapi-'));
   const adminToken = randomBytes(24).toString('hex');
-  const config = loadConfig({ ADMIN_TOKEN: adminToken, DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  const config = loadConfig({ ADMIN_TOKEN: adminToken, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PLATFORM_APP_SECRET: randomBytes(24).toString('hex') });
   const ctx = await createAppContext(config);
   try {
     const app = await buildApp(ctx);

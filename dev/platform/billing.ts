@@ -1,9 +1,11 @@
 /**
- * The stand-in platform's billing (Admin API 2025-10): `appSubscriptionCreate` answered with the
- * platform's shapes, the subscriptions kept, and the confirmation page the merchant is sent to.
- * Approving or declining there moves the subscription (approving also cancels the shop's
- * previous active one, as the platform's STANDARD replacement does) and sends
- * `app_subscriptions/update` to the service, signed as the platform signs its webhooks.
+ * The stand-in platform's billing (Admin API 2025-10): `appSubscriptionCreate` and
+ * `appSubscriptionCancel` answered with the platform's shapes, the subscriptions kept, and the
+ * confirmation page the merchant is sent to. Approving or declining there moves the subscription
+ * (approving also cancels the shop's previous active one, as the platform's STANDARD replacement
+ * does) and sends `app_subscriptions/update` to the service, signed as the platform signs its
+ * webhooks. A cancel answers CANCELLED at once and sends its `app_subscriptions/update` after
+ * the answer, as the platform's webhooks come (`settled()` waits for it).
  *
  * @example
  *   const billing = createStandinBilling({ secret, deliver: (headers, body) => fetch(`${serviceUrl}/webhooks/platform`, { method: 'POST', headers, body }) });
@@ -13,6 +15,8 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { webhookHeaders } from './webhooks.ts';
+import { answerField } from './selection.ts';
+import type { Answer, Resolver } from './selection.ts';
 import type { GraphqlAnswer, GraphqlCall, OperationFamily, StandinRoute } from './standin.ts';
 
 export const CONFIRM_PATH = '/admin/charges/confirm_recurring_application_charge';
@@ -55,6 +59,8 @@ export type StandinBilling = {
   setStatus(id: string, status: string): Promise<void>;
   /** The confirmation URL's decision, as the page's buttons post it. */
   decide(id: string, decision: 'approve' | 'decline'): Promise<StandinSubscription>;
+  /** Resolves once every webhook sent after an answer (a cancel's) was delivered. */
+  settled(): Promise<void>;
 };
 
 /** The platform's `updated_at`: seconds, with an offset. */
@@ -140,39 +146,64 @@ export function createStandinBilling(options: StandinBillingOptions): StandinBil
   const confirmationUrl = (id: string) => `${billing.origin}${CONFIRM_PATH}?charge_id=${encodeURIComponent(id.split('/').pop() ?? '')}`;
   const byChargeId = (chargeId: string | null) => (chargeId ? subscriptions.get(`gid://shopify/AppSubscription/${chargeId}`) : undefined);
 
+  const create = (args: CreateArgs, domain: string): Answer => {
+    const userErrors = userErrorsOf(args);
+    if (userErrors.length > 0) return { appSubscription: null, confirmationUrl: null, userErrors };
+    const lineItems = args.lineItems as unknown[];
+    const price = (lineItems[0] as { plan?: { appRecurringPricingDetails?: { price?: { currencyCode?: string } } } }).plan?.appRecurringPricingDetails?.price;
+    const at = now();
+    const subscription: StandinSubscription = {
+      id: `gid://shopify/AppSubscription/${next++}`,
+      shopDomain: domain,
+      name: String(args.name),
+      status: 'PENDING',
+      test: args.test === true,
+      trialDays: Number(args.trialDays ?? 0),
+      returnUrl: String(args.returnUrl),
+      lineItems,
+      currency: price?.currencyCode ?? null,
+      createdAt: at,
+      updatedAt: at,
+    };
+    subscriptions.set(subscription.id, subscription);
+    return {
+      appSubscription: { id: subscription.id, name: subscription.name, status: subscription.status, test: subscription.test, trialDays: subscription.trialDays },
+      confirmationUrl: confirmationUrl(subscription.id),
+      userErrors: [],
+    };
+  };
+
+  /** Webhooks sent after their answer; `settled()` waits for them. */
+  const pending = new Set<Promise<void>>();
+  const later = (work: Promise<void>) => {
+    const tracked = work.finally(() => pending.delete(tracked));
+    pending.add(tracked);
+  };
+
+  /** Only the shop's own subscription that is running (ACTIVE, or ACCEPTED, or FROZEN) can be cancelled. */
+  const cancel = (args: { id?: unknown }, domain: string): Answer => {
+    const subscription = typeof args.id === 'string' ? subscriptions.get(args.id) : undefined;
+    if (!subscription || subscription.shopDomain !== domain) return { appSubscription: null, userErrors: [{ field: ['id'], message: 'Couldn\'t find RecurringApplicationCharge' }] };
+    if (!['ACTIVE', 'ACCEPTED', 'FROZEN'].includes(subscription.status)) {
+      return { appSubscription: null, userErrors: [{ field: ['id'], message: `Subscription is ${subscription.status.toLowerCase()} and cannot be cancelled` }] };
+    }
+    subscription.status = 'CANCELLED';
+    subscription.updatedAt = now();
+    // The platform answers first and sends the webhook afterwards; a failed delivery is its retry's business.
+    later(new Promise<void>((resolve) => setImmediate(resolve)).then(() => send(subscription)).then(() => undefined, () => undefined));
+    return { appSubscription: { id: subscription.id, name: subscription.name, status: subscription.status, test: subscription.test }, userErrors: [] };
+  };
+
   const family: OperationFamily = {
-    rootFields: ['appSubscriptionCreate'],
+    rootFields: ['appSubscriptionCreate', 'appSubscriptionCancel'],
     answer(call: GraphqlCall): GraphqlAnswer {
+      const root: Record<string, Answer | Resolver> = {
+        appSubscriptionCreate: (args) => create(args as CreateArgs, call.shop.domain),
+        appSubscriptionCancel: (args) => cancel(args, call.shop.domain),
+      };
       const data: Record<string, unknown> = {};
-      for (const field of call.rootFields) {
-        const args = call.variables as CreateArgs;
-        const userErrors = userErrorsOf(args);
-        if (userErrors.length > 0) {
-          data[field.key] = { appSubscription: null, confirmationUrl: null, userErrors };
-          continue;
-        }
-        const lineItems = args.lineItems as unknown[];
-        const price = (lineItems[0] as { plan?: { appRecurringPricingDetails?: { price?: { currencyCode?: string } } } }).plan?.appRecurringPricingDetails?.price;
-        const at = now();
-        const subscription: StandinSubscription = {
-          id: `gid://shopify/AppSubscription/${next++}`,
-          shopDomain: call.shop.domain,
-          name: String(args.name),
-          status: 'PENDING',
-          test: args.test === true,
-          trialDays: Number(args.trialDays ?? 0),
-          returnUrl: String(args.returnUrl),
-          lineItems,
-          currency: price?.currencyCode ?? null,
-          createdAt: at,
-          updatedAt: at,
-        };
-        subscriptions.set(subscription.id, subscription);
-        data[field.key] = {
-          appSubscription: { id: subscription.id, name: subscription.name, status: subscription.status, test: subscription.test, trialDays: subscription.trialDays },
-          confirmationUrl: confirmationUrl(subscription.id),
-          userErrors: [],
-        };
+      for (const selection of call.operation.selectionSet.selections) {
+        if (selection.kind === 'Field' && selection.name.value in root) data[selection.alias?.value ?? selection.name.value] = answerField(selection, root, call.variables);
       }
       return { data };
     },
@@ -212,6 +243,9 @@ export function createStandinBilling(options: StandinBillingOptions): StandinBil
     },
   ];
 
-  const billing: StandinBilling = { family, routes, subscriptions, origin: '', setStatus, decide };
+  const settled = async (): Promise<void> => {
+    while (pending.size > 0) await Promise.all([...pending]);
+  };
+  const billing: StandinBilling = { family, routes, subscriptions, origin: '', setStatus, decide, settled };
   return billing;
 }

@@ -3,7 +3,9 @@
  * app discount that runs the gift-discount function and the metafields the service sets — the
  * discount's configuration and a customer's redemption counts.
  *
- * - `automaticDiscountNodes(first, query: "title:'…'")`: the shop's discounts with that title.
+ * - `discountNodes(first, query: "method:automatic AND type:app AND title:'…'")`: the shop's
+ *   discounts with that title (all of the stand-in's are automatic app discounts; a `method` or
+ *   `type` term naming anything else finds none).
  * - `discountAutomaticAppCreate(automaticAppDiscount)`: creates one (its metafields set too);
  *   `userErrors` when `functionId` or `title` is missing.
  * - `metafieldsSet(metafields)`: sets each on its owner (a discount of the shop or a customer).
@@ -35,7 +37,7 @@ export function createDiscountsFamily(): DiscountsFamily {
   const metafields = new Map<string, Map<string, string>>();
 
   const family: OperationFamily = {
-    rootFields: ['automaticDiscountNodes', 'discountAutomaticAppCreate', 'metafieldsSet'],
+    rootFields: ['discountNodes', 'discountAutomaticAppCreate', 'metafieldsSet'],
     answer: (call) =>
       withFaults(faults, () => {
         const domain = call.shop.domain;
@@ -50,9 +52,14 @@ export function createDiscountsFamily(): DiscountsFamily {
           });
 
         const root: Record<string, Answer | Resolver> = {
-          automaticDiscountNodes: (args) => {
-            const title = /title:'([^']*)'/.exec(String(args.query ?? ''))?.[1];
-            const found = own.filter((d) => title === undefined || d.title === title);
+          discountNodes: (args) => {
+            const query = String(args.query ?? '');
+            const quoted = /title:'((?:[^'\\]|\\.)*)'/.exec(query)?.[1];
+            const title = quoted?.replace(/\\(.)/g, '$1');
+            const method = /method:(\w+)/.exec(query)?.[1];
+            const type = /(?:^|\s)type:(\w+)/.exec(query)?.[1];
+            const kindMatches = (method === undefined || method === 'automatic') && (type === undefined || type === 'app');
+            const found = kindMatches ? own.filter((d) => title === undefined || d.title === title) : [];
             const first = typeof args.first === 'number' ? args.first : 50;
             return { nodes: found.slice(0, first).map((d) => ({ id: d.id })), pageInfo: { hasNextPage: found.length > first, endCursor: null } };
           },

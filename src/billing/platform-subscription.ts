@@ -1,7 +1,9 @@
 /**
- * `appSubscriptionCreate` through the platform's Admin GraphQL client (Admin API 2025-10): one
- * recurring line item at the plan's configured price. Every way it can fail comes back as a
- * value the route turns into a 4xx: the merchant is told what happened, never given a 5xx.
+ * `appSubscriptionCreate` and `appSubscriptionCancel` through the platform's Admin GraphQL client
+ * (Admin API 2025-10): one recurring line item at the plan's configured price; the cancel of the
+ * shop's current subscription when the merchant goes back to Free. Every way either can fail
+ * comes back as a value the route turns into a 4xx: the merchant is told what happened, never
+ * given a 5xx.
  */
 import { adminClient } from '../platform/admin-client.ts';
 import type { PlatformCredentials, PlatformWriteOptions } from '../platform/admin-discount-port.ts';
@@ -15,10 +17,21 @@ export const APP_SUBSCRIPTION_CREATE = `mutation CreateAppSubscription($name: St
   }
 }`;
 
+/**
+ * Cancels at once, without proration (the platform's default `prorate: false`: the merchant keeps
+ * nothing back for the rest of the billing cycle, as with the platform's own uninstall).
+ */
+export const APP_SUBSCRIPTION_CANCEL = `mutation CancelAppSubscription($id: ID!) {
+  appSubscriptionCancel(id: $id) {
+    appSubscription { id status }
+    userErrors { field message }
+  }
+}`;
+
 export type SubscriptionRequest = { name: string; price: PlanPrice; returnUrl: string; test: boolean };
 
-export type CreateResult =
-  | { ok: true; id: string; confirmationUrl: string }
+/** Why the platform did not do it: the same for a creation and a cancel. */
+export type PlatformRefusal =
   /** The platform refused the access token (401): the connection is broken. */
   | { ok: false; reason: 'unauthorized'; message: string }
   /** 429: `retryAfter` in seconds, as the platform said or 2. */
@@ -27,6 +40,18 @@ export type CreateResult =
   | { ok: false; reason: 'refused'; message: string }
   /** Anything else: an errors array, another status, no answer, an answer without the fields. */
   | { ok: false; reason: 'failed'; message: string };
+
+export type CreateResult = { ok: true; id: string; confirmationUrl: string } | PlatformRefusal;
+
+/** `status` is the platform's word in its answer (CANCELLED); the plan still waits for its webhook. */
+export type CancelResult = { ok: true; id: string; status: string } | PlatformRefusal;
+
+type CancelPayload = {
+  appSubscriptionCancel: {
+    appSubscription: { id: string; status: string } | null;
+    userErrors: Array<{ field?: string[] | null; message: string }>;
+  } | null;
+};
 
 type Payload = {
   appSubscriptionCreate: {
@@ -38,7 +63,7 @@ type Payload = {
 
 type ClientErrors = { networkStatusCode?: number; message?: string; graphQLErrors?: Array<{ message?: string }>; response?: Response };
 
-function failure(errors: ClientErrors): CreateResult {
+function failure(errors: ClientErrors): PlatformRefusal {
   const status = errors.networkStatusCode;
   if (status === 401) return { ok: false, reason: 'unauthorized', message: 'The platform refused the shop\'s access token (401)' };
   if (status === 429) {
@@ -92,4 +117,28 @@ export async function createPlatformSubscription(
   const id = payload.appSubscription?.id;
   if (!id || !payload.confirmationUrl) return { ok: false, reason: 'failed', message: 'The platform answered without a subscription id or confirmation URL' };
   return { ok: true, id, confirmationUrl: payload.confirmationUrl };
+}
+
+/**
+ * Cancels the subscription `id` (the shop's current one); the platform then sends
+ * `app_subscriptions/update` CANCELLED, which sets Free (subscriptions.ts).
+ *
+ * @example
+ *   const cancelled = await cancelPlatformSubscription(credentials, 'gid://shopify/AppSubscription/1', { functionId: undefined });
+ */
+export async function cancelPlatformSubscription(credentials: PlatformCredentials, id: string, options: PlatformWriteOptions): Promise<CancelResult> {
+  const client = adminClient(credentials, options);
+  let answer;
+  try {
+    answer = await client.request<CancelPayload>(APP_SUBSCRIPTION_CANCEL, { variables: { id } });
+  } catch (error) {
+    return { ok: false, reason: 'failed', message: (error as Error).message };
+  }
+  if (answer.errors) return failure(answer.errors as ClientErrors);
+  const payload = answer.data?.appSubscriptionCancel;
+  if (!payload) return { ok: false, reason: 'failed', message: 'The platform answered without appSubscriptionCancel' };
+  if (payload.userErrors.length > 0) return { ok: false, reason: 'refused', message: payload.userErrors.map((e) => e.message).join('; ') };
+  const cancelled = payload.appSubscription;
+  if (!cancelled?.id || !cancelled.status) return { ok: false, reason: 'failed', message: 'The platform answered without the subscription' };
+  return { ok: true, id: cancelled.id, status: cancelled.status };
 }

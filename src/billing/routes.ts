@@ -2,7 +2,8 @@
  * Plans through the platform's billing (CONTRACT part three; docs/billing.md). Admin routes of
  * one shop, so the merchant admin mounts the very same handlers: the operator's
  * `POST /admin/v1/shops/:shopId/billing/subscription` is the merchant's Settings → Plan.
- * Creating a subscription changes no plan: `app_subscriptions/update` does (subscriptions.ts).
+ * Creating a subscription changes no plan, nor does cancelling one (the way back to Free):
+ * `app_subscriptions/update` does (subscriptions.ts).
  */
 import { PLAN_NAMES } from '@gcrs/engine';
 import { z } from 'zod';
@@ -13,15 +14,24 @@ import type { MountableRoute } from '../http/shop-routes.ts';
 import { connectionStatus, markConnectionBroken, shopCredentials } from '../platform/connections.ts';
 import { planSchema } from '../shops/plans.ts';
 import type { ShopRecord } from '../shops/store.ts';
-import { createPlatformSubscription } from './platform-subscription.ts';
-import type { CreateResult } from './platform-subscription.ts';
+import { cancelPlatformSubscription, createPlatformSubscription } from './platform-subscription.ts';
+import type { PlatformRefusal } from './platform-subscription.ts';
 import { isPaidPlan, planPriceSchema } from './prices.ts';
-import { currentSubscription, recordPendingSubscription } from './subscriptions.ts';
+import { currentSubscription, recordPendingSubscription, SUBSCRIPTION_STATUSES } from './subscriptions.ts';
+import type { SubscriptionStatus } from './subscriptions.ts';
 
 const BODY_ERROR = 'Invalid billing body';
 const PLATFORM_ADMIN = 'https://admin.shopify.com';
 
-const subscribeBodySchema = z.strictObject({ plan: planSchema.meta({ description: 'The paid plan to subscribe to: growth, pro or scale' }) });
+const subscribeBodySchema = z.strictObject({
+  plan: planSchema.meta({ description: 'The paid plan to subscribe to (growth, pro or scale), or `free`: cancel the current subscription' }),
+});
+
+const subscriptionAnswerSchema = z.object({
+  confirmationUrl: z.url().nullable().meta({ description: 'Where the merchant approves a paid plan (at the top level); null for `free`: a cancel needs no approval' }),
+  subscriptionId: z.string().meta({ description: 'The subscription created, or the one cancelled' }),
+  status: z.enum(SUBSCRIPTION_STATUSES).meta({ description: 'PENDING until approved; CANCELLED for `free` (the plan is Free once `app_subscriptions/update` says so)' }),
+});
 
 const billingSchema = z.object({
   plan: planSchema,
@@ -49,17 +59,17 @@ export function embeddedAdminUrl(domain: string, appKey: string | undefined, pub
   return handle !== undefined && appKey !== undefined ? `${PLATFORM_ADMIN}/store/${handle}/apps/${encodeURIComponent(appKey)}` : `${publicUrl}/app/`;
 }
 
-/** A failed creation as the merchant reads it: never a 5xx (CONTRACT part three "Bad input"). */
-function refusal(result: Exclude<CreateResult, { ok: true }>): ApiError {
+/** A failed creation or cancel as the merchant reads it: never a 5xx (CONTRACT part three "Bad input"). */
+function refusal(result: PlatformRefusal, what: 'create' | 'cancel'): ApiError {
   switch (result.reason) {
     case 'unauthorized':
       return conflict('The shop\'s platform connection is broken', { issue: `${result.message}: open the app from the platform's admin to reinstall it, or set a new access token` });
     case 'throttled':
       return new ApiError('rate_limited', { error: 'Rate limit exceeded', issue: `${result.message}; try again in ${result.retryAfter} s` }, { 'Retry-After': String(result.retryAfter) });
     case 'refused':
-      return conflict('The platform refused the subscription', { issue: result.message });
+      return conflict(what === 'create' ? 'The platform refused the subscription' : 'The platform refused to cancel the subscription', { issue: result.message });
     case 'failed':
-      return conflict('The platform did not create the subscription', { issue: `${result.message}; nothing was changed, try again` });
+      return conflict(`The platform did not ${what} the subscription`, { issue: `${result.message}; nothing was changed, try again` });
   }
 }
 
@@ -90,48 +100,67 @@ export function billingAdminRoutes(ctx: AppContext): MountableRoute[] {
       method: 'POST',
       path: '/billing/subscription',
       operationId: 'createBillingSubscription',
-      summary: 'Start a plan change through the platform\'s billing: the merchant approves it at `confirmationUrl`',
+      summary: 'Start a plan change through the platform\'s billing: the merchant approves a paid plan at `confirmationUrl`; `free` cancels',
       description:
-        'Creates the app subscription with the Admin API\'s `appSubscriptionCreate` (`name` = the plan\'s name, a recurring price from ' +
-        'PLATFORM_BILLING_PLANS, `test` while PLATFORM_BILLING_TEST is set). The plan itself changes only when the platform sends ' +
-        '`app_subscriptions/update` with the subscription ACTIVE. Platform failures are answered 409 (429 when it throttles), never 5xx.',
+        'A paid plan: creates the app subscription with the Admin API\'s `appSubscriptionCreate` (`name` = the plan\'s name, a recurring price from ' +
+        'PLATFORM_BILLING_PLANS, `test` while PLATFORM_BILLING_TEST is set). `free`: cancels the shop\'s current subscription with ' +
+        '`appSubscriptionCancel` (no proration). The plan itself changes only when the platform sends `app_subscriptions/update`: ' +
+        'ACTIVE sets the paid plan, CANCELLED of the current subscription sets Free. Platform failures are answered 409 (429 when it throttles), never 5xx.',
       tag: 'Billing',
       body: subscribeBodySchema,
       bodyError: BODY_ERROR,
       responses: {
-        200: { description: 'Created, pending approval', schema: z.object({ confirmationUrl: z.url(), subscriptionId: z.string() }) },
-        400: { description: 'No plan, an unknown plan, or `free` (a subscription is for a paid plan)' },
+        200: { description: 'Created, pending approval; or (`free`) cancelled, Free once the platform confirms', schema: subscriptionAnswerSchema },
+        400: { description: 'No plan or an unknown plan' },
         409: {
           description:
-            'The shop is already on that plan; the plan has no price; the shop is not connected to the platform (the operator changes its plan ' +
-            'with PATCH); its connection is broken; or the platform refused or did not create the subscription (`issue` says why)',
+            'The shop is already on that plan; the plan has no price; `free` with no current subscription to cancel; the shop is not connected ' +
+            'to the platform (the operator changes its plan with PATCH); its connection is broken; or the platform refused or did not create ' +
+            'or cancel the subscription (`issue` says why)',
         },
         429: { description: 'The platform is throttling the shop: `Retry-After` seconds' },
       },
       handler: async ({ shop, body, request }) => {
         const plan = body.plan;
-        if (!isPaidPlan(plan)) throw new ApiError('validation', { error: BODY_ERROR, issue: 'Free needs no subscription: choose growth, pro or scale', path: ['plan'] });
         if (shop.plan === plan) throw conflict(`The shop is already on the ${PLAN_NAMES[plan]} plan`);
-        const price = config.billingPrices[plan];
-        if (price === undefined) throw conflict(`The ${PLAN_NAMES[plan]} plan is not for sale`, { issue: 'The operator has set no price for it (PLATFORM_BILLING_PLANS)' });
+        const price = isPaidPlan(plan) ? config.billingPrices[plan] : undefined;
+        if (isPaidPlan(plan) && price === undefined) throw conflict(`The ${PLAN_NAMES[plan]} plan is not for sale`, { issue: 'The operator has set no price for it (PLATFORM_BILLING_PLANS)' });
         const credentials = await shopCredentials(ctx.db, config.platformAppSecret, shop.id);
         if (credentials.state === 'none') {
           throw conflict('The shop is not connected to the platform', { issue: `Its plan is changed by the operator: PATCH /admin/v1/shops/${shop.id} { "plan": "${plan}" }` });
         }
         if (credentials.state === 'unreadable') throw conflict('The shop\'s platform connection is broken', { issue: 'Its access token cannot be opened with this PLATFORM_APP_SECRET: connect again' });
+        const writeOptions = { functionId: undefined, ...(config.platformAdminApiUrl === undefined ? {} : { adminApiUrl: config.platformAdminApiUrl }) };
+        if (!isPaidPlan(plan) || price === undefined) {
+          // Back to Free: cancel the current subscription. The answer already says CANCELLED, but
+          // the plan waits for the platform's `app_subscriptions/update` (docs/billing.md "Back to Free").
+          const current = await currentSubscription(ctx.db, shop.id);
+          if (current === undefined) {
+            throw conflict('The shop has no subscription to cancel', { issue: 'Its plan was not bought through the platform\'s billing: the operator changes it' });
+          }
+          const cancelled = await cancelPlatformSubscription(credentials, current.id, writeOptions);
+          if (!cancelled.ok) {
+            if (cancelled.reason === 'unauthorized') await markConnectionBroken(ctx.db, shop.id, cancelled.message, ctx.now());
+            request.log.warn({ reason: cancelled.reason, detail: cancelled.message, subscriptionId: current.id }, 'app subscription not cancelled');
+            throw refusal(cancelled, 'cancel');
+          }
+          request.log.info({ subscriptionId: current.id, status: cancelled.status }, 'app subscription cancelled; Free when the platform confirms');
+          const status = SUBSCRIPTION_STATUSES.find((s): s is SubscriptionStatus => s === cancelled.status) ?? 'CANCELLED';
+          return { confirmationUrl: null, subscriptionId: current.id, status };
+        }
         const result = await createPlatformSubscription(
           credentials,
           { name: PLAN_NAMES[plan], price, returnUrl: embeddedAdminUrl(shop.domain, config.platformAppKey, config.publicUrl), test: config.billingTest },
-          { functionId: undefined, ...(config.platformAdminApiUrl === undefined ? {} : { adminApiUrl: config.platformAdminApiUrl }) },
+          writeOptions,
         );
         if (!result.ok) {
           if (result.reason === 'unauthorized') await markConnectionBroken(ctx.db, shop.id, result.message, ctx.now());
           request.log.warn({ reason: result.reason, detail: result.message }, 'app subscription not created');
-          throw refusal(result);
+          throw refusal(result, 'create');
         }
         await recordPendingSubscription(ctx.db, shop.id, { id: result.id, plan, test: config.billingTest });
         request.log.info({ subscriptionId: result.id, plan }, 'app subscription created, pending approval');
-        return { confirmationUrl: result.confirmationUrl, subscriptionId: result.id };
+        return { confirmationUrl: result.confirmationUrl, subscriptionId: result.id, status: 'PENDING' as const };
       },
     }),
   ];

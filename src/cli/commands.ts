@@ -9,7 +9,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { loginLinkFor } from '../merchant-admin/login-link-routes.ts';
 import { hasApiAccess, PLANS, planSchema } from '../shops/plans.ts';
-import { accessTokenSchema, connectShop, disconnectShop } from '../platform/connections.ts';
+import { accessTokenSchema, connectionStatus, connectShop, disconnectShop } from '../platform/connections.ts';
 import { createShopBodySchema, presentShop } from '../shops/shop-schemas.ts';
 import { createShop, DuplicateDomainError, getShop, listShops, updateShop } from '../shops/store.ts';
 import type { ShopRecord } from '../shops/store.ts';
@@ -67,7 +67,7 @@ async function createShopCommand(db: Database, config: Config, options: Extract<
     if (error instanceof DuplicateDomainError) throw new CliError(`${error.message}.`);
     throw error;
   }
-  const shop = presentShop(created, config.planCaps);
+  const shop = presentShop(created, config.planCaps, await connectionStatus(db, created.id));
   const text = `Created shop ${shop.id} (${shop.domain}, ${shop.plan} plan).`;
   if (!options.key) return { json: { shop }, text, warnings: [] };
   // --key: the first key too, printed last on its own line so `| tail -n 1` captures it.
@@ -107,7 +107,7 @@ export async function runCommand(
     case 'shop:create':
       return createShopCommand(db, config, options);
     case 'shop:list': {
-      const shops = (await listShops(db)).map((shop) => presentShop(shop, config.planCaps));
+      const shops = await Promise.all((await listShops(db)).map(async (shop) => presentShop(shop, config.planCaps, await connectionStatus(db, shop.id))));
       const text =
         shops.length === 0
           ? 'No shops yet. Create one with `npm run cli -- shop:create --domain <domain> --plan <plan>`.'
@@ -118,7 +118,8 @@ export async function runCommand(
       return { json: { shops }, text, warnings: [] };
     }
     case 'shop:show': {
-      const shop = presentShop(await shopOrFail(db, shopId), config.planCaps);
+      const found = await shopOrFail(db, shopId);
+      const shop = presentShop(found, config.planCaps, await connectionStatus(db, found.id));
       return { json: { shop }, text: JSON.stringify(shop, null, 2), warnings: [] };
     }
     case 'shop:plan': {
@@ -128,7 +129,7 @@ export async function runCommand(
       const updated = await updateShop(db, shop.id, { plan: plan.data });
       if (!updated) throw new CliError(`Shop ${shop.id} not found.`);
       const warnings = (await bump(shop.id)) ? [] : [staleWarning(shop.id)];
-      return { json: { shop: presentShop(updated, config.planCaps) }, text: `Shop ${shop.id} is now on the ${updated.plan} plan.`, warnings };
+      return { json: { shop: presentShop(updated, config.planCaps, await connectionStatus(db, shop.id)) }, text: `Shop ${shop.id} is now on the ${updated.plan} plan.`, warnings };
     }
     case 'key:create': {
       const shop = await shopOrFail(db, shopId);

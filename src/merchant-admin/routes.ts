@@ -10,6 +10,7 @@ import { adminOnlyRoutes } from '../admin-routes.ts';
 import type { AppContext } from '../context.ts';
 import { defineAdminRoute } from '../http/shop-routes.ts';
 import type { ShopScopedRoute } from '../http/shop-routes.ts';
+import { connectionStatus } from '../platform/connections.ts';
 import { publicShopRoutes } from '../routes.ts';
 import { presentShop, shopResponseSchema } from '../shops/shop-schemas.ts';
 import { csrfTokenOf, SESSION_COOKIE, signInOf } from './auth.ts';
@@ -57,7 +58,7 @@ function sessionRoutes(ctx: AppContext): ShopScopedRoute[] {
       responses: { 200: { description: 'The session', schema: sessionSchema } },
       handler: async ({ shop, request }) => {
         const signIn = signInOf(request);
-        const base = { shop: presentShop(shop, ctx.config.planCaps) };
+        const base = { shop: presentShop(shop, ctx.config.planCaps, await connectionStatus(ctx.db, shop.id)) };
         return signIn?.via === 'cookie' ? { ...base, via: 'cookie', csrfToken: csrfTokenOf(signIn.session) } : { ...base, via: 'session-token' };
       },
     }),

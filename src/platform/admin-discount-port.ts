@@ -9,7 +9,7 @@
  */
 import { adminClient, assertAnswered } from './admin-client.ts';
 import type { PlatformCredentials } from './admin-client.ts';
-import { CREATE_GIFT_DISCOUNT, FIND_GIFT_DISCOUNT, SET_METAFIELDS } from './admin-documents.ts';
+import { CREATE_GIFT_DISCOUNT, FIND_GIFT_DISCOUNT, SET_METAFIELDS, giftDiscountSearch } from './admin-documents.ts';
 import type { CheckoutConfigWrite, DiscountPort } from './discount-port.ts';
 
 // The version and the 401 error moved to admin-client.ts with the client; kept here for their importers.
@@ -59,11 +59,11 @@ export async function writeCheckoutConfigToPlatform(
     { namespace: NAMESPACE, key: 'config', type: 'json', value: JSON.stringify(write.config) },
     { namespace: NAMESPACE, key: 'vars', type: 'json', value: JSON.stringify(write.variables) },
   ];
-  const found = await client.request<{ automaticDiscountNodes: { nodes: Array<{ id: string }> } }>(FIND_GIFT_DISCOUNT, {
-    variables: { query: `title:'${DISCOUNT_TITLE}'` },
+  const found = await client.request<{ discountNodes: { nodes: Array<{ id: string }> } }>(FIND_GIFT_DISCOUNT, {
+    variables: { query: giftDiscountSearch(DISCOUNT_TITLE) },
   });
   assertAnswered('Finding the discount failed', found.errors);
-  const ownerId = found.data?.automaticDiscountNodes.nodes[0]?.id;
+  const ownerId = found.data?.discountNodes.nodes[0]?.id;
   if (ownerId === undefined) {
     if (options.functionId === undefined) throw new Error('Creating the discount failed: PLATFORM_DISCOUNT_FUNCTION_ID is not set');
     const created = await client.request<{ discountAutomaticAppCreate: { automaticAppDiscount: { discountId: string } | null; userErrors: UserErrors } }>(CREATE_GIFT_DISCOUNT, {

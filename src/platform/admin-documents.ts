@@ -41,8 +41,19 @@ export const PRODUCT_VARIANTS_QUERY = `query ImportProductVariants($id: ID!, $af
   product(id: $id) { variants(first: 250, after: $after) { nodes { ${VARIANT_FIELDS} } pageInfo { hasNextPage endCursor } } }
 }`;
 
-/** The shop's gift discount, found by its title. */
-export const FIND_GIFT_DISCOUNT = `query FindGiftDiscount($query: String!) { automaticDiscountNodes(first: 1, query: $query) { nodes { id } } }`;
+/**
+ * The shop's gift discount, found by its title among the automatic app discounts
+ * (GIFT_DISCOUNT_SEARCH). `discountNodes`, not `automaticDiscountNodes`: the latter is deprecated
+ * in 2025-10 ("Use `discountNodes` instead"), and the schema test refuses any deprecated field.
+ */
+export const FIND_GIFT_DISCOUNT = `query FindGiftDiscount($query: String!) { discountNodes(first: 1, query: $query) { nodes { id } } }`;
+
+/**
+ * The platform's search syntax for FIND_GIFT_DISCOUNT: an automatic app discount with that title.
+ *
+ * @example giftDiscountSearch('Gift with purchase'); // "method:automatic AND type:app AND title:'Gift with purchase'"
+ */
+export const giftDiscountSearch = (title: string): string => `method:automatic AND type:app AND title:'${title.replace(/[\\']/g, (c) => `\\${c}`)}'`;
 
 /** Creates the automatic app discount that runs the gift-discount function. */
 export const CREATE_GIFT_DISCOUNT = `mutation CreateGiftDiscount($discount: DiscountAutomaticAppInput!) {

@@ -29,7 +29,7 @@ export function shopAdminRoutes(ctx: AppContext): MountableRoute[] {
       handler: async ({ body, reply }) => {
         try {
           const shop = await createShop(ctx.db, body);
-          return reply.code(201).send({ shop: presentShop(shop, ctx.config.planCaps) });
+          return reply.code(201).send({ shop: presentShop(shop, ctx.config.planCaps, await connectionStatus(ctx.db, shop.id)) });
         } catch (error) {
           if (error instanceof DuplicateDomainError) {
             throw new ApiError('conflict', { error: 'Shop domain already registered', path: ['domain'] });
@@ -47,7 +47,7 @@ export function shopAdminRoutes(ctx: AppContext): MountableRoute[] {
       summary: 'Read a shop',
       tag: 'Shops',
       responses: { 200: { description: 'The shop', schema: shopResponseSchema } },
-      handler: async ({ shop }) => ({ shop: presentShop(shop, ctx.config.planCaps) }),
+      handler: async ({ shop }) => ({ shop: presentShop(shop, ctx.config.planCaps, await connectionStatus(ctx.db, shop.id)) }),
     }),
 
     defineAdminRoute({
@@ -77,7 +77,7 @@ export function shopAdminRoutes(ctx: AppContext): MountableRoute[] {
           });
         }
         const updated = await patchShop(ctx, shop.id, body);
-        return { shop: presentShop(updated, ctx.config.planCaps) };
+        return { shop: presentShop(updated, ctx.config.planCaps, await connectionStatus(ctx.db, shop.id)) };
       },
     }),
   ];

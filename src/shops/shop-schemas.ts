@@ -4,6 +4,7 @@ import { CAP_NAMES, effectiveCaps, planSchema } from './plans.ts';
 import type { PlanCaps } from './plans.ts';
 import { resolveShopSettings, lowStockThresholdOf, shopSettingsPatchSchema, storefrontDebugOf } from './settings.ts';
 import type { ShopRecord } from './store.ts';
+import type { ConnectionStatus } from '../platform/connections.ts';
 
 // ICU's list of ISO 4217 codes; Intl.NumberFormat alone accepts any three letters.
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
@@ -56,8 +57,13 @@ export function mergeLimits(
   return next;
 }
 
-/** The `shop` object of admin responses: caps in force and settings as resolved. */
-export function presentShop(shop: ShopRecord, planCaps: PlanCaps) {
+/**
+ * The `shop` object of admin responses: caps in force, settings as resolved, and its platform
+ * connection as CONTRACT's `platform: { connected, connectedAt, brokenAt }` (never the token).
+ *
+ * @example presentShop(shop, config.planCaps, await connectionStatus(db, shop.id)).platform; // { connected: false, connectedAt: null, brokenAt: null }
+ */
+export function presentShop(shop: ShopRecord, planCaps: PlanCaps, connection: ConnectionStatus) {
   return {
     id: shop.id,
     domain: shop.domain,
@@ -74,6 +80,11 @@ export function presentShop(shop: ShopRecord, planCaps: PlanCaps) {
     },
     createdAt: shop.createdAt.toISOString(),
     updatedAt: shop.updatedAt.toISOString(),
+    platform: {
+      connected: connection.connected,
+      connectedAt: connection.connectedAt?.toISOString() ?? null,
+      brokenAt: connection.brokenAt?.toISOString() ?? null,
+    },
   };
 }
 
@@ -93,5 +104,12 @@ export const shopResponseSchema = z.object({
     settings: z.record(z.string(), z.unknown()).meta({ description: 'Shop settings as resolved, defaults filled in' }),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
+    platform: z
+      .object({
+        connected: z.boolean().meta({ description: 'The shop has an Admin API access token (installed, or set by the operator)' }),
+        connectedAt: z.iso.datetime().nullable(),
+        brokenAt: z.iso.datetime().nullable().meta({ description: 'When the platform last refused the token (401, or the app was uninstalled); null while it works' }),
+      })
+      .meta({ description: 'The shop\'s platform connection (GET …/platform-connection has the details and the catalog import)' }),
   }),
 });

@@ -49,7 +49,9 @@ describe('shops', () => {
         storefront: { debug: false },
         lowStockThreshold: 5,
       },
+      platform: { connected: false, connectedAt: null, brokenAt: null },
     });
+    expect(Object.keys(shop)).toEqual(expect.arrayContaining(['id', 'domain', 'name', 'plan', 'currency', 'timezone', 'limits', 'settings', 'createdAt', 'platform']));
     expect(shop.id).toMatch(/^shp_[0-9A-Za-z]{16}$/);
     const get = await t.admin({ method: 'GET', url: `/admin/v1/shops/${shop.id}` });
     expect(get.json()).toEqual({ shop });

@@ -105,7 +105,7 @@ describe('refusals: a clear 4xx, never a 5xx, nothing changed', () => {
   it.each([
     ['no plan', {}, 400, 'Invalid billing body'],
     ['an unknown plan', { plan: 'gold' }, 400, 'Invalid billing body'],
-    ['Free', { plan: 'free' }, 400, 'Invalid billing body'],
+    ['Free without a subscription to cancel (the operator set the plan)', { plan: 'free' }, 409, 'The shop has no subscription to cancel'],
     ['the current plan', { plan: 'growth' }, 409, 'The shop is already on the Growth plan'],
     ['a plan without a price', { plan: 'scale' }, 409, 'The Scale plan is not for sale'],
   ])('%s', async (_name, body, status, error) => {

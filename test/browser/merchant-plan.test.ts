@@ -2,15 +2,19 @@
  * Issue 21 item 3, Settings → Plan in real Chromium against the stand-in platform: the plans
  * with the operator's prices; choosing one goes to the platform's confirmation page at the top
  * level (standalone: location; embedded: App Bridge's `window.open(url, '_top')`); approving
- * there sends `app_subscriptions/update` and the shop is on the new plan. A shop without a
+ * there sends `app_subscriptions/update` and the shop is on the new plan; going back to Free
+ * cancels it and the platform's CANCELLED sets Free. A shop without a
  * platform connection is told the operator sets its plan. axe and screenshots.
  */
 import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStandinBilling } from '../../dev/platform/billing.ts';
 import type { StandinBilling } from '../../dev/platform/billing.ts';
 import { startStandinPlatform } from '../../dev/platform/standin.ts';
 import type { StandinPlatform } from '../../dev/platform/standin.ts';
+import { catalogImports } from '../../src/db/schema.ts';
+import { markConnectionBroken } from '../../src/platform/connections.ts';
 import { skipWithoutChromium } from '../support/chromium.ts';
 import { checkScreen, openPage, startMerchantAdmin } from '../support/merchant-admin.ts';
 import type { MerchantAdminStack } from '../support/merchant-admin.ts';
@@ -80,6 +84,15 @@ describe.skipIf(skipWithoutChromium())('Settings → Plan, in Chromium', () => {
     await page.getByRole('heading', { name: 'Pro' }).waitFor();
     await expect.poll(() => page.getByText('Current plan', { exact: true }).count()).toBe(1);
     expect(await page.getByRole('button', { name: /^Choose/ }).allTextContents()).toEqual(['Choose Growth']);
+
+    // Back to Free: appSubscriptionCancel, then the platform's CANCELLED webhook sets Free.
+    await page.getByRole('button', { name: 'Cancel subscription and go back to Free' }).click();
+    await page.getByText(/Your subscription is cancelled/).waitFor();
+    await expect.poll(() => planOf(stack.t, id)).toBe('free');
+    await page.reload();
+    await page.getByRole('button', { name: 'Choose Pro' }).waitFor();
+    expect(await page.getByRole('button', { name: /^Choose/ }).allTextContents()).toEqual(['Choose Growth', 'Choose Pro']);
+    expect(await page.getByRole('button', { name: /go back to Free/ }).count()).toBe(0);
     expect(errors).toEqual([]);
   });
 
@@ -109,6 +122,31 @@ describe.skipIf(skipWithoutChromium())('Settings → Plan, in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it('shows the connection and the catalog import: running with pages and products, its last error in words, then done; a broken connection', async () => {
+    const { id } = await shop(true);
+    const startedAt = new Date('2026-03-01T10:00:00Z');
+    await stack.t.ctx.db.insert(catalogImports).values({ shopId: id, id: 'imp_browser0000000001', status: 'running', pages: 3, products: 75, variants: 160, startedAt, lastError: 'Throttled (HTTP 429)' });
+    const { page, errors } = await openPage(stack.browser);
+    await stack.signIn(page, id);
+    await page.goto(`${stack.base}/app/#/settings/plan`);
+    await page.getByRole('heading', { name: 'Platform connection' }).waitFor();
+    await page.getByText(/^Connected since /).waitFor();
+    await page.getByText(/^Running since .*: 3 pages, 75 products and 160 variants so far\.$/).waitFor();
+    await page.getByText('The platform asked the app to slow down. The app tries again on its own.').waitFor();
+    await checkScreen(page, 'settings-plan-import-running');
+
+    await stack.t.ctx.db.update(catalogImports).set({ status: 'done', pages: 4, products: 90, variants: 190, finishedAt: new Date(), lastError: null }).where(eq(catalogImports.shopId, id));
+    await page.getByRole('button', { name: 'Refresh import status' }).click();
+    await page.getByText(/^Done on .*: 90 products and 190 variants imported\.$/).waitFor();
+    expect(await page.getByRole('button', { name: 'Refresh import status' }).count()).toBe(0);
+
+    await markConnectionBroken(stack.t.ctx.db, id, 'The platform refused the shop\'s access token (401)', new Date());
+    await page.reload();
+    await page.getByText(/^Connection broken since /).waitFor();
+    await page.getByText('Details: The platform refused the shop\'s access token (401)').waitFor();
+    expect(errors).toEqual([]);
+  });
+
   it('a shop without a platform connection: the operator sets its plan, no button', async () => {
     const { id } = await shop(false);
     const { page, errors } = await openPage(stack.browser);
@@ -116,6 +154,8 @@ describe.skipIf(skipWithoutChromium())('Settings → Plan, in Chromium', () => {
     await page.goto(`${stack.base}/app/#/settings/plan`);
     await page.getByText('Your plan is set by the service\'s operator').waitFor();
     expect(await page.getByRole('button', { name: /^Choose/ }).count()).toBe(0);
+    await page.getByText('Not connected to the platform.').waitFor();
+    expect(await page.getByRole('heading', { name: 'Catalog import' }).count()).toBe(0);
     await checkScreen(page, 'settings-plan-operator');
     expect(errors).toEqual([]);
   });

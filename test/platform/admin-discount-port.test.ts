@@ -23,7 +23,7 @@ const credentials = () => Promise.resolve({ storeDomain: 'gifts-test.myshopify.c
 describe('createAdminDiscountPort', () => {
   it('creates the automatic app discount with both metafields when the shop has none', async () => {
     const platform = fakePlatform([
-      { automaticDiscountNodes: { nodes: [] } },
+      { discountNodes: { nodes: [] } },
       { discountAutomaticAppCreate: { automaticAppDiscount: { discountId: 'gid://shopify/DiscountAutomaticNode/1' }, userErrors: [] } },
     ]);
     await createAdminDiscountPort({ credentials, functionId: 'fn-1', fetch: platform.fetch }).writeCheckoutConfig('shp_1', write);
@@ -42,7 +42,7 @@ describe('createAdminDiscountPort', () => {
 
   it('sets the metafields on the existing discount', async () => {
     const platform = fakePlatform([
-      { automaticDiscountNodes: { nodes: [{ id: 'gid://shopify/DiscountAutomaticNode/7' }] } },
+      { discountNodes: { nodes: [{ id: 'gid://shopify/DiscountAutomaticNode/7' }] } },
       { metafieldsSet: { metafields: [{ id: '1' }, { id: '2' }], userErrors: [] } },
     ]);
     await createAdminDiscountPort({ credentials, functionId: 'fn-1', fetch: platform.fetch }).writeCheckoutConfig('shp_1', write);
@@ -56,7 +56,7 @@ describe('createAdminDiscountPort', () => {
 
   it('throws on user errors (the job is retried) and for a shop that is not connected', async () => {
     const platform = fakePlatform([
-      { automaticDiscountNodes: { nodes: [{ id: 'gid://shopify/DiscountAutomaticNode/7' }] } },
+      { discountNodes: { nodes: [{ id: 'gid://shopify/DiscountAutomaticNode/7' }] } },
       { metafieldsSet: { metafields: [], userErrors: [{ field: ['metafields', '0', 'value'], message: 'Value is too big' }] } },
     ]);
     const port = createAdminDiscountPort({ credentials, functionId: 'fn-1', fetch: platform.fetch });

@@ -11,9 +11,10 @@ import { join } from 'node:path';
 import { parse } from 'graphql';
 import type { OperationDefinitionNode } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APP_SUBSCRIPTION_CANCEL } from '../../src/billing/platform-subscription.ts';
 import * as documents from '../../src/platform/admin-documents.ts';
 import type { PlatformStandin } from '../../dev/platform/platform.ts';
-import { adminSchema, answerErrors, documentErrors } from '../support/admin-schema.ts';
+import { adminSchema, answerErrors, deprecatedUses, documentErrors } from '../support/admin-schema.ts';
 import { startTestPlatform } from '../support/platform-standin.ts';
 
 const SRC = new URL('../../src/', import.meta.url).pathname;
@@ -48,6 +49,16 @@ describe('the service\'s Admin GraphQL documents', () => {
     expect(documentErrors(document)).toEqual([]);
   });
 
+  it.each(all.map((d) => [operationName(d.document), d.file, d.document]))('%s (%s) selects nothing deprecated in 2025-10', (_name, _file, document) => {
+    expect(deprecatedUses(document)).toEqual([]);
+  });
+
+  it('a deprecated field is caught by the same check', () => {
+    expect(deprecatedUses('query X { automaticDiscountNodes(first: 1) { nodes { id } } }')).toEqual([
+      'The field QueryRoot.automaticDiscountNodes is deprecated. Use `discountNodes` instead.',
+    ]);
+  });
+
   it('a misspelt field or a wrong argument type is refused by the same check', () => {
     expect(documentErrors('query X { shop { name currency } }')).not.toEqual([]);
     expect(documentErrors('query X { products(first: "ten") { nodes { id } } }')).not.toEqual([]);
@@ -74,7 +85,8 @@ describe('the stand-in\'s answers to them', () => {
     ['products', documents.PRODUCTS_QUERY, () => ({ first: documents.IMPORT_PAGE_PRODUCTS, after: null, variants: documents.IMPORT_PRODUCT_VARIANTS, collections: documents.IMPORT_PRODUCT_COLLECTIONS })],
     ['product variants', documents.PRODUCT_VARIANTS_QUERY, () => ({ id: 'gid://shopify/Product/1001', after: null })],
     ['create discount', documents.CREATE_GIFT_DISCOUNT, () => ({ discount: { title: 'Gift with purchase', functionId: 'fn', startsAt: new Date().toISOString(), discountClasses: ['PRODUCT'], metafields: [] } })],
-    ['find discount', documents.FIND_GIFT_DISCOUNT, () => ({ query: "title:'Gift with purchase'" })],
+    ['find discount', documents.FIND_GIFT_DISCOUNT, () => ({ query: documents.giftDiscountSearch('Gift with purchase') })],
+    ['cancel a subscription that is not the shop\'s', APP_SUBSCRIPTION_CANCEL, () => ({ id: 'gid://shopify/AppSubscription/999999' })],
     ['set metafields', documents.SET_METAFIELDS, () => ({ metafields: [metafield(platform.discounts.discounts.get(domain)?.[0]?.id ?? ''), metafield('gid://shopify/Customer/7')] })],
   ];
 

@@ -9,7 +9,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutConfigs, outbox, platformConnections } from '../../src/db/schema.ts';
 import { createOutboxDispatcher } from '../../src/outbox/dispatcher.ts';
-import { openToken, sealToken } from '../../src/platform/connections.ts';
+import { markConnectionBroken, openToken, sealToken } from '../../src/platform/connections.ts';
 import { createRecordingDiscountPort } from '../../src/platform/discount-port.ts';
 import { createShopDiscountPort } from '../../src/platform/shop-discount-port.ts';
 import { createGiftCampaign } from '../orders/fixtures.ts';
@@ -76,6 +76,12 @@ describe('PUT/GET/DELETE /admin/v1/shops/:shopId/platform-connection', () => {
     expect(await status(shop)).toMatchObject({ connected: true, broken: false });
     const shopRes = await t.admin({ method: 'GET', url: url(shop, '') });
     for (const body of [put.body, JSON.stringify(await status(shop)), shopRes.body]) expect(body).not.toContain(TOKEN_A.slice(6));
+    // The shop object carries CONTRACT's `platform: { connected, connectedAt, brokenAt }`; the other shop's is its own.
+    const connectedAt = (put.json() as { connectedAt: string }).connectedAt;
+    expect((shopRes.json() as { shop: { platform: unknown } }).shop.platform).toEqual({ connected: true, connectedAt, brokenAt: null });
+    expect((await t.admin({ method: 'GET', url: url(other, '') })).json()).toMatchObject({ shop: { platform: { connected: false, connectedAt: null, brokenAt: null } } });
+    await markConnectionBroken(t.ctx.db, shop.id, 'The platform refused the token (401)', new Date('2026-01-02T03:04:05Z'));
+    expect((await t.admin({ method: 'GET', url: url(shop, '') })).json()).toMatchObject({ shop: { platform: { connected: true, connectedAt, brokenAt: '2026-01-02T03:04:05.000Z' } } });
 
     expect((await t.admin({ method: 'DELETE', url: url(shop, '/platform-connection') })).json()).toMatchObject({ connected: false, connectedAt: null });
     expect(await status(shop)).toMatchObject({ connected: false });
@@ -149,8 +155,8 @@ describe('the discount sync per shop, and GET /admin/v1/shops/:shopId/checkout-c
 
     // First time: find (none) then create with both metafields, at the shop's Admin API path.
     const sentA = platform.requests.filter((r) => r.token === TOKEN_A);
-    expect(sentA.map((r) => r.query.match(/automaticDiscountNodes|discountAutomaticAppCreate|metafieldsSet/)?.[0])).toEqual([
-      'automaticDiscountNodes',
+    expect(sentA.map((r) => r.query.match(/discountNodes|discountAutomaticAppCreate|metafieldsSet/)?.[0])).toEqual([
+      'discountNodes',
       'discountAutomaticAppCreate',
     ]);
     expect(sentA[0]?.path).toBe('/admin/api/2025-10/graphql.json');
@@ -179,8 +185,8 @@ describe('the discount sync per shop, and GET /admin/v1/shops/:shopId/checkout-c
     expect((await t.admin({ method: 'POST', url: url(shop, `/campaigns/${mine.campaignId}/disable`) })).statusCode).toBe(200);
     platform.requests.length = 0;
     await worker.runOnce();
-    expect(platform.requests.map((r) => r.query.match(/automaticDiscountNodes|discountAutomaticAppCreate|metafieldsSet/)?.[0])).toEqual([
-      'automaticDiscountNodes',
+    expect(platform.requests.map((r) => r.query.match(/discountNodes|discountAutomaticAppCreate|metafieldsSet/)?.[0])).toEqual([
+      'discountNodes',
       'metafieldsSet',
     ]);
     const metafields = platform.requests[1]?.variables.metafields as Array<{ ownerId: string; key: string; value: string }>;

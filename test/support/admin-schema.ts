@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { buildClientSchema, execute, parse, validate } from 'graphql';
+import { NoDeprecatedCustomRule, buildClientSchema, execute, parse, validate } from 'graphql';
 import type { GraphQLSchema, IntrospectionQuery } from 'graphql';
 import { ADMIN_API_VERSION } from '../../src/platform/admin-client.ts';
 import type { RecordedRequest } from '../../dev/platform/standin.ts';
@@ -24,6 +24,12 @@ export function adminSchema(): GraphQLSchema {
 
 /** The schema's complaints about a document (empty when it is valid). */
 export const documentErrors = (document: string): string[] => validate(adminSchema(), parse(document)).map((e) => e.message);
+
+/**
+ * The deprecated fields, arguments and enum values a document uses (empty when none): the
+ * platform removes them in a later version, so the service selects none.
+ */
+export const deprecatedUses = (document: string): string[] => validate(adminSchema(), parse(document), [NoDeprecatedCustomRule]).map((e) => e.message);
 
 /**
  * The ways a stand-in answer differs from what the schema's executor makes of it for the same

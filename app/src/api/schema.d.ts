@@ -576,6 +576,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/app/api/v1/platform-connection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the shop holds a platform access token (never the token), and its catalog import */
+        get: operations["getPlatformConnection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/app/api/v1/billing": {
         parameters: {
             query?: never;
@@ -603,8 +620,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Start a plan change through the platform's billing: the merchant approves it at `confirmationUrl`
-         * @description Creates the app subscription with the Admin API's `appSubscriptionCreate` (`name` = the plan's name, a recurring price from PLATFORM_BILLING_PLANS, `test` while PLATFORM_BILLING_TEST is set). The plan itself changes only when the platform sends `app_subscriptions/update` with the subscription ACTIVE. Platform failures are answered 409 (429 when it throttles), never 5xx.
+         * Start a plan change through the platform's billing: the merchant approves a paid plan at `confirmationUrl`; `free` cancels
+         * @description A paid plan: creates the app subscription with the Admin API's `appSubscriptionCreate` (`name` = the plan's name, a recurring price from PLATFORM_BILLING_PLANS, `test` while PLATFORM_BILLING_TEST is set). `free`: cancels the shop's current subscription with `appSubscriptionCancel` (no proration). The plan itself changes only when the platform sends `app_subscriptions/update`: ACTIVE sets the paid plan, CANCELLED of the current subscription sets Free. Platform failures are answered 409 (429 when it throttles), never 5xx.
          */
         post: operations["createBillingSubscription"];
         delete?: never;
@@ -954,6 +971,14 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description The shop's platform connection (GET …/platform-connection has the details and the catalog import) */
+                            platform: {
+                                /** @description The shop has an Admin API access token (installed, or set by the operator) */
+                                connected: boolean;
+                                connectedAt: string | null;
+                                /** @description When the platform last refused the token (401, or the app was uninstalled); null while it works */
+                                brokenAt: string | null;
+                            };
                         };
                         /** @enum {string} */
                         via: "session-token" | "cookie";
@@ -3338,6 +3363,14 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description The shop's platform connection (GET …/platform-connection has the details and the catalog import) */
+                            platform: {
+                                /** @description The shop has an Admin API access token (installed, or set by the operator) */
+                                connected: boolean;
+                                connectedAt: string | null;
+                                /** @description When the platform last refused the token (401, or the app was uninstalled); null while it works */
+                                brokenAt: string | null;
+                            };
                         };
                     };
                 };
@@ -3451,6 +3484,14 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description The shop's platform connection (GET …/platform-connection has the details and the catalog import) */
+                            platform: {
+                                /** @description The shop has an Admin API access token (installed, or set by the operator) */
+                                connected: boolean;
+                                connectedAt: string | null;
+                                /** @description When the platform last refused the token (401, or the app was uninstalled); null while it works */
+                                brokenAt: string | null;
+                            };
                         };
                     };
                 };
@@ -5158,6 +5199,67 @@ export interface operations {
             };
         };
     };
+    getPlatformConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection's state */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        connected: boolean;
+                        connectedAt: string | null;
+                        /** @description The platform refused the token (401): connect again with a new one */
+                        broken: boolean;
+                        brokenAt: string | null;
+                        brokenReason: string | null;
+                        /** @description The catalog import of the last install (docs/install.md); null when the shop never installed through the platform */
+                        catalogImport: {
+                            /** @enum {string} */
+                            status: "running" | "done";
+                            pages: number;
+                            products: number;
+                            variants: number;
+                            /** Format: date-time */
+                            startedAt: string;
+                            finishedAt: string | null;
+                            /** @description The last failed attempt's error (throttled, the platform down, an answer not as its schema says); retried with backoff */
+                            lastError: string | null;
+                        } | null;
+                    };
+                };
+            };
+            /** @description No live session: no valid session token and no live session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A state-changing request of a cookie session without its `X-CSRF-Token`, or from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getBilling: {
         parameters: {
             query?: never;
@@ -5234,7 +5336,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The paid plan to subscribe to: growth, pro or scale
+                     * @description The paid plan to subscribe to (growth, pro or scale), or `free`: cancel the current subscription
                      * @enum {string}
                      */
                     plan: "free" | "growth" | "pro" | "scale";
@@ -5242,7 +5344,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created, pending approval */
+            /** @description Created, pending approval; or (`free`) cancelled, Free once the platform confirms */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5252,13 +5354,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** Format: uri */
-                        confirmationUrl: string;
+                        /** @description Where the merchant approves a paid plan (at the top level); null for `free`: a cancel needs no approval */
+                        confirmationUrl: string | null;
+                        /** @description The subscription created, or the one cancelled */
                         subscriptionId: string;
+                        /**
+                         * @description PENDING until approved; CANCELLED for `free` (the plan is Free once `app_subscriptions/update` says so)
+                         * @enum {string}
+                         */
+                        status: "PENDING" | "ACCEPTED" | "ACTIVE" | "FROZEN" | "CANCELLED" | "DECLINED" | "EXPIRED";
                     };
                 };
             };
-            /** @description No plan, an unknown plan, or `free` (a subscription is for a paid plan) */
+            /** @description No plan or an unknown plan */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5288,7 +5396,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The shop is already on that plan; the plan has no price; the shop is not connected to the platform (the operator changes its plan with PATCH); its connection is broken; or the platform refused or did not create the subscription (`issue` says why) */
+            /** @description The shop is already on that plan; the plan has no price; `free` with no current subscription to cancel; the shop is not connected to the platform (the operator changes its plan with PATCH); its connection is broken; or the platform refused or did not create or cancel the subscription (`issue` says why) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -3,8 +3,10 @@
  * a button per plan. Choosing one creates the app subscription and sends the merchant to the
  * platform's confirmation page at the top level: embedded, through App Bridge's
  * `window.open(url, '_top')` (the app's iframe cannot navigate the admin itself); standalone,
- * by location. The plan changes when the platform confirms it, not here. A shop that is not
- * connected to the platform has its plan set by the operator: the page says so.
+ * by location. Choosing Free cancels the current subscription (no page to approve). The plan
+ * changes when the platform confirms it, not here. A shop that is not
+ * connected to the platform has its plan set by the operator: the page says so. Above the plans,
+ * the platform connection and the catalog import (ConnectionCard).
  */
 import { Badge, Banner, BlockStack, Button, Card, InlineGrid, InlineStack, Page, SkeletonBodyText, Text } from '@shopify/polaris';
 import { useCallback, useEffect, useState } from 'react';
@@ -12,6 +14,7 @@ import { api, errorText } from '../../api/client.ts';
 import type { paths } from '../../api/schema.d.ts';
 import { Notice } from '../../Notice.tsx';
 import type { NoticeText } from '../../Notice.tsx';
+import { ConnectionCard } from './ConnectionCard.tsx';
 import { fieldErrorOf } from './field-errors.ts';
 import { SettingsNav } from './SettingsNav.tsx';
 
@@ -55,15 +58,22 @@ export function PlanPage() {
     setChoosing(offer.plan);
     setNotice(undefined);
     const { data, error } = await api.POST('/app/api/v1/billing/subscription', { body: { plan: offer.plan } });
-    if (data) {
+    if (data?.confirmationUrl) {
       goToConfirmation(data.confirmationUrl);
       return;
     }
     setChoosing(undefined);
-    const { text } = fieldErrorOf(error, 'The subscription could not be started');
-    const title = errorText(error, 'The subscription could not be started');
+    if (data) {
+      // Back to Free: cancelled on the platform; the plan follows its webhook, moments later.
+      setNotice({ text: 'Your subscription is cancelled. The plan becomes Free as soon as the platform confirms it; reload this page to see it.' });
+      await load();
+      return;
+    }
+    const failure = offer.plan === 'free' ? 'The subscription could not be cancelled' : 'The subscription could not be started';
+    const { text } = fieldErrorOf(error, failure);
+    const title = errorText(error, failure);
     setNotice({ text: title === text ? text : `${title}: ${text}`, error: true });
-  }, []);
+  }, [load]);
 
   let body;
   if (loadError) {
@@ -98,7 +108,8 @@ export function PlanPage() {
         <InlineGrid columns={{ xs: 1, md: 2 }} gap="400">
           {billing.plans.map((offer) => {
             const isCurrent = offer.plan === billing.plan;
-            const canChoose = billing.connected && !isCurrent && offer.plan !== 'free' && offer.price !== null;
+            // Free is reached by cancelling the current subscription; a paid plan needs a price.
+            const canChoose = billing.connected && !isCurrent && (offer.plan === 'free' ? billing.currentSubscriptionId !== null : offer.price !== null);
             return (
               <Card key={offer.plan}>
                 <BlockStack gap="200">
@@ -112,7 +123,7 @@ export function PlanPage() {
                   {canChoose && (
                     <InlineStack>
                       <Button variant="primary" loading={choosing === offer.plan} disabled={choosing !== undefined} onClick={() => void choose(offer)}>
-                        {`Choose ${offer.name}`}
+                        {offer.plan === 'free' ? 'Cancel subscription and go back to Free' : `Choose ${offer.name}`}
                       </Button>
                     </InlineStack>
                   )}
@@ -129,7 +140,10 @@ export function PlanPage() {
     <Page title="Settings" subtitle="Plan">
       <SettingsNav current="plan" />
       <Notice notice={notice} onDismiss={() => setNotice(undefined)} />
-      {body}
+      <BlockStack gap="400">
+        <ConnectionCard />
+        {body}
+      </BlockStack>
     </Page>
   );
 }
