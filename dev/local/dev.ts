@@ -13,11 +13,6 @@
  * keeps its shops and tokens in memory, so a service's data kept from an earlier run would hold
  * an access token the new stand-in never issued.
  */
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { buildFunction } from '../../scripts/build-function.ts';
 import { loadFunctionInQuickJs } from '../checkout/quickjs-function.ts';
 import { openAppRoute } from '../platform/open-app.ts';
@@ -28,10 +23,10 @@ import { checkOut, checkoutPage } from './checkout.ts';
 import { loadFixtureCatalog } from './fixture-catalog.ts';
 import { loginLink, seedCampaign, shopOf } from './merchant.ts';
 import type { MerchantApi } from './merchant.ts';
-import { freePort, waitHealthy } from './ports.ts';
+import { freePort } from './ports.ts';
+import { startDevService } from './service-child.ts';
 import { DEV_LOCAL_APP_KEY, DEV_LOCAL_APP_SECRET, DEV_LOCAL_FUNCTION_ID, DEV_LOCAL_PRICES } from './settings.ts';
 
-const root = join(import.meta.dirname, '..', '..');
 const print = (text = '') => process.stdout.write(`${text}\n`);
 const fixture = DEMO_FIXTURE;
 const domain = fixture.shopDomain;
@@ -40,10 +35,7 @@ async function main(): Promise<void> {
   const servicePort = await freePort(Number(process.env.DEV_LOCAL_SERVICE_PORT ?? 3000));
   const platformPort = await freePort(Number(process.env.DEV_LOCAL_PLATFORM_PORT ?? 4100));
   const storefrontPort = await freePort(Number(process.env.DEV_LOCAL_STOREFRONT_PORT ?? 3200));
-  const dataDir = mkdtempSync(join(tmpdir(), 'gcrs-dev-local-'));
-  const adminToken = randomBytes(18).toString('base64url');
   const serviceUrl = `http://127.0.0.1:${servicePort}`;
-  const closers: Array<() => Promise<void>> = [];
 
   const platform = await startPlatformStandin({
     appKey: DEV_LOCAL_APP_KEY,
@@ -52,66 +44,33 @@ async function main(): Promise<void> {
     routes: [openAppRoute({ appKey: DEV_LOCAL_APP_KEY, appSecret: DEV_LOCAL_APP_SECRET, publicUrl: serviceUrl, domain })],
     deliverWebhook: (headers, body) => fetch(`${serviceUrl}/webhooks/platform`, { method: 'POST', headers, body }),
   });
-  closers.push(() => platform.close());
   platform.addShop({ domain, name: 'Demo Gifts', currencyCode: fixture.currency, ianaTimezone: 'America/New_York' });
   loadFixtureCatalog(platform.catalog.catalogOf(domain), fixture);
 
-  const service = spawn(process.execPath, ['--conditions=@gcrs/source', 'src/main.ts'], {
-    cwd: root,
+  const service = startDevService({
+    port: servicePort,
+    dataDirPrefix: 'gcrs-dev-local-',
     env: {
-      ...process.env,
-      PORT: String(servicePort),
-      HOST: '127.0.0.1',
       PUBLIC_URL: serviceUrl,
-      DATA_DIR: dataDir,
-      ADMIN_TOKEN: adminToken,
       PLATFORM_APP_KEY: DEV_LOCAL_APP_KEY,
       PLATFORM_APP_SECRET: DEV_LOCAL_APP_SECRET,
       PLATFORM_ADMIN_API_URL: platform.url,
       PLATFORM_DISCOUNT_FUNCTION_ID: DEV_LOCAL_FUNCTION_ID,
       PLATFORM_BILLING_PLANS: JSON.stringify(DEV_LOCAL_PRICES),
       PLATFORM_BILLING_TEST: 'true',
-      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-      // The developer's own webhook receivers run on this machine too.
-      WEBHOOK_ALLOWED_HOSTS: process.env.WEBHOOK_ALLOWED_HOSTS ?? '127.0.0.1,localhost',
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
   });
-  let serviceExited = false;
-  const serviceDone = new Promise<number | null>((done) =>
-    service.on('exit', (code) => {
-      serviceExited = true;
-      done(code);
-    }),
-  );
-
+  service.onStop(() => platform.close());
+  const { dataDir, adminToken } = service;
   let stopping = false;
   let following: Promise<void> | undefined;
-  const stop = async (code: number) => {
-    if (stopping) return;
-    stopping = true;
-    await following;
-    for (const close of closers.reverse()) await close().catch(() => undefined);
-    if (!serviceExited) service.kill('SIGTERM');
-    await serviceDone;
-    rmSync(dataDir, { recursive: true, force: true });
-    process.exit(code);
-  };
-  process.on('SIGINT', () => void stop(0));
-  process.on('SIGTERM', () => void stop(0));
-  void serviceDone.then((code) => {
-    if (!stopping) {
-      process.stderr.write(`The service stopped (exit code ${code}).\n`);
-      void stop(1);
-    }
-  });
 
   try {
     print(`Starting the service on ${serviceUrl} (embedded database in ${dataDir})…`);
     // The function's module, from the project's build, run in QuickJS as the platform runs it.
     const fn = await loadFunctionInQuickJs((await buildFunction()).code);
-    closers.push(async () => fn.dispose());
-    await waitHealthy(serviceUrl, () => serviceExited, 120_000);
+    service.onStop(async () => fn.dispose());
+    await service.healthy();
     const deps = { fixture, platform, serviceUrl, appSecret: DEV_LOCAL_APP_SECRET, fn };
     const storefront = await startStorefrontStandin({
       serviceUrl,
@@ -128,12 +87,17 @@ async function main(): Promise<void> {
         return { completed: outcome.completed && outcome.webhookStatus === 200, html: checkoutPage(outcome) };
       },
     });
-    closers.push(() => storefront.close());
+    service.onStop(() => storefront.close());
     printWay({ serviceUrl, adminToken, dataDir, platformUrl: platform.url, storefrontUrl: storefront.url });
     following = follow({ serviceUrl, domain, adminToken }, () => platform.install.exchanges.some((exchange) => exchange.status === 200), () => stopping);
+    // Runs first at stop: the step reporter ends before anything it asks goes away.
+    service.onStop(async () => {
+      stopping = true;
+      await following;
+    });
   } catch (error) {
     process.stderr.write(`dev:local failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    await stop(1);
+    await service.stop(1);
   }
 }
 

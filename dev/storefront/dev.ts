@@ -8,12 +8,8 @@
  * theme app extension's app embed, rendered from its Liquid (`STOREFRONT_DEV_THEME=embed`, the
  * default), or with part two's `<script>` include from the service (`script-tag`).
  */
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { freePort, waitHealthy } from '../local/ports.ts';
+import { freePort } from '../local/ports.ts';
+import { startDevService } from '../local/service-child.ts';
 import { DEMO_FIXTURE } from './fixture.ts';
 import { AdminClient, DEMO_THRESHOLD_CENTS, seedDemoShop } from './seed.ts';
 import { startStorefrontStandin } from './server.ts';
@@ -22,66 +18,23 @@ import { startStorefrontStandin } from './server.ts';
 export const DEV_APP_SECRET = 'storefront-dev-app-secret';
 export const DEV_APP_KEY = 'storefront-dev-app-key';
 
-const root = join(import.meta.dirname, '..', '..');
-
 async function main(): Promise<void> {
   const servicePort = await freePort(Number(process.env.STOREFRONT_DEV_SERVICE_PORT ?? 3100));
   const storefrontPort = await freePort(Number(process.env.STOREFRONT_DEV_PORT ?? 3200));
-  const dataDir = mkdtempSync(join(tmpdir(), 'gcrs-storefront-dev-'));
-  const adminToken = randomBytes(18).toString('base64url');
-  const serviceUrl = `http://127.0.0.1:${servicePort}`;
-
-  const service = spawn(process.execPath, ['--conditions=@gcrs/source', 'src/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(servicePort),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      ADMIN_TOKEN: adminToken,
-      PLATFORM_APP_SECRET: DEV_APP_SECRET,
-      PLATFORM_APP_KEY: DEV_APP_KEY,
-      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-      // A developer's webhook receiver runs on this machine too (docs/storefront-dev.md).
-      WEBHOOK_ALLOWED_HOSTS: process.env.WEBHOOK_ALLOWED_HOSTS ?? '127.0.0.1,localhost',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
+  const service = startDevService({
+    port: servicePort,
+    dataDirPrefix: 'gcrs-storefront-dev-',
+    env: { PLATFORM_APP_SECRET: DEV_APP_SECRET, PLATFORM_APP_KEY: DEV_APP_KEY },
   });
-  let serviceExited = false;
-  const serviceDone = new Promise<number | null>((resolve) =>
-    service.on('exit', (code) => {
-      serviceExited = true;
-      resolve(code);
-    }),
-  );
-
-  let stopping = false;
-  let standinClose: (() => Promise<void>) | undefined;
-  const stop = async (code: number) => {
-    if (stopping) return;
-    stopping = true;
-    await standinClose?.().catch(() => undefined);
-    if (!serviceExited) service.kill('SIGTERM');
-    await serviceDone;
-    rmSync(dataDir, { recursive: true, force: true });
-    process.exit(code);
-  };
-  process.on('SIGINT', () => void stop(0));
-  process.on('SIGTERM', () => void stop(0));
-  void serviceDone.then((code) => {
-    if (!stopping) {
-      process.stderr.write(`The service stopped (exit code ${code}).\n`);
-      void stop(1);
-    }
-  });
+  const { url: serviceUrl, dataDir, adminToken } = service;
 
   try {
     process.stdout.write(`Starting the service on ${serviceUrl} (embedded database in ${dataDir})…\n`);
-    await waitHealthy(serviceUrl, () => serviceExited, 120_000);
+    await service.healthy();
     const { shopId, campaignId } = await seedDemoShop(new AdminClient(serviceUrl, adminToken), DEMO_FIXTURE);
     const theme = process.env.STOREFRONT_DEV_THEME === 'script-tag' ? 'script-tag' : 'embed';
     const standin = await startStorefrontStandin({ serviceUrl, appSecret: DEV_APP_SECRET, fixture: DEMO_FIXTURE, port: storefrontPort, theme });
-    standinClose = standin.close;
+    service.onStop(standin.close);
     process.stdout.write(
       [
         '',
@@ -97,7 +50,7 @@ async function main(): Promise<void> {
     );
   } catch (error) {
     process.stderr.write(`storefront:dev failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    await stop(1);
+    await service.stop(1);
   }
 }
 
