@@ -25,6 +25,7 @@ import type { Trigger } from '../http/shop-routes.ts';
 import { loadRulesSource } from './load-source.ts';
 import { buildRulesPayload } from './payload.ts';
 import type { RulesPayloadBody, RulesSource } from './payload.ts';
+import { rulesEtag } from './etag.ts';
 import { createCompressor, ON_DEMAND_LEVELS, onDemandRepresentations } from './representations.ts';
 import type { CompressedCoding, Compressor, OnDemandRepresentations } from './representations.ts';
 import type { Segment } from './schedule-window.ts';
@@ -108,19 +109,6 @@ export const DEFAULT_RULES_CACHE_MAX_BYTES = 512 * 1024 * 1024;
  */
 const OBJECT_BYTES_PER_RULE = 2560;
 const OBJECT_BYTES_PER_ENTRY = 4096;
-
-/**
- * A strong validator naming exactly one body: shop, rules version, plan, the end of the
- * schedule segment in effect, and the mount (debugAllowed differs). The shop id keeps a
- * client that switches keys from getting another shop's 304.
- *
- * @example
- *   rulesEtag('shp_1', 7, 'scale', { from: 0, until: Infinity }, 'api'); // '"shp_1-v7-scale-open-api"'
- */
-export function rulesEtag(shopId: string, version: number, plan: string, segment: Segment, mount: Trigger): string {
-  const boundary = Number.isFinite(segment.until) ? String(segment.until) : 'open';
-  return `"${shopId}-v${version}-${plan}-${boundary}-${mount}"`;
-}
 
 /**
  * Builds the cache; it listens on `bus` for other instances' writes.
