@@ -6,12 +6,11 @@
  * Fields show the server's error when its `path` names them (ErrorAt).
  */
 import { Badge, BlockStack, Box, Button, InlineStack, Select, Text, TextField } from '@shopify/polaris';
-import { LEAF_TYPES, LEAF_TYPES_BY_PLAN, PLAN_NAMES, isLeafAllowed } from '@gcrs/engine';
-import type { ConditionNode, LeafNode, LeafType } from '@gcrs/engine';
+import { LEAF_TYPES, LEAF_TYPES_BY_PLAN, PLAN_NAMES, isLeafAllowed, planSchema } from '@gcrs/engine';
+import type { ConditionNode, LeafNode, LeafType, Plan } from '@gcrs/engine';
 import { createContext, useContext, useEffect, useState } from 'react';
 
-export type Plan = 'free' | 'growth' | 'pro' | 'scale';
-const PLANS: readonly Plan[] = ['free', 'growth', 'pro', 'scale'];
+export type { Plan };
 type Path = readonly (string | number)[];
 
 /** The server's validation error: its `path` (from the request body's root) and text. */
@@ -51,7 +50,7 @@ const GROUP_LABEL = { AND: 'All of (AND)', OR: 'Any of (OR)', NOT: 'Not (NOT)' }
 
 /** The cheapest plan whose matrix has the leaf. */
 export function unlockingPlan(type: LeafType): Plan {
-  return PLANS.find((plan) => LEAF_TYPES_BY_PLAN[plan].includes(type)) ?? 'scale';
+  return planSchema.options.find((plan) => LEAF_TYPES_BY_PLAN[plan].includes(type)) ?? 'scale';
 }
 
 /** A new leaf of the type, with neutral values the merchant then fills in. */
