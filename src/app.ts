@@ -15,6 +15,7 @@ import { MAX_PATH_PARAM_CHARS, handleError, notFound, unavailable } from './http
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { stringifyJson } from './http/json.ts';
 import { trackRoutes } from './http/method-not-allowed.ts';
+import { registerLandingPage } from './http/landing-page.ts';
 import { registerAdminOpenApiRoute, registerOpenApiRoutes } from './http/openapi-routes.ts';
 import { serverTimeouts } from './http/server-timeouts.ts';
 import { mountRoutes } from './http/shop-routes.ts';
@@ -92,6 +93,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     }
   });
 
+  registerLandingPage(app);
   const shopRoutes = publicShopRoutes(ctx);
   registerOpenApiRoutes(app, shopRoutes);
   mountRoutes(app, shopRoutes, {

@@ -13,6 +13,7 @@ import type { CommandOutput } from './cli/commands.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
+import { describeOpenError } from './db/open-error.ts';
 // Only the target's shape: ioredis itself is loaded by createRedisConnection, at the first bump.
 import { redisTargetOf } from './redis/connection.ts';
 
@@ -65,14 +66,6 @@ function versionBumper(config: Config): { bump: (shopId: string) => Promise<bool
       if (opened) await (await opened).close();
     },
   };
-}
-
-function describeOpenError(error: unknown, config: Config): string {
-  if (error instanceof Error && error.name === 'DataDirLockedError') return error.message;
-  const where = config.databaseUrl === undefined ? `the data directory ${resolve(config.dataDir)} (DATA_DIR)` : 'DATABASE_URL';
-  const code = (error as { code?: unknown }).code;
-  const message = error instanceof Error && error.message !== '' ? error.message : String(code ?? error);
-  return `Could not open the database at ${where}: ${message}.`;
 }
 
 /**

@@ -5,8 +5,10 @@
  */
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import type { Config } from './config.ts';
 import { createAppContext } from './context.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
+import { describeOpenError } from './db/open-error.ts';
 import { warmAppBundle } from './merchant-admin/static.ts';
 import { loadStorefrontScript } from './storefront/script-route.ts';
 import type { EarlyStart } from './startup/open-early.ts';
@@ -28,12 +30,12 @@ async function main(early: EarlyStart | undefined, prebuilt: Prebuilt): Promise<
   // shopper's page.
   const script = loadStorefrontScript(prebuilt.storefrontScript);
   script.catch(() => undefined); // only marks an early rejection as handled; `await script` below still throws it
-  const ctx = await createAppContext(config, { startedPglite: early?.startedPglite });
+  const ctx = await createAppContext(config, { startedPglite: early?.startedPglite }).catch(notOpened(config));
   const app = await buildApp(ctx);
   await script;
   // Routes were built while PGlite opened on its own thread; nothing is served before it is open
   // and migrated (a failure to open stops the start here).
-  await ctx.database.ready;
+  await ctx.database.ready?.catch(notOpened(config));
   const workers = createWorkers(ctx);
   // The workers' first passes (outbox claim, retention deletes: ~0.3 s of queries on PGlite's
   // one connection) start once the first request has been answered, or after
@@ -66,11 +68,26 @@ async function main(early: EarlyStart | undefined, prebuilt: Prebuilt): Promise<
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
-  await app.listen({ port: config.port, host: config.host });
+  const address = await app.listen({ port: config.port, host: config.host });
+  // Where a newcomer goes next (README "Quick start"): the landing page links the admin and the docs.
+  const origin = address.replace('://0.0.0.0', '://127.0.0.1').replace('://[::]', '://[::1]');
+  ctx.logger.info({ admin: `${origin}/app/`, docs: `${origin}/docs` }, `ready: open ${origin}/ in a browser (merchant admin at /app/, API reference at /docs)`);
   // The merchant admin's front end (~1.2 s of esbuild) builds after listening: it never delays
   // readiness, and the first /app/ request waits for it at most (docs/merchant-admin.md).
   warmAppBundle((error) => ctx.logger.error({ err: error }, 'merchant admin build failed'));
   return ctx.logger;
+}
+
+/** A database that does not open ends the start with one sentence naming its setting. */
+class DatabaseOpenError extends Error {
+  override name = 'DatabaseOpenError';
+}
+
+function notOpened(config: Config): (error: unknown) => never {
+  return (error) => {
+    if (error instanceof DataDirLockedError) throw error;
+    throw new DatabaseOpenError(describeOpenError(error, config), { cause: error });
+  };
 }
 
 /**
@@ -83,7 +100,7 @@ async function main(early: EarlyStart | undefined, prebuilt: Prebuilt): Promise<
  */
 export function runServer(early?: EarlyStart, prebuilt: Prebuilt = {}): Promise<Logger> {
   return main(early, prebuilt).catch((error: unknown) => {
-    if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+    if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof DatabaseOpenError) {
       process.stderr.write(`${error.message}\n`);
     } else {
       process.stderr.write(`Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

@@ -144,4 +144,11 @@ describe('the data directory lock', () => {
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('PORT');
   }, 30_000);
+
+  it('stops the start on an unreachable DATABASE_URL with one sentence naming it, no stack trace', async () => {
+    // Port 1 on loopback: nothing listens there, so the connection is refused at once.
+    const res = await start({ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', PORT: '0' }).done;
+    expect(res.code).toBe(1);
+    expect(res.stderr).toBe('Could not open the database at DATABASE_URL: connect ECONNREFUSED 127.0.0.1:1.\n');
+  }, 30_000);
 });
