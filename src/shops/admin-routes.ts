@@ -5,8 +5,8 @@ import { connectionStatus } from '../platform/connections.ts';
 import { defineAdminRoute } from '../http/shop-routes.ts';
 import type { MountableRoute } from '../http/shop-routes.ts';
 import { patchShop } from './patch-shop.ts';
-import { createShopBodySchema, patchShopBodySchema, presentShop, shopResponseSchema } from './shop-schemas.ts';
-import { createShop, DuplicateDomainError } from './store.ts';
+import { createShopBodySchema, listShopsQuerySchema, patchShopBodySchema, presentShop, shopListResponseSchema, shopResponseSchema } from './shop-schemas.ts';
+import { createShop, DuplicateDomainError, getShopByDomain, listShopsPage } from './store.ts';
 
 const badBody = { description: 'Invalid body (`issue` and `path` name the first bad field)' };
 
@@ -24,7 +24,10 @@ export function shopAdminRoutes(ctx: AppContext): MountableRoute[] {
       responses: {
         201: { description: 'The new shop', schema: shopResponseSchema },
         400: badBody,
-        409: { description: 'A shop with this domain exists: `{ "error": "Shop domain already registered", "path": ["domain"] }`' },
+        409: {
+          description:
+            'A shop with this domain exists: `{ "error": "Shop domain already registered", "path": ["domain"], "shopId": "shp_…", "issue": "…" }` (`shopId` names it)',
+        },
       },
       handler: async ({ body, reply }) => {
         try {
@@ -32,10 +35,33 @@ export function shopAdminRoutes(ctx: AppContext): MountableRoute[] {
           return reply.code(201).send({ shop: presentShop(shop, ctx.config.planCaps, await connectionStatus(ctx.db, shop.id)) });
         } catch (error) {
           if (error instanceof DuplicateDomainError) {
-            throw new ApiError('conflict', { error: 'Shop domain already registered', path: ['domain'] });
+            // Names the shop, so an operator who runs a setup twice can carry on with it.
+            const existing = await getShopByDomain(ctx.db, body.domain);
+            throw new ApiError('conflict', {
+              error: 'Shop domain already registered',
+              path: ['domain'],
+              ...(existing ? { shopId: existing.id, issue: `${body.domain} is shop ${existing.id} (GET /admin/v1/shops/${existing.id})` } : {}),
+            });
           }
           throw error;
         }
+      },
+    }),
+
+    defineAdminRoute({
+      scope: 'operator',
+      method: 'GET',
+      path: '/shops',
+      operationId: 'listShops',
+      summary: 'List shops',
+      description: 'Every shop, oldest first, a page at a time; `domain` finds one shop by its domain.',
+      tag: 'Shops',
+      query: listShopsQuerySchema,
+      responses: { 200: { description: 'A page of shops', schema: shopListResponseSchema }, 400: { description: 'Invalid query parameters' } },
+      handler: async ({ query }) => {
+        const page = await listShopsPage(ctx.db, { domain: query.domain, limit: query.limit, afterId: query.cursor });
+        const shops = await Promise.all(page.shops.map(async (shop) => presentShop(shop, ctx.config.planCaps, await connectionStatus(ctx.db, shop.id))));
+        return { shops, nextCursor: page.nextAfterId ?? null };
       },
     }),
 

@@ -27,6 +27,13 @@ const domainSchema = z
   .toLowerCase()
   .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'Expected a domain such as shop.example.com');
 
+/** `GET /admin/v1/shops`: the operator's list, by creation (ids are time-ordered), one page at a time. */
+export const listShopsQuerySchema = z.strictObject({
+  domain: domainSchema.optional().meta({ description: 'Only the shop with this domain (an empty list when none)' }),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().regex(/^shp_[0-9A-Za-z]{1,64}$/, 'Expected the nextCursor of a previous page').optional().meta({ description: 'The `nextCursor` of the previous page' }),
+});
+
 export const createShopBodySchema = z.strictObject({
   domain: domainSchema,
   plan: planSchema,
@@ -91,25 +98,30 @@ export function presentShop(shop: ShopRecord, planCaps: PlanCaps, connection: Co
 const capsSchema = z.object({ campaigns: z.int(), rules: z.int(), activeCampaigns: z.int() });
 
 /** The `shop` object of admin responses, as {@link presentShop} writes it (documentation only). */
-export const shopResponseSchema = z.object({
-  shop: z.object({
-    id: z.string(),
-    domain: z.string(),
-    name: z.string().nullable().meta({ description: 'The shop\'s name on the platform, read at install; null for a shop the operator created' }),
-    plan: planSchema,
-    currency: z.string(),
-    timezone: z.string(),
-    limits: capsSchema.meta({ description: 'The caps in force: the plan\'s, overridden by `limitOverrides`' }),
-    limitOverrides: capsSchema.partial().meta({ description: 'The shop\'s own overrides of its plan\'s caps' }),
-    settings: z.record(z.string(), z.unknown()).meta({ description: 'Shop settings as resolved, defaults filled in' }),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime(),
-    platform: z
-      .object({
-        connected: z.boolean().meta({ description: 'The shop has an Admin API access token (installed, or set by the operator)' }),
-        connectedAt: z.iso.datetime().nullable(),
-        brokenAt: z.iso.datetime().nullable().meta({ description: 'When the platform last refused the token (401, or the app was uninstalled); null while it works' }),
-      })
-      .meta({ description: 'The shop\'s platform connection (GET …/platform-connection has the details and the catalog import)' }),
-  }),
+const presentedShopSchema = z.object({
+  id: z.string(),
+  domain: z.string(),
+  name: z.string().nullable().meta({ description: 'The shop\'s name on the platform, read at install; null for a shop the operator created' }),
+  plan: planSchema,
+  currency: z.string(),
+  timezone: z.string(),
+  limits: capsSchema.meta({ description: 'The caps in force: the plan\'s, overridden by `limitOverrides`' }),
+  limitOverrides: capsSchema.partial().meta({ description: 'The shop\'s own overrides of its plan\'s caps' }),
+  settings: z.record(z.string(), z.unknown()).meta({ description: 'Shop settings as resolved, defaults filled in' }),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+  platform: z
+    .object({
+      connected: z.boolean().meta({ description: 'The shop has an Admin API access token (installed, or set by the operator)' }),
+      connectedAt: z.iso.datetime().nullable(),
+      brokenAt: z.iso.datetime().nullable().meta({ description: 'When the platform last refused the token (401, or the app was uninstalled); null while it works' }),
+    })
+    .meta({ description: 'The shop\'s platform connection (GET …/platform-connection has the details and the catalog import)' }),
+});
+
+export const shopResponseSchema = z.object({ shop: presentedShopSchema });
+
+export const shopListResponseSchema = z.object({
+  shops: z.array(presentedShopSchema),
+  nextCursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null on the last' }),
 });

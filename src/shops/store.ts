@@ -1,5 +1,5 @@
 /** Shops: create, read, change. Every other store function takes the shop this returns. */
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { bytewise } from '../db/collation.ts';
 import type { Queryable } from '../db/database.ts';
 import { shops } from '../db/schema.ts';
@@ -85,6 +85,26 @@ export async function getShop(db: Queryable, shopId: string): Promise<ShopRecord
 export async function listShops(db: Queryable): Promise<ShopRecord[]> {
   const rows = await db.select().from(shops).orderBy(asc(shops.createdAt), asc(bytewise(shops.id)));
   return rows.map(toShopRecord);
+}
+
+/**
+ * One page of shops for the operator (`GET /admin/v1/shops`), by id, after `afterId`; `domain`
+ * narrows it to that shop. One row more than `limit` is read to know whether a next page exists.
+ *
+ * @example
+ *   const { shops, nextAfterId } = await listShopsPage(db, { limit: 50 });
+ */
+export async function listShopsPage(
+  db: Queryable,
+  options: { domain?: string | undefined; limit: number; afterId?: string | undefined },
+): Promise<{ shops: ShopRecord[]; nextAfterId: string | undefined }> {
+  const where = and(
+    options.domain === undefined ? undefined : eq(shops.domain, options.domain),
+    options.afterId === undefined ? undefined : gt(bytewise(shops.id), options.afterId),
+  );
+  const rows = await db.select().from(shops).where(where).orderBy(asc(bytewise(shops.id))).limit(options.limit + 1);
+  const page = rows.slice(0, options.limit).map(toShopRecord);
+  return { shops: page, nextAfterId: rows.length > options.limit ? page.at(-1)?.id : undefined };
 }
 
 export async function getShopByDomain(db: Queryable, domain: string): Promise<ShopRecord | undefined> {

@@ -71,12 +71,57 @@ describe('shops', () => {
     expect(res.json()).toMatchObject({ error: 'Invalid request body', path });
   });
 
-  it('answers 409 for a domain that already has a shop', async () => {
+  it('answers 409 for a domain that already has a shop, naming that shop', async () => {
     const d = domain();
-    await t.admin({ method: 'POST', url: '/admin/v1/shops', payload: { domain: d, plan: 'free' } });
-    const res = await t.admin({ method: 'POST', url: '/admin/v1/shops', payload: { domain: d, plan: 'free' } });
+    const first = await t.admin({ method: 'POST', url: '/admin/v1/shops', payload: { domain: d, plan: 'free' } });
+    const id = first.json<{ shop: { id: string } }>().shop.id;
+    const res = await t.admin({ method: 'POST', url: '/admin/v1/shops', payload: { domain: d.toUpperCase(), plan: 'free' } });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toMatchObject({ error: 'Shop domain already registered' });
+    expect(res.json()).toEqual({
+      requestId: expect.any(String),
+      error: 'Shop domain already registered',
+      code: 'conflict',
+      path: ['domain'],
+      shopId: id,
+      issue: `${d} is shop ${id} (GET /admin/v1/shops/${id})`,
+    });
+  });
+
+  it('lists shops a page at a time, oldest first, and finds one by domain', async () => {
+    const made: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      made.push((await t.admin({ method: 'POST', url: '/admin/v1/shops', payload: { domain: domain(), plan: 'growth' } })).json<{ shop: { id: string } }>().shop.id);
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await t.admin({ method: 'GET', url: `/admin/v1/shops?limit=2${cursor ? `&cursor=${cursor}` : ''}` });
+      expect(res.statusCode).toBe(200);
+      const page = res.json<{ shops: Array<{ id: string; plan: string }>; nextCursor: string | null }>();
+      expect(page.shops.length).toBeLessThanOrEqual(2);
+      seen.push(...page.shops.map((shop) => shop.id));
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    expect(seen).toEqual([...seen].sort());
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.slice(-3)).toEqual(made);
+
+    const one = await t.admin({ method: 'GET', url: `/admin/v1/shops/${made[1]}` });
+    const found = await t.admin({ method: 'GET', url: `/admin/v1/shops?domain=${one.json<{ shop: { domain: string } }>().shop.domain.toUpperCase()}` });
+    expect(found.json()).toEqual({ shops: [one.json<{ shop: unknown }>().shop], nextCursor: null });
+    const none = await t.admin({ method: 'GET', url: '/admin/v1/shops?domain=nobody.example.com' });
+    expect(none.json()).toEqual({ shops: [], nextCursor: null });
+  });
+
+  it.each(['limit=0', 'limit=201', 'cursor=nope', 'domain=not%20a%20domain', 'other=1'])('answers 400 for GET /admin/v1/shops?%s', async (query) => {
+    const res = await t.admin({ method: 'GET', url: `/admin/v1/shops?${query}` });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: 'Invalid query parameters' });
+  });
+
+  it('answers 401 to a shop listing without the admin token', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/admin/v1/shops' });
+    expect(res.statusCode).toBe(401);
   });
 
   it('patches plan, currency, timezone, limits and settings', async () => {
