@@ -5,6 +5,7 @@
  * Order of work, so that the cheap answers never need the database: parse the command line
  * (help and usage errors end here), then the configuration, then open the database, then run.
  */
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError, parseCommandLine, USAGE } from './cli/command-line.ts';
@@ -68,6 +69,17 @@ function versionBumper(config: Config): { bump: (shopId: string) => Promise<bool
   };
 }
 
+/** The running server's address, as this configuration's PORT and HOST reach it. */
+function serverOrigin(config: Config): string {
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+}
+
+/** What to do instead while the server holds the embedded database: its admin API does the same. */
+function runningServerHint(config: Config): string {
+  return `While the server runs, use its admin API instead: ${serverOrigin(config)}/admin/v1 with "Authorization: Bearer $ADMIN_TOKEN" (README "Administration"; GET /admin/v1/shops lists the shops).`;
+}
+
 /**
  * `shop:login-link` while the server holds the embedded database (the README's newcomer runs it
  * in a second terminal): the server makes the link through its admin API (`POST
@@ -75,8 +87,7 @@ function versionBumper(config: Config): { bump: (shopId: string) => Promise<bool
  * ADMIN_TOKEN. Without ADMIN_TOKEN the lock's own message explains what to do.
  */
 async function loginLinkFromServer(config: Config, shopId: string, fetchFn: typeof fetch): Promise<CommandOutput> {
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+  const origin = serverOrigin(config);
   let res: Response;
   try {
     res = await fetchFn(`${origin}/admin/v1/shops/${encodeURIComponent(shopId)}/login-links`, {
@@ -117,7 +128,7 @@ async function execute(line: Extract<CommandLine, { kind: 'command' }>, io: CliI
     if (locked && line.name === 'shop:login-link' && config.adminToken !== undefined) {
       return loginLinkFromServer(config, line.args.shopId ?? '', io.fetch ?? fetch);
     }
-    throw new CliError(describeOpenError(error, config));
+    throw new CliError(locked ? `${describeOpenError(error, config)} ${runningServerHint(config)}` : describeOpenError(error, config));
   }
   const versions = versionBumper(config);
   try {
@@ -144,8 +155,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   };
   try {
     const line = parseCommandLine(argv);
-    if (line.kind === 'help') {
-      io.stdout(`${USAGE}\n`);
+    if (line.kind === 'help' || line.kind === 'command-help') {
+      io.stdout(`${line.kind === 'help' ? USAGE : line.text}\n`);
+      return 0;
+    }
+    if (line.kind === 'version') {
+      io.stdout(`${serviceVersion()}\n`);
       return 0;
     }
     const output = await execute(line, io);
@@ -164,6 +179,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
     return fail(`The command failed unexpectedly: ${detail}`, 1);
   }
+}
+
+/** The version in package.json, read when asked (the CLI does not load it otherwise). */
+function serviceVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return manifest.version;
 }
 
 // Run only as a program, not when a test imports runCli.

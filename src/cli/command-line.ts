@@ -19,12 +19,20 @@ export class UsageError extends CliError {
 
 type OptionName = 'domain' | 'plan' | 'currency' | 'timezone' | 'name' | 'key' | 'origin' | 'access-token';
 
-type CommandSpec = { args: readonly string[]; options: readonly OptionName[]; usage: string; about: string };
+type CommandSpec = {
+  args: readonly string[];
+  options: readonly OptionName[];
+  /** Options without which the command line is wrong (exit 2, before anything is opened). */
+  required?: readonly OptionName[];
+  usage: string;
+  about: string;
+};
 
 export const COMMANDS = {
   'shop:create': {
     args: [],
     options: ['domain', 'plan', 'currency', 'timezone', 'key', 'name'],
+    required: ['domain', 'plan'],
     usage: 'shop:create --domain <domain> --plan <free|growth|pro|scale> [--currency USD] [--timezone UTC] [--key [--name <name>]]',
     about: 'creates a shop; --key also creates its first API key and prints it last',
   },
@@ -48,12 +56,14 @@ export const COMMANDS = {
   'storefront-token:create': {
     args: ['shopId'],
     options: ['origin'],
+    required: ['origin'],
     usage: 'storefront-token:create <shopId> --origin <https://host[,https://other…]>',
     about: 'creates a publishable storefront token (spk_…) for headless pages on those origins',
   },
   'shop:connect': {
     args: ['shopId'],
     options: ['access-token'],
+    required: ['access-token'],
     usage: 'shop:connect <shopId> --access-token <shpat_…>',
     about: "stores the shop's platform Admin API access token (sealed; needs PLATFORM_APP_SECRET): the discount sync then writes to the platform",
   },
@@ -74,7 +84,9 @@ ${Object.values(COMMANDS)
   .map((c: CommandSpec) => `  ${c.usage}\n      ${c.about}`)
   .join('\n')}
   help, --help, -h
-      prints this text
+      prints this text; <command> --help prints that command's
+  --version
+      prints the service's version
 
 Every command prints JSON instead of text with --json. Exit codes: 0 done, 1 the command
 failed (the message says why), 2 the command line is wrong.
@@ -85,6 +97,8 @@ shops on the Scale plan.`;
 
 export type CommandLine =
   | { kind: 'help' }
+  | { kind: 'command-help'; text: string }
+  | { kind: 'version' }
   | {
       kind: 'command';
       name: CommandName;
@@ -106,7 +120,11 @@ const isCommandName = (name: string): name is CommandName => Object.hasOwn(COMMA
  *   parseCommandLine(['key:list', 'shp_1', '--json']); // { kind: 'command', name: 'key:list', args: { shopId: 'shp_1' }, … }
  */
 export function parseCommandLine(argv: readonly string[]): CommandLine {
-  if (argv.length === 0 || argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') return { kind: 'help' };
+  const help = argv.includes('--help') || argv.includes('-h');
+  const first = argv[0] ?? '';
+  if (help && isCommandName(first)) return { kind: 'command-help', text: commandHelp(first) };
+  if (argv.length === 0 || help || first === 'help') return { kind: 'help' };
+  if (first === '--version' || first === '-v') return { kind: 'version' };
   let parsed;
   try {
     parsed = parseArgs({
@@ -143,6 +161,9 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     const given = option === 'key' ? values.key === true : values[option] !== undefined;
     if (given && !spec.options.includes(option)) throw new UsageError(`${name} takes no --${option} option. ${usage}`);
   }
+  for (const option of spec.required ?? []) {
+    if (values[option] === undefined) throw new UsageError(`${name} needs --${option}. ${usage}`);
+  }
   const { domain, plan, currency, timezone, name: keyName, origin, 'access-token': accessToken } = values;
   return {
     kind: 'command',
@@ -160,6 +181,12 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     },
     json: values.json === true,
   };
+}
+
+/** One command's usage and what it does (`npm run cli -- <command> --help`). */
+function commandHelp(name: CommandName): string {
+  const spec: CommandSpec = COMMANDS[name];
+  return `Usage: npm run cli -- ${spec.usage} [--json]\n\n${spec.about[0]?.toUpperCase() ?? ''}${spec.about.slice(1)}.\n\nExit codes: 0 done, 1 the command failed (the message says why), 2 the command line is wrong.`;
 }
 
 // node:util's own messages explain `--` escaping at length; these say what is wrong.

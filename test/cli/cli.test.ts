@@ -65,7 +65,7 @@ async function newShop(plan: string): Promise<string> {
 }
 
 describe('help', () => {
-  it.each([[[]], [['help']], [['--help']], [['-h']], [['shop:create', '--help']], [['frobnicate', '-h']]])(
+  it.each([[[]], [['help']], [['--help']], [['-h']], [['frobnicate', '-h']]])(
     'prints the usage for %j without opening the database',
     async (argv) => {
       const out = await cli(argv, { PORT: 'not a port' });
@@ -156,7 +156,7 @@ describe('commands', () => {
     expect((await t.app.inject({ method: 'GET', url: '/storefront/v1/rules', headers })).statusCode).toBe(200);
     const bad = await cli(['storefront-token:create', shopId, '--origin', 'https://shop.example.com/path']);
     expect(bad).toMatchObject({ code: 1, stderr: expect.stringMatching(/^--origin: Expected an origin/) });
-    expect(await cli(['storefront-token:create', shopId])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^--origin is required/) });
+    expect(await cli(['storefront-token:create', shopId])).toMatchObject({ code: 2, opened: 0, stderr: expect.stringMatching(/^storefront-token:create needs --origin\./) });
   });
 });
 
@@ -181,7 +181,7 @@ describe('shop:connect and shop:disconnect', () => {
   it('refuses a bad token, a missing one, an unknown shop, and runs only with PLATFORM_APP_SECRET', async () => {
     const shopId = await newShop('free');
     expect(await cli(['shop:connect', shopId, '--access-token', 'not a token'], secretEnv)).toMatchObject({ code: 1, stderr: expect.stringMatching(/^--access-token: Expected an Admin API access token/) });
-    expect(await cli(['shop:connect', shopId], secretEnv)).toMatchObject({ code: 1, stderr: expect.stringMatching(/^--access-token is required/) });
+    expect(await cli(['shop:connect', shopId], secretEnv)).toMatchObject({ code: 2, opened: 0, stderr: expect.stringMatching(/^shop:connect needs --access-token\./) });
     expect(await cli(['shop:connect', 'shp_unknown000000000', '--access-token', token], secretEnv)).toMatchObject({ code: 1, stderr: expect.stringMatching(/not found/) });
     expect(await cli(['shop:connect', shopId, '--access-token', token])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^PLATFORM_APP_SECRET is not set/) });
     expect(await shopCredentials(t.ctx.db, secretEnv.PLATFORM_APP_SECRET, shopId)).toEqual({ state: 'none' });
@@ -198,8 +198,9 @@ describe('errors are sentences with exit codes, never stacks', () => {
     [['key:list', 'shp_1', '--plan', 'pro'], 2, /^key:list takes no --plan option\./],
     [['shop:list', '--frob'], 2, /^Unknown option --frob\./],
     [['shop:create', '--domain'], 2, /^Option --domain needs a value\./],
+    [['shop:create', '--plan', 'free'], 2, /^shop:create needs --domain\. Usage: npm run cli -- shop:create --domain/],
+    [['shop:create', '--domain', 'x.example.com'], 2, /^shop:create needs --plan\./],
     // The command fails: 1.
-    [['shop:create', '--plan', 'free'], 1, /^--domain is required\.$/],
     [['shop:create', '--domain', 'x.example.com', '--plan', 'gold'], 1, /^--plan must be free, growth, pro or scale, not "gold"\.$/],
     [['shop:create', '--domain', 'not a domain', '--plan', 'free'], 1, /^--domain: Expected a domain such as shop\.example\.com\.$/],
     [['shop:create', '--domain', 'x.example.com', '--plan', 'free', '--currency', 'XXX1'], 1, /^--currency: Expected an ISO 4217/],
@@ -214,6 +215,16 @@ describe('errors are sentences with exit codes, never stacks', () => {
     expect(out.stderr.trimEnd()).toMatch(message);
     expect(out.stderr).not.toMatch(/\n\s+at /);
     if (code === 2) expect(out.opened).toBe(0);
+  });
+
+  it('prints the version, and one command\'s help, without opening the database', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(await cli(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '', opened: 0 });
+    const help = await cli(['shop:create', '--help']);
+    expect(help).toMatchObject({ code: 0, stderr: '', opened: 0 });
+    expect(help.stdout).toMatch(/^Usage: npm run cli -- shop:create --domain <domain> --plan/);
+    expect(help.stdout).toContain('Creates a shop');
+    expect(help.stdout).not.toContain('key:revoke');
   });
 
   it('reports a duplicate domain, and errors as JSON with --json', async () => {
@@ -242,6 +253,7 @@ describe('CLI process', () => {
     expect(help.stdout).toMatch(/^Usage: npm run cli/);
     expect(locked).toMatchObject({ code: 1, stdout: '' });
     expect(locked.stderr).toMatch(/^The data directory .*locked is in use by another process \(pid \d+\)\./);
+    expect(locked.stderr).toMatch(/While the server runs, use its admin API instead: http:\/\/127\.0\.0\.1:\d+\/admin\/v1 /);
   });
 
   it('runs a command on a real database and prints --json before exiting 0', async () => {
