@@ -87,7 +87,31 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   project.provide('testRunId', runId);
   const url = process.env.TEST_DATABASE_URL;
   project.provide('postgresTemplate', url ? await postgresTemplate(url, hash) : '');
-  return url ? () => dropRunDatabases(url, runId) : undefined;
+  if (url) return () => dropRunDatabases(url, runId);
+  // Without PostgreSQL the row-lock and two-instance tests are skipped: say so at the end of the
+  // run, loudly, rather than only as a count of skipped tests (issue 24: a skip nobody sees).
+  return async () => warnPostgresOnlySkipped();
+}
+
+/** The markers of tests that run only on PostgreSQL (test/support/database.ts). */
+const POSTGRES_ONLY_MARKERS = [/POSTGRES_ONLY/, /testDbKind\(\) !== 'postgres'/, /runIf\(testDbKind\(\) === 'postgres'\)/, /skipIf\(!onPostgres\)/];
+
+function warnPostgresOnlySkipped(): void {
+  const root = join(process.cwd(), 'test');
+  const files = readdirSync(root, { recursive: true })
+    .map(String)
+    .filter((file) => file.endsWith('.test.ts'))
+    .filter((file) => {
+      const text = readFileSync(join(root, file), 'utf8');
+      return POSTGRES_ONLY_MARKERS.some((marker) => marker.test(text));
+    })
+    .sort();
+  if (files.length === 0) return;
+  process.stderr.write(
+    `\n⚠ PostgreSQL-only tests were SKIPPED (TEST_DATABASE_URL is not set): row locks, concurrent intake and\n` +
+      `  two-instance tests in ${files.length} files:\n${files.map((file) => `    test/${file}`).join('\n')}\n` +
+      `  Run them with TEST_DATABASE_URL=postgres://… (and TEST_REDIS_URL=redis://…) npm test, as CI does.\n\n`,
+  );
 }
 
 declare module 'vitest' {
