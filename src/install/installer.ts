@@ -49,7 +49,7 @@ export function createInstaller(deps: InstallDeps): Installer {
       const params = typeof query === 'object' && query !== null ? (query as Record<string, unknown>) : {};
       const token = params.id_token;
       if (typeof token !== 'string') return undefined;
-      const verified = verifySessionToken(token, { appKey: deps.appKey, appSecret: deps.appSecret, nowMs: deps.now().getTime() });
+      const verified = await verifySessionToken(token, { appKey: deps.appKey, appSecret: deps.appSecret, nowMs: deps.now().getTime() });
       if (!verified) {
         // Never an exchange for a token that does not verify. A shop already here reloads as
         // before (App Bridge gives the app fresh tokens); an unknown one is told to reopen the app.

@@ -106,7 +106,7 @@ export function createAppSessionResolver(deps: AppResolverDeps): ShopResolver<Sh
     const bearer = bearerToken(request.headers.authorization);
     if (bearer !== undefined) {
       if (deps.appKey === undefined || deps.appSecret === undefined || !looksLikeJwt(bearer)) throw unauthorized();
-      const verified = verifySessionToken(bearer, { appKey: deps.appKey, appSecret: deps.appSecret, nowMs: deps.now().getTime() });
+      const verified = await verifySessionToken(bearer, { appKey: deps.appKey, appSecret: deps.appSecret, nowMs: deps.now().getTime() });
       if (!verified) throw unauthorized();
       const shop = deps.installer ? await deps.installer.shopForSessionToken(verified.shopDomain, bearer) : await getShopByDomain(deps.db, verified.shopDomain);
       if (!shop) throw unauthorized();
