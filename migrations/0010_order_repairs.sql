@@ -13,5 +13,4 @@ CREATE TABLE "order_repairs" (
 	CONSTRAINT "order_repairs_shop_id_order_id_rule_id_pk" PRIMARY KEY("shop_id","order_id","rule_id")
 );
 --> statement-breakpoint
-ALTER TABLE "order_repairs" ADD CONSTRAINT "order_repairs_shop_id_shops_id_fk" FOREIGN KEY ("shop_id") REFERENCES "public"."shops"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "order_repairs_shop_created_idx" ON "order_repairs" USING btree ("shop_id","created_at");

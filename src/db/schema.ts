@@ -597,7 +597,9 @@ export const dataRequests = pgTable(
 export const orderRepairs = pgTable(
   'order_repairs',
   {
-    shopId: text('shop_id').notNull().references(() => shops.id, { onDelete: 'cascade' }),
+    // No foreign key, like the other tables an order writes: a row would key-share-lock the shop
+    // row that writeShop locks FOR UPDATE. shop/redact deletes it with every shop-keyed table.
+    shopId: text('shop_id').notNull(),
     orderId: text('order_id').notNull(),
     ruleId: text('rule_id').notNull(),
     campaignId: text('campaign_id').notNull(),
