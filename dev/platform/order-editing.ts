@@ -28,8 +28,8 @@ export type StandinOrder = {
   lineItems: StandinLineItem[];
   /** False for an order the platform will not edit (cancelled, archived). */
   editable: boolean;
-  /** Every committed edit: whether the customer was notified, and the staff note. */
-  edits: Array<{ notifyCustomer: boolean; staffNote: string | null }>;
+  /** Every committed edit: whether the customer was notified, the staff note, and when (epoch ms). */
+  edits: Array<{ notifyCustomer: boolean; staffNote: string | null; committedAt: number }>;
 };
 
 type Session = { id: number; domain: string; orderId: string; staged: StandinLineItem[]; committed: boolean };
@@ -126,7 +126,7 @@ export function createOrderEditingFamily(): OrderEditingFamily {
         if (order === undefined) return noSession({ order: null, successMessages: null });
         session.committed = true;
         order.lineItems.push(...session.staged);
-        order.edits.push({ notifyCustomer: args.notifyCustomer === true, staffNote: typeof args.staffNote === 'string' ? args.staffNote : null });
+        order.edits.push({ notifyCustomer: args.notifyCustomer === true, staffNote: typeof args.staffNote === 'string' ? args.staffNote : null, committedAt: Date.now() });
         return payload([], { order: { id: gid('Order', order.id) }, successMessages: ['Order updated'] });
       },
     };

@@ -111,7 +111,7 @@ describe('the stand-in\'s answers to them', () => {
   it('the order edit above was committed: the gift line discounted on the order, the customer not notified', () => {
     const order = platform.orderEditing.ordersOf(domain).get('820982911946154508');
     expect(order?.lineItems.at(-1)).toMatchObject({ variantId: '1001000', quantity: 1, discount: { percentValue: 100 } });
-    expect(order?.edits).toEqual([{ notifyCustomer: false, staffNote: 'Gift added' }]);
+    expect(order?.edits).toEqual([{ notifyCustomer: false, staffNote: 'Gift added', committedAt: expect.any(Number) }]);
   });
 
   it('the check catches an answer that is not what the schema says', async () => {

@@ -39,7 +39,7 @@ describe('a missing auto-add gift', () => {
     await runJobs(t);
     const [gift] = giftLinesOf(world.domain, id, 900);
     expect(gift).toMatchObject({ quantity: 1, discount: { percentValue: 100, description: 'Free gift' } });
-    expect(standinOrder(world.domain, id)?.edits).toEqual([{ notifyCustomer: false, staffNote: expect.stringContaining(world.ruleIds[0] ?? '') }]);
+    expect(standinOrder(world.domain, id)?.edits).toEqual([{ notifyCustomer: false, staffNote: expect.stringContaining(world.ruleIds[0] ?? ''), committedAt: expect.any(Number) }]);
     const sent = platform.requests.filter((r) => /RepairEditBegin|RepairAddGift|RepairDiscountGift|RepairCommit/.test(r.query)).map((r) => /mutation (\w+)/.exec(r.query)?.[1]);
     expect(sent.slice(-4)).toEqual(['RepairEditBegin', 'RepairAddGift', 'RepairDiscountGift', 'RepairCommit']);
     expect((await repairsOf(t, world.shop))[0]).toMatchObject({ status: 'repaired', detail: null });
