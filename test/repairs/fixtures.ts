@@ -63,7 +63,15 @@ export async function paidOrder(
   t: TestApp,
   platform: PlatformStandin,
   domain: string,
-  input: { id?: string; price?: string; gift?: { campaignId: string; ruleId: string; variantId: number }; webhookId?: string; customerId?: number | null } = {},
+  input: {
+    id?: string;
+    price?: string;
+    gift?: { campaignId: string; ruleId: string; variantId: number };
+    webhookId?: string;
+    customerId?: number | null;
+    /** More top-level fields of the platform's payload (`shipping_address`, `discount_codes`, `customer` tags…). */
+    extra?: Record<string, unknown>;
+  } = {},
 ) {
   const id = input.id ?? newOrderId();
   if (!platform.orderEditing.ordersOf(domain).has(id)) {
@@ -84,7 +92,8 @@ export async function paidOrder(
     lines: [{ price: input.price ?? '199.00' }, ...(giftLine ? [giftLine] : [])],
     ...(input.customerId === undefined ? {} : { customerId: input.customerId }),
   });
-  const res = await deliver(t, body, { topic: 'orders/paid', domain, ...(input.webhookId ? { webhookId: input.webhookId } : {}) });
+  const full = input.extra === undefined ? body : body.replace('"line_items":', `${JSON.stringify(input.extra).slice(1, -1)},"line_items":`);
+  const res = await deliver(t, full, { topic: 'orders/paid', domain, ...(input.webhookId ? { webhookId: input.webhookId } : {}) });
   return { res, id };
 }
 

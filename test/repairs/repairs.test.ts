@@ -12,6 +12,7 @@ import { deliver, productPayload } from '../platform-webhooks/fixtures.ts';
 import { startTestPlatform } from '../support/platform-standin.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp } from '../support/test-app.ts';
+import { orderAudience } from '../../src/repairs/plan.ts';
 import { connectedShop, giftRule, paidOrder, repairJobs, repairsOf, runJobs, SECRET } from './fixtures.ts';
 
 let t: TestApp;
@@ -122,5 +123,31 @@ describe('a missing auto-add gift', () => {
     const { id } = await paidOrder(t, platform, world.domain);
     expect(await repairsOf(t, world.shop)).toMatchObject([{ orderId: id, status: 'skipped_customer_choice' }]);
     expect(await repairJobs(t, world.shop)).toEqual([]);
+  });
+
+  it('is judged with the order\'s country and discount codes; a market-handle condition never matches (the payload has no market)', async () => {
+    const over = (leaf: unknown) => ({ conditionTree: { type: 'AND', children: [{ type: 'cart.subtotal_gte', value: 5000 }, leaf] } });
+    const world = await connectedShop(t, platform, [
+      giftRule('Germany', 920, over({ type: 'country.in', value: ['DE'] })),
+      giftRule('Code', 921, over({ type: 'discount.code_equals', value: 'GIFT' })),
+      giftRule('EU market', 922, over({ type: 'market.handle_in', value: ['eu'] })),
+    ]);
+    const [germany, code] = world.ruleIds;
+    const matching = await paidOrder(t, platform, world.domain, { extra: { shipping_address: { country_code: 'DE' }, discount_codes: [{ code: 'GIFT', amount: '0.00', type: 'fixed_amount' }] } });
+    const other = await paidOrder(t, platform, world.domain, { extra: { shipping_address: { country_code: 'US' }, billing_address: { country_code: 'DE' } } });
+    const rows = await repairsOf(t, world.shop);
+    expect(rows.filter((r) => r.orderId === matching.id).map((r) => r.ruleId).sort()).toEqual([germany, code].sort());
+    expect(rows.filter((r) => r.orderId === other.id)).toEqual([]);
+  });
+});
+
+describe('orderAudience', () => {
+  it.each([
+    [{ shipping_address: { country_code: 'DE' }, customer: { tags: 'vip, b2b ,' }, discount_codes: [{ code: 'GIFT' }] }, { country: 'DE', customerTags: ['vip', 'b2b'], discountCodes: ['GIFT'] }],
+    [{ shipping_address: null, billing_address: { country_code: 'FR' }, customer: null }, { country: 'FR', customerTags: [], discountCodes: [] }],
+    [{ discount_codes: 'not a list' }, { customerTags: [], discountCodes: [] }],
+    [null, { customerTags: [], discountCodes: [] }],
+  ])('reads %j as %j (what it cannot read is left out, never a 400)', (payload, expected) => {
+    expect(orderAudience(payload)).toEqual(expected);
   });
 });
