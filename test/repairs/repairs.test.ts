@@ -65,6 +65,11 @@ describe('a missing auto-add gift', () => {
     expect(giftLinesOf(world.domain, id, 901)).toHaveLength(1);
     expect(await repairsOf(t, world.shop)).toMatchObject([{ orderId: id, status: 'repaired' }]);
     expect(await repairJobs(t, world.shop)).toHaveLength(1);
+
+    // Two deliveries of one order at the same instant (two webhook ids, as the platform may send): one job.
+    const racing = await paidOrder(t, platform, world.domain);
+    await Promise.all([paidOrder(t, platform, world.domain, { id: racing.id }), paidOrder(t, platform, world.domain, { id: racing.id })]);
+    expect((await repairJobs(t, world.shop)).filter((job) => job.payload.orderId === racing.id)).toHaveLength(1);
   });
 
   it('is not added to an order the rule does not match, nor to one that carries the gift line', async () => {
