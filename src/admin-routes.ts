@@ -14,6 +14,7 @@ import type { MountableRoute } from './http/shop-routes.ts';
 import { loginLinkAdminRoutes } from './merchant-admin/login-link-routes.ts';
 import { orderAdminRoutes } from './orders/admin-routes.ts';
 import { platformConnectionAdminRoutes } from './platform/connection-routes.ts';
+import { repairAdminRoutes } from './repairs/routes.ts';
 import { shopAdminRoutes } from './shops/admin-routes.ts';
 import { storefrontTokenAdminRoutes } from './storefront/admin-routes.ts';
 import { webhookAdminRoutes } from './webhooks/admin-routes.ts';
@@ -26,6 +27,7 @@ export function adminOnlyRoutes(ctx: AppContext): MountableRoute[] {
     ...catalogAdminRoutes(ctx),
     ...webhookAdminRoutes(ctx),
     ...orderAdminRoutes(ctx),
+    ...repairAdminRoutes(ctx),
     ...experimentAdminRoutes(ctx),
     ...simulateAdminRoutes(ctx),
     ...checkoutAdminRoutes(ctx),

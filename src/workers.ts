@@ -29,6 +29,7 @@ export function createWorkers(ctx: AppContext): Worker[] {
         adminApiUrl: ctx.config.platformAdminApiUrl,
       }),
       catalogImport: { secret: ctx.config.platformAppSecret, adminApiUrl: ctx.config.platformAdminApiUrl },
+      orderRepair: { secret: ctx.config.platformAppSecret, adminApiUrl: ctx.config.platformAdminApiUrl },
       pollMs: ctx.config.outboxPollMs,
       concurrency: ctx.config.outboxConcurrency,
       perEndpoint: ctx.config.outboxEndpointConcurrency,

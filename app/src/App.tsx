@@ -12,6 +12,7 @@ import { AnalyticsPage } from './pages/AnalyticsPage.tsx';
 import { CampaignEditorPage } from './pages/CampaignEditorPage.tsx';
 import { CampaignsPage } from './pages/CampaignsPage.tsx';
 import { ExperimentsPage } from './pages/ExperimentsPage.tsx';
+import { RepairsPage } from './pages/RepairsPage.tsx';
 import { SettingsPage } from './pages/settings/SettingsPage.tsx';
 import { SimulatorPage } from './pages/SimulatorPage.tsx';
 import { WidgetsPage } from './pages/WidgetsPage.tsx';
@@ -31,6 +32,7 @@ export const ROUTES: readonly Route[] = [
   { path: '/widgets', label: 'Widgets', page: () => <WidgetsPage /> },
   { path: '/analytics', label: 'Analytics', page: () => <AnalyticsPage /> },
   { path: '/experiments', label: 'Experiments', page: () => <ExperimentsPage /> },
+  { path: '/repairs', label: 'Repaired orders', page: () => <RepairsPage /> },
   { path: '/settings', label: 'Settings', page: () => <SettingsPage /> },
 ];
 

@@ -1,7 +1,7 @@
 /**
  * The whole stand-in platform (docs/install.md "The stand-in platform"): the Admin GraphQL
  * server of standin.ts with every family the service talks to — install (token exchange, `shop`),
- * catalog, discounts, billing (docs/billing.md) — for the tests and `npm run platform:dev`.
+ * catalog, discounts, billing (docs/billing.md), order editing (docs/repairs.md) — for the tests and `npm run platform:dev`.
  * Billing's confirmation page sends `app_subscriptions/update` through `deliverWebhook` (to the
  * service's `/webhooks/platform`); without it the subscription moves and nothing is sent.
  */
@@ -13,10 +13,12 @@ import { createDiscountsFamily } from './discounts.ts';
 import type { DiscountsFamily } from './discounts.ts';
 import { createInstallFamily } from './install.ts';
 import type { InstallFamily } from './install.ts';
+import { createOrderEditingFamily } from './order-editing.ts';
+import type { OrderEditingFamily } from './order-editing.ts';
 import { startStandinPlatform } from './standin.ts';
 import type { StandinPlatform, StandinRoute } from './standin.ts';
 
-export type PlatformStandin = StandinPlatform & { install: InstallFamily; catalog: CatalogFamily; discounts: DiscountsFamily; billing: StandinBilling };
+export type PlatformStandin = StandinPlatform & { install: InstallFamily; catalog: CatalogFamily; discounts: DiscountsFamily; billing: StandinBilling; orderEditing: OrderEditingFamily };
 
 export type PlatformStandinOptions = {
   appKey: string;
@@ -38,14 +40,15 @@ export async function startPlatformStandin(options: PlatformStandinOptions): Pro
   const install = createInstallFamily(options);
   const catalog = createCatalogFamily();
   const discounts = createDiscountsFamily();
+  const orderEditing = createOrderEditingFamily();
   const billing = createStandinBilling({ secret: options.appSecret, ...(options.deliverWebhook ? { deliver: options.deliverWebhook } : {}) });
   const platform = await startStandinPlatform({
-    families: [install.family, catalog.family, discounts.family, billing.family],
+    families: [install.family, catalog.family, discounts.family, billing.family, orderEditing.family],
     routes: [install.route, ...billing.routes, ...(options.routes ?? [])],
     ...(options.port === undefined ? {} : { port: options.port }),
     ...(options.host === undefined ? {} : { host: options.host }),
   });
   install.attach(platform);
   billing.origin = platform.url;
-  return Object.assign(platform, { install, catalog, discounts, billing });
+  return Object.assign(platform, { install, catalog, discounts, billing, orderEditing });
 }

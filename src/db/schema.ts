@@ -586,3 +586,32 @@ export const dataRequests = pgTable(
   },
   (t) => [primaryKey({ columns: [t.shopId, t.id] }), index('data_requests_shop_received_idx').on(t.shopId, t.receivedAt)],
 );
+
+/**
+ * Missing gifts repaired after an express checkout (CONTRACT part three "Refunds and repairs";
+ * docs/repairs.md): one row per (order, rule) whose gift the order lacked. The primary key is
+ * what makes a repair happen once however often `orders/paid` is delivered. `status` moves
+ * `pending` → `reserved` (budget, limit and stock taken) → `repaired`, or ends in `failed` or a
+ * `skipped_*` reason; `quantity` is what the gift adds, `variantId` the gift chosen at planning.
+ */
+export const orderRepairs = pgTable(
+  'order_repairs',
+  {
+    // No foreign key, like the other tables an order writes: a row would key-share-lock the shop
+    // row that writeShop locks FOR UPDATE. shop/redact deletes it with every shop-keyed table.
+    shopId: text('shop_id').notNull(),
+    orderId: text('order_id').notNull(),
+    ruleId: text('rule_id').notNull(),
+    campaignId: text('campaign_id').notNull(),
+    variantId: text('variant_id').notNull(),
+    quantity: integer('quantity').notNull(),
+    status: text('status').notNull(),
+    /** Why it failed or was skipped, as a person reads it; null otherwise. */
+    detail: text('detail'),
+    /** The order after the edit (`gid://shopify/Order/…`) once committed. */
+    platformOrderId: text('platform_order_id'),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.orderId, t.ruleId] }), index('order_repairs_shop_created_idx').on(t.shopId, t.createdAt)],
+);

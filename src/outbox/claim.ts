@@ -19,9 +19,10 @@ export type ClaimedWork =
 /**
  * The platform jobs, which share the `discount_sync` lane: the discount sync, the
  * per-customer redemption counts written to a customer metafield (per-customer limits), and the
- * catalog import of an install (src/install/catalog-import.ts).
+ * catalog import of an install (src/install/catalog-import.ts), and the repair of an order's
+ * missing gift (src/repairs/job.ts).
  */
-export const PLATFORM_JOB_KINDS = ['discount_sync', 'redemptions_sync', 'catalog_import'] as const;
+export const PLATFORM_JOB_KINDS = ['discount_sync', 'redemptions_sync', 'catalog_import', 'order_repair'] as const;
 export type PlatformJobKind = (typeof PLATFORM_JOB_KINDS)[number];
 const isPlatformJob = (kind: string): kind is PlatformJobKind => (PLATFORM_JOB_KINDS as readonly string[]).includes(kind);
 

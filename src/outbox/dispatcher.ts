@@ -13,6 +13,8 @@ import type { Database } from '../db/database.ts';
 import { runCatalogImport } from '../install/catalog-import.ts';
 import type { CatalogImportOptions } from '../install/catalog-import.ts';
 import type { DiscountPort } from '../platform/discount-port.ts';
+import { runOrderRepair } from '../repairs/job.ts';
+import type { OrderRepairOptions } from '../repairs/job.ts';
 import { deliverWebhook, WEBHOOK_TIMEOUT_MS } from '../webhooks/deliver.ts';
 import type { FetchLike } from '../webhooks/deliver.ts';
 import { EMPTY_ALLOW_LIST } from '../webhooks/destination-policy.ts';
@@ -33,6 +35,8 @@ export type DispatcherOptions = {
   discountPort: DiscountPort;
   /** How `catalog_import` jobs reach the platform (src/install/catalog-import.ts); without it they fail and are retried. */
   catalogImport?: Omit<CatalogImportOptions, 'db'>;
+  /** How `order_repair` jobs reach the platform (src/repairs/job.ts); without it they fail and are retried. */
+  orderRepair?: Omit<OrderRepairOptions, 'db'>;
   /** Idle wait between polls (config.outboxPollMs). */
   pollMs: number;
   /** Rows one runOnce() claims. */
@@ -103,6 +107,10 @@ export function createOutboxDispatcher(options: DispatcherOptions): OutboxDispat
     if (work.kind === 'catalog_import') {
       if (options.catalogImport === undefined) return { ok: false, statusCode: null, error: 'This dispatcher has no platform access for catalog imports', durationMs: 0 };
       return runCatalogImport({ ...options.catalogImport, db: options.db }, work.row.shopId, work.row.payload);
+    }
+    if (work.kind === 'order_repair') {
+      if (options.orderRepair === undefined) return { ok: false, statusCode: null, error: 'This dispatcher has no platform access for order repairs', durationMs: 0 };
+      return runOrderRepair({ logger: log, ...options.orderRepair, db: options.db }, work.row.shopId, work.row.payload, work.attempt);
     }
     if (work.kind !== 'webhook') {
       const run = work.kind === 'discount_sync' ? runDiscountSync : runRedemptionsSync;

@@ -115,3 +115,14 @@ export async function enqueueJobOnce(
     .values({ shopId, id: options.id, kind, eventType: kind, payload, nextAttemptAt: options.at })
     .onConflictDoNothing({ target: [outbox.shopId, outbox.id] });
 }
+
+/**
+ * Queues the repair of one (order, rule) whose gift the order lacks (src/repairs/job.ts); the
+ * caller holds the transaction that created its `order_repairs` row.
+ *
+ * @example
+ *   await enqueueRepairJob(tx, shop.id, { orderId: '820982911946154508', ruleId: 'rul_1' });
+ */
+export async function enqueueRepairJob(tx: Queryable, shopId: string, payload: { orderId: string; ruleId: string }, now: Date = new Date()): Promise<void> {
+  await tx.insert(outbox).values({ shopId, id: newId('obx'), kind: 'order_repair', eventType: 'order_repair', payload, nextAttemptAt: now });
+}

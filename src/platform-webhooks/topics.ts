@@ -14,6 +14,7 @@ import type { AppContext } from '../context.ts';
 import { parseOr400 } from '../http/errors.ts';
 import { recordOrderIn } from '../orders/intake.ts';
 import { acceptedOrder, afterIntake } from '../orders/receive.ts';
+import { orderAudience, planRepairs } from '../repairs/plan.ts';
 import type { ShopRecord } from '../shops/store.ts';
 import { writeShop } from '../shops/unit-of-work.ts';
 import type { ShopUnitOfWork } from '../shops/unit-of-work.ts';
@@ -50,7 +51,9 @@ function shopWrite<S extends z.ZodType>(schema: S, apply: (uow: ShopUnitOfWork, 
 /**
  * `orders/paid` feeds the order intake of CONTRACT "Platform orders" in one transaction with
  * the delivery's claim. Not a unit of work of the shop: orders of one shop need not queue on
- * its row (the orders primary key already makes intake idempotent under concurrency).
+ * its row (the orders primary key already makes intake idempotent under concurrency). Then,
+ * on every delivery, the order's missing gifts are planned (src/repairs/plan.ts): once per
+ * (order, rule) by their own key, so a delivery that failed after intake plans on its retry.
  */
 const ordersPaid: TopicHandler = async (ctx, delivery) => {
   const order = parseOr400(platformOrderSchema, delivery.payload, invalid(delivery.topic));
@@ -61,9 +64,9 @@ const ordersPaid: TopicHandler = async (ctx, delivery) => {
     acceptedOrder(recorded);
     return recorded;
   });
-  if (result === undefined) return true;
-  await afterIntake(ctx, delivery.shop.id, result);
-  return acceptedOrder(result).duplicate;
+  if (result !== undefined) await afterIntake(ctx, delivery.shop.id, result);
+  await planRepairs(ctx, delivery.shop, order, orderAudience(delivery.payload));
+  return result === undefined ? true : acceptedOrder(result).duplicate;
 };
 
 /** The topics the service subscribes to, by the `X-Shopify-Topic` value. */

@@ -64,3 +64,24 @@ export const CREATE_GIFT_DISCOUNT = `mutation CreateGiftDiscount($discount: Disc
 export const SET_METAFIELDS = `mutation SetGiftConfig($metafields: [MetafieldsSetInput!]!) {
   metafieldsSet(metafields: $metafields) { metafields { id } userErrors { field message } }
 }`;
+
+/**
+ * Order editing, to repair a missing gift (docs/repairs.md): begin an edit of the paid order, add
+ * the gift variant as a line of its own (`allowDuplicates`: a shopper who bought the gift product
+ * keeps their line undiscounted), discount that line, commit without notifying the customer.
+ */
+export const ORDER_EDIT_BEGIN = `mutation RepairEditBegin($id: ID!) {
+  orderEditBegin(id: $id) { calculatedOrder { id } userErrors { field message } }
+}`;
+
+export const ORDER_EDIT_ADD_VARIANT = `mutation RepairAddGift($id: ID!, $variantId: ID!, $quantity: Int!) {
+  orderEditAddVariant(id: $id, variantId: $variantId, quantity: $quantity, allowDuplicates: true) { calculatedLineItem { id } userErrors { field message } }
+}`;
+
+export const ORDER_EDIT_ADD_DISCOUNT = `mutation RepairDiscountGift($id: ID!, $lineItemId: ID!, $discount: OrderEditAppliedDiscountInput!) {
+  orderEditAddLineItemDiscount(id: $id, lineItemId: $lineItemId, discount: $discount) { addedDiscountStagedChange { id } userErrors { field message } }
+}`;
+
+export const ORDER_EDIT_COMMIT = `mutation RepairCommit($id: ID!, $staffNote: String) {
+  orderEditCommit(id: $id, notifyCustomer: false, staffNote: $staffNote) { order { id } userErrors { field message } }
+}`;

@@ -35,6 +35,8 @@ export const shopSettingsPatchSchema = z
         stripZeroPriceItems: z.boolean(),
         minOrderTotalCents: z.int().min(0).nullable(),
         minOrderTotalMessage: textSchema.max(500).nullable(),
+        /** CONTRACT part three "Refunds and repairs": add a live auto_add rule's missing gift to a paid order (docs/repairs.md). */
+        repairMissingGifts: z.boolean(),
       })
       .partial()
       .strict(),
@@ -82,7 +84,8 @@ export function mergeShopSettings(stored: StoredShopSettings, patch: ShopSetting
  *   resolveShopSettings({}).checkout; // { blockZeroValueCart: false, blockGiftOnlyCarts: true, stripZeroPriceItems: false }
  */
 export function resolveShopSettings(stored: StoredShopSettings): ResolvedShopSettings {
-  const { minOrderTotalCents, minOrderTotalMessage, ...checkoutFlags } = stored.checkout ?? {};
+  // repairMissingGifts is the server's alone (order repairs), not a storefront setting: not in the payload.
+  const { minOrderTotalCents, minOrderTotalMessage, repairMissingGifts: _server, ...checkoutFlags } = stored.checkout ?? {};
   const checkout: ResolvedShopSettings['checkout'] = { ...DEFAULT_SHOP_SETTINGS.checkout, ...checkoutFlags };
   if (typeof minOrderTotalCents === 'number') {
     checkout.minOrderTotalCents = minOrderTotalCents;
@@ -97,6 +100,14 @@ export function resolveShopSettings(stored: StoredShopSettings): ResolvedShopSet
 
 /** The shop setting `storefront.debug` (default false): whether storefronts may show evaluation traces. */
 export const storefrontDebugOf = (stored: StoredShopSettings): boolean => stored.storefront?.debug ?? false;
+
+/**
+ * The shop setting `checkout.repairMissingGifts` (default true): whether `orders/paid` repairs a
+ * missing auto-add gift with the platform's order editing (docs/repairs.md).
+ *
+ * @example repairMissingGiftsOf({}); // true
+ */
+export const repairMissingGiftsOf = (stored: StoredShopSettings): boolean => stored.checkout?.repairMissingGifts ?? true;
 
 export const lowStockThresholdOf = (stored: StoredShopSettings): number =>
   stored.lowStockThreshold ?? DEFAULT_LOW_STOCK_THRESHOLD;

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { CAP_NAMES, effectiveCaps, planSchema } from './plans.ts';
 import type { PlanCaps } from './plans.ts';
-import { resolveShopSettings, lowStockThresholdOf, shopSettingsPatchSchema, storefrontDebugOf } from './settings.ts';
+import { resolveShopSettings, lowStockThresholdOf, repairMissingGiftsOf, shopSettingsPatchSchema, storefrontDebugOf } from './settings.ts';
 import type { ShopRecord } from './store.ts';
 import type { ConnectionStatus } from '../platform/connections.ts';
 
@@ -71,6 +71,7 @@ export function mergeLimits(
  * @example presentShop(shop, config.planCaps, await connectionStatus(db, shop.id)).platform; // { connected: false, connectedAt: null, brokenAt: null }
  */
 export function presentShop(shop: ShopRecord, planCaps: PlanCaps, connection: ConnectionStatus) {
+  const resolved = resolveShopSettings(shop.settings);
   return {
     id: shop.id,
     domain: shop.domain,
@@ -81,7 +82,8 @@ export function presentShop(shop: ShopRecord, planCaps: PlanCaps, connection: Co
     limits: effectiveCaps(planCaps, shop.plan, shop.limits),
     limitOverrides: shop.limits,
     settings: {
-      ...resolveShopSettings(shop.settings),
+      ...resolved,
+      checkout: { ...resolved.checkout, repairMissingGifts: repairMissingGiftsOf(shop.settings) },
       storefront: { debug: storefrontDebugOf(shop.settings) },
       lowStockThreshold: lowStockThresholdOf(shop.settings),
     },

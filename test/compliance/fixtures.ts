@@ -13,6 +13,7 @@ import {
   checkoutConfigs,
   discountSyncs,
   giftBudgetUsage,
+  orderRepairs,
   outbox,
   outboxAttempts,
 } from '../../src/db/schema.ts';
@@ -139,5 +140,7 @@ export async function seedEveryTable(t: TestApp, shop: TestShop, domain: string,
   await t.ctx.db.insert(adminSessions).values({ shopId: shop.id, tokenHash: randomUUID(), expiresAt: new Date(Date.now() + 3_600_000) });
   await t.ctx.db.insert(catalogImports).values({ shopId: shop.id, id: `imp_${randomUUID()}`, status: 'done', startedAt: new Date() }).onConflictDoNothing();
   await t.ctx.db.insert(appSubscriptions).values({ shopId: shop.id, id: `gid://shopify/AppSubscription/${randomUUID()}`, plan: 'growth', status: 'CANCELLED' });
+  const repair = { shopId: shop.id, orderId: orderIds[0] ?? '', ruleId: ruleId ?? '', campaignId: promo.campaignId, variantId: 'gid://shopify/ProductVariant/11', quantity: 1, status: 'repaired' };
+  await t.ctx.db.insert(orderRepairs).values(repair).onConflictDoNothing();
   return { promo, orderIds };
 }

@@ -71,6 +71,7 @@ describe('the stand-in\'s answers to them', () => {
   beforeAll(async () => {
     platform = await startTestPlatform('schema-secret');
     platform.addShop({ domain, accessTokens: new Set(['shpat_schema_check_0000000000']) });
+    platform.orderEditing.addOrder(domain, { id: '820982911946154508', lineItems: [{ variantId: 1001000, quantity: 1 }] });
     const catalog = platform.catalog.seed(domain, 30, 12);
     expect(catalog.products).toHaveLength(30);
   });
@@ -79,6 +80,9 @@ describe('the stand-in\'s answers to them', () => {
   const send = (query: string, variables: Record<string, unknown>) =>
     fetch(`${platform.url}/admin/api/2025-10/graphql.json`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-shopify-access-token': 'shpat_schema_check_0000000000' }, body: JSON.stringify({ query, variables }) });
 
+  /** The last answer's value at `path` (the order edit's ids, from one mutation to the next). */
+  const answered = (path: string[]): unknown => path.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], platform.requests.at(-1)?.answer?.body);
+  const edit: { calculatedOrder?: unknown; line?: unknown } = {};
   const metafield = (ownerId: string) => ({ ownerId, namespace: '$app:gifts', key: 'config', type: 'json', value: '{}' });
   const cases: Array<[string, string, () => Record<string, unknown>]> = [
     ['shop', documents.SHOP_QUERY, () => ({})],
@@ -87,6 +91,12 @@ describe('the stand-in\'s answers to them', () => {
     ['create discount', documents.CREATE_GIFT_DISCOUNT, () => ({ discount: { title: 'Gift with purchase', functionId: 'fn', startsAt: new Date().toISOString(), discountClasses: ['PRODUCT'], metafields: [] } })],
     ['find discount', documents.FIND_GIFT_DISCOUNT, () => ({ query: documents.giftDiscountSearch('Gift with purchase') })],
     ['cancel a subscription that is not the shop\'s', APP_SUBSCRIPTION_CANCEL, () => ({ id: 'gid://shopify/AppSubscription/999999' })],
+    ['begin an order edit', documents.ORDER_EDIT_BEGIN, () => ({ id: 'gid://shopify/Order/820982911946154508' })],
+    ['add the gift', documents.ORDER_EDIT_ADD_VARIANT, () => ((edit.calculatedOrder = answered(['data', 'orderEditBegin', 'calculatedOrder', 'id'])), { id: edit.calculatedOrder, variantId: 'gid://shopify/ProductVariant/1001000', quantity: 1 })],
+    ['discount the gift line', documents.ORDER_EDIT_ADD_DISCOUNT, () => ((edit.line = answered(['data', 'orderEditAddVariant', 'calculatedLineItem', 'id'])), { id: edit.calculatedOrder, lineItemId: edit.line, discount: { percentValue: 100, description: 'Free gift' } })],
+    ['commit the order edit', documents.ORDER_EDIT_COMMIT, () => ({ id: edit.calculatedOrder, staffNote: 'Gift added' })],
+    ['commit it again (userErrors)', documents.ORDER_EDIT_COMMIT, () => ({ id: edit.calculatedOrder, staffNote: null })],
+    ['begin an edit of an unknown order (userErrors)', documents.ORDER_EDIT_BEGIN, () => ({ id: 'gid://shopify/Order/1' })],
     ['set metafields', documents.SET_METAFIELDS, () => ({ metafields: [metafield(platform.discounts.discounts.get(domain)?.[0]?.id ?? ''), metafield('gid://shopify/Customer/7')] })],
   ];
 
@@ -96,6 +106,12 @@ describe('the stand-in\'s answers to them', () => {
     const record = platform.requests.at(-1);
     expect(record?.answer?.body).toHaveProperty('data');
     expect(record && answerErrors(record)).toEqual([]);
+  });
+
+  it('the order edit above was committed: the gift line discounted on the order, the customer not notified', () => {
+    const order = platform.orderEditing.ordersOf(domain).get('820982911946154508');
+    expect(order?.lineItems.at(-1)).toMatchObject({ variantId: '1001000', quantity: 1, discount: { percentValue: 100 } });
+    expect(order?.edits).toEqual([{ notifyCustomer: false, staffNote: 'Gift added', committedAt: expect.any(Number) }]);
   });
 
   it('the check catches an answer that is not what the schema says', async () => {

@@ -481,6 +481,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/app/api/v1/repairs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Orders whose missing gift was repaired after an express checkout
+         * @description One entry per (order, rule) that a live `auto_add` rule matched on `orders/paid` without a gift line of it: the gift added with the platform's order editing, or why not. Counted in analytics as gifts given once `repaired`. Off with the shop setting `checkout.repairMissingGifts` (docs/repairs.md).
+         */
+        get: operations["listRepairs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/app/api/v1/campaigns/{campaignId}/experiments": {
         parameters: {
             query?: never;
@@ -3432,6 +3452,7 @@ export interface operations {
                             stripZeroPriceItems?: boolean;
                             minOrderTotalCents?: number | null;
                             minOrderTotalMessage?: string | null;
+                            repairMissingGifts?: boolean;
                         };
                         data?: {
                             collectCartTokens?: boolean;
@@ -4383,6 +4404,84 @@ export interface operations {
                 };
             };
             /** @description Invalid query */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session: no valid session token and no live session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A state-changing request of a cookie session without its `X-CSRF-Token`, or from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRepairs: {
+        parameters: {
+            query?: {
+                /** @description At most this many, newest first (1..500, default 100) */
+                limit?: number;
+                /** @description Only repairs created before this instant (the last `createdAt` of a page, for the next one) */
+                before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The repairs, newest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        repairs: {
+                            /** @description The platform order id (digits) */
+                            orderId: string;
+                            campaignId: string;
+                            ruleId: string;
+                            /** @description The gift variant added (or that would have been) */
+                            variantId: string;
+                            quantity: number;
+                            /**
+                             * @description `repaired`: the gift was added and discounted; `pending`/`editing`/`reserved`: in progress (`reserved`: waiting for a retry); `failed`: the platform refused the edit (`detail` says why; budget and redemption given back); `interrupted`: stopped during the edit, check the order; `skipped_*`: not added, and why
+                             * @enum {string}
+                             */
+                            status: "pending" | "editing" | "reserved" | "repaired" | "failed" | "interrupted" | "skipped_customer_choice" | "skipped_sold_out" | "skipped_budget" | "skipped_limit" | "skipped_not_connected" | "skipped_order_gone";
+                            detail: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A bad `limit` or `before` */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -26,6 +26,7 @@ type Form = {
   blockZeroValueCart: boolean;
   blockGiftOnlyCarts: boolean;
   stripZeroPriceItems: boolean;
+  repairMissingGifts: boolean;
   minOrderTotalCents: string;
   minOrderTotalMessage: string;
   collectCartTokens: boolean;
@@ -48,6 +49,7 @@ function formOf(shop: Shop): Form {
     blockZeroValueCart: bool(checkout.blockZeroValueCart, false),
     blockGiftOnlyCarts: bool(checkout.blockGiftOnlyCarts, true),
     stripZeroPriceItems: bool(checkout.stripZeroPriceItems, false),
+    repairMissingGifts: bool(checkout.repairMissingGifts, true),
     minOrderTotalCents: num(checkout.minOrderTotalCents),
     minOrderTotalMessage: typeof checkout.minOrderTotalMessage === 'string' ? checkout.minOrderTotalMessage : '',
     collectCartTokens: bool(data.collectCartTokens, true),
@@ -73,6 +75,7 @@ function patchOf(form: Form): SettingsPatch {
       blockZeroValueCart: form.blockZeroValueCart,
       blockGiftOnlyCarts: form.blockGiftOnlyCarts,
       stripZeroPriceItems: form.stripZeroPriceItems,
+      repairMissingGifts: form.repairMissingGifts,
       minOrderTotalCents: guard,
       minOrderTotalMessage: guard === null || form.minOrderTotalMessage.trim() === '' ? null : form.minOrderTotalMessage,
     },
@@ -201,6 +204,12 @@ export function ShopSettingsPage() {
                 <Checkbox label="Block carts whose total is zero" checked={form.blockZeroValueCart} onChange={set('blockZeroValueCart')} />
                 <Checkbox label="Block carts that hold only gifts" checked={form.blockGiftOnlyCarts} onChange={set('blockGiftOnlyCarts')} />
                 <Checkbox label="Remove zero-price items that are not gifts" checked={form.stripZeroPriceItems} onChange={set('stripZeroPriceItems')} />
+                <Checkbox
+                  label="Add missing gifts to paid orders"
+                  helpText="An express or wallet checkout can skip the cart: the app then adds the automatic gift to the paid order, without emailing the customer."
+                  checked={form.repairMissingGifts}
+                  onChange={set('repairMissingGifts')}
+                />
                 <TextField
                   label="Minimum order total for gifts (minor units)"
                   type="number"

@@ -1,0 +1,161 @@
+/**
+ * What a repair takes and gives (docs/repairs.md "Budgets, limits, stock"). Before the platform is
+ * asked, the repair reserves as order intake does for a gift line: budget units (budgets/charge.ts,
+ * the same counters in the same lock order, all or nothing) and the customer's redemption, with
+ * the gift's stock checked in the catalog. A refused edit gives both back. A committed one is
+ * counted in analytics as a gift given, on the order's day.
+ */
+import type { Budget } from '@gcrs/engine';
+import { GIFT_ATTRIBUTE, numericIdOf } from '@gcrs/engine';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import { chargeBudgets } from '../budgets/charge.ts';
+import { windowStartOf } from '../budgets/window.ts';
+import { isSoldOut } from '../catalog/stock.ts';
+import { findVariants } from '../catalog/store.ts';
+import type { Tx } from '../db/database.ts';
+import { campaigns, dailyCampaignStats, dailyTotals, giftBudgetUsage, orderRepairs, orders, redemptions, rules } from '../db/schema.ts';
+import { enqueueJob } from '../outbox/enqueue.ts';
+import { enqueueRedemptionsSync } from '../redemptions/limit-sync.ts';
+import { bumpRulesVersion } from '../shops/store.ts';
+
+export type RepairRow = typeof orderRepairs.$inferSelect;
+export type RepairOrder = { customerId: string | null; completedAt: Date; day: string; total: number; giftLines: number; payload: Record<string, unknown> };
+
+/** Why a repair gives nothing, as its final status. */
+export type Skip = 'skipped_sold_out' | 'skipped_budget' | 'skipped_limit';
+
+/** Thrown inside the reserve transaction to roll back what was taken (a partial grant, a redemption). */
+export class SkipRepair extends Error {
+  readonly status: Skip;
+  constructor(status: Skip, detail: string) {
+    super(detail);
+    this.status = status;
+  }
+}
+
+/**
+ * Takes the gift's budget units and the customer's redemption in `tx`, or throws {@link SkipRepair}
+ * (the caller's transaction then rolls back every part of it).
+ *
+ * @example await db.transaction((tx) => reserveRepair(tx, shop, repair, order));
+ */
+export async function reserveRepair(tx: Tx, shop: { id: string; timezone: string }, repair: RepairRow, order: RepairOrder): Promise<void> {
+  const [variant] = await findVariants(tx, shop.id, [numericIdOf(repair.variantId) ?? repair.variantId]);
+  if (variant && isSoldOut(variant)) throw new SkipRepair('skipped_sold_out', 'The gift is sold out in the catalog');
+
+  const units = [{ ruleId: repair.ruleId, campaignId: repair.campaignId, units: repair.quantity }];
+  const budget = await chargeBudgets(tx, shop, order.completedAt, units);
+  if (budget.overBudget.length > 0) throw new SkipRepair('skipped_budget', 'The gift budget is spent');
+
+  if (order.customerId !== null) {
+    const [counted] = await tx
+      .insert(redemptions)
+      .values({ shopId: shop.id, customerId: order.customerId, ruleId: repair.ruleId, campaignId: repair.campaignId, count: 1, lastRedeemedAt: order.completedAt })
+      .onConflictDoUpdate({
+        target: [redemptions.shopId, redemptions.customerId, redemptions.ruleId],
+        set: { count: sql`${redemptions.count} + 1`, lastRedeemedAt: sql`greatest(${redemptions.lastRedeemedAt}, excluded.last_redeemed_at)` },
+      })
+      .returning({ count: redemptions.count });
+    const limits = await enqueueRedemptionsSync(tx, shop.id, order.customerId, [repair.ruleId]);
+    const max = limits.get(repair.ruleId);
+    if (max !== undefined && (counted?.count ?? 0) > max) throw new SkipRepair('skipped_limit', `The customer has redeemed this rule ${max} times, its limit`);
+  }
+  if (budget.spentCampaigns.length > 0) await rulesChanged(tx, shop.id, budget.spentCampaigns);
+}
+
+/** The payload and the checkout configuration lose (or regain) a rule: as intake does. */
+async function rulesChanged(tx: Tx, shopId: string, campaignIds: readonly string[]): Promise<void> {
+  for (const campaignId of campaignIds) await enqueueJob(tx, shopId, 'discount_sync', { campaignId, active: true });
+  await bumpRulesVersion(tx, shopId);
+}
+
+/**
+ * Gives back what {@link reserveRepair} took, for an edit the platform refused: the budget units of
+ * the rule and its campaign in the order's window (never below zero), and the redemption.
+ *
+ * @example await db.transaction((tx) => giveBackRepair(tx, shop, repair, order));
+ */
+export async function giveBackRepair(tx: Tx, shop: { id: string; timezone: string }, repair: RepairRow, order: RepairOrder): Promise<void> {
+  const [row] = await tx
+    .select({ ruleBudget: sql<Budget | null>`${rules.options}->'budget'`, campaignBudget: campaigns.budget })
+    .from(rules)
+    .innerJoin(campaigns, and(eq(campaigns.shopId, rules.shopId), eq(campaigns.id, rules.campaignId)))
+    .where(and(eq(rules.shopId, shop.id), eq(rules.id, repair.ruleId)));
+  const counters = [
+    { scope: 'campaign' as const, scopeId: repair.campaignId, budget: row?.campaignBudget },
+    { scope: 'rule' as const, scopeId: repair.ruleId, budget: row?.ruleBudget },
+  ];
+  let reopened = false;
+  // The lock order of chargeBudgets (scope, id, window): campaign before rule.
+  for (const counter of counters) {
+    if (!counter.budget) continue;
+    const windowStart = windowStartOf(order.completedAt, counter.budget.window, shop.timezone);
+    const [after] = await tx
+      .update(giftBudgetUsage)
+      .set({ used: sql`greatest(0, ${giftBudgetUsage.used} - ${repair.quantity})` })
+      .where(and(eq(giftBudgetUsage.shopId, shop.id), eq(giftBudgetUsage.scope, counter.scope), eq(giftBudgetUsage.scopeId, counter.scopeId), eq(giftBudgetUsage.windowStart, windowStart)))
+      .returning({ used: giftBudgetUsage.used });
+    if (after && after.used < counter.budget.maxGifts && after.used + repair.quantity >= counter.budget.maxGifts) reopened = true;
+  }
+  if (order.customerId !== null) {
+    await tx
+      .update(redemptions)
+      .set({ count: sql`greatest(0, ${redemptions.count} - 1)` })
+      .where(and(eq(redemptions.shopId, shop.id), eq(redemptions.customerId, order.customerId), eq(redemptions.ruleId, repair.ruleId)));
+    await enqueueRedemptionsSync(tx, shop.id, order.customerId, [repair.ruleId]);
+  }
+  if (reopened) await rulesChanged(tx, shop.id, [repair.campaignId]);
+}
+
+/** Whether the order as recorded carried a gift line of the campaign. */
+function carriedCampaign(payload: Record<string, unknown>, campaignId: string): boolean {
+  const lines = Array.isArray(payload.lines) ? (payload.lines as Array<{ attributes?: Record<string, string> }>) : [];
+  return lines.some((line) => line.attributes?.[GIFT_ATTRIBUTE.campaignId]?.trim() === campaignId);
+}
+
+/**
+ * Counts a committed repair in analytics as a gift given, on the order's day: the campaign's gift
+ * units, and — when the order had no gift of the campaign (or none at all) before — the order and
+ * its revenue among the orders with gifts.
+ *
+ * @example await db.transaction((tx) => countRepairedGift(tx, shop.id, repair, order));
+ */
+export async function countRepairedGift(tx: Tx, shopId: string, repair: RepairRow, order: RepairOrder & { id: string }): Promise<void> {
+  const earlier = await tx
+    .select({ ruleId: orderRepairs.ruleId })
+    .from(orderRepairs)
+    .where(
+      and(
+        eq(orderRepairs.shopId, shopId),
+        eq(orderRepairs.orderId, order.id),
+        eq(orderRepairs.campaignId, repair.campaignId),
+        ne(orderRepairs.ruleId, repair.ruleId),
+        inArray(orderRepairs.status, ['repaired']),
+      ),
+    );
+  // Intake's lock order: the day's totals before the campaign's row.
+  // The order row's gift lines count the repaired line too; the day's orders with gifts gain it once.
+  const [before] = await tx
+    .update(orders)
+    .set({ giftLines: sql`${orders.giftLines} + 1` })
+    .where(and(eq(orders.shopId, shopId), eq(orders.id, order.id)))
+    .returning({ giftLines: orders.giftLines });
+  if (before?.giftLines === 1) {
+    await tx
+      .update(dailyTotals)
+      .set({ ordersWithGifts: sql`${dailyTotals.ordersWithGifts} + 1`, revenueWithGifts: sql`${dailyTotals.revenueWithGifts} + ${order.total}` })
+      .where(and(eq(dailyTotals.shopId, shopId), eq(dailyTotals.day, order.day)));
+  }
+  const newForCampaign = !carriedCampaign(order.payload, repair.campaignId) && earlier.length === 0;
+  await tx
+    .insert(dailyCampaignStats)
+    .values({ shopId, day: order.day, campaignId: repair.campaignId, ordersWithGifts: newForCampaign ? 1 : 0, giftsGiven: repair.quantity, revenueWithGifts: newForCampaign ? order.total : 0 })
+    .onConflictDoUpdate({
+      target: [dailyCampaignStats.shopId, dailyCampaignStats.day, dailyCampaignStats.campaignId],
+      set: {
+        ordersWithGifts: sql`${dailyCampaignStats.ordersWithGifts} + excluded.orders_with_gifts`,
+        giftsGiven: sql`least(${dailyCampaignStats.giftsGiven}::bigint + excluded.gifts_given, 2147483647)`,
+        revenueWithGifts: sql`${dailyCampaignStats.revenueWithGifts} + excluded.revenue_with_gifts`,
+      },
+    });
+}

@@ -1,0 +1,93 @@
+/**
+ * Admin API: `GET /admin/v1/shops/:shopId/repairs` (CONTRACT part three "Refunds and repairs"):
+ * the orders whose missing gift the service added or decided not to add, newest first. A shop
+ * route of the shared table, so the merchant admin lists them too (`/app/api/v1/repairs`).
+ */
+import { and, desc, eq, lt } from 'drizzle-orm';
+import { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import { bytewise } from '../db/collation.ts';
+import { orderRepairs } from '../db/schema.ts';
+import { defineAdminRoute } from '../http/shop-routes.ts';
+import type { MountableRoute } from '../http/shop-routes.ts';
+
+/** Every status a repair can have (src/repairs/job.ts draws the machine). */
+export const REPAIR_STATUSES = [
+  'pending',
+  'editing',
+  'reserved',
+  'repaired',
+  'failed',
+  'interrupted',
+  'skipped_customer_choice',
+  'skipped_sold_out',
+  'skipped_budget',
+  'skipped_limit',
+  'skipped_not_connected',
+  'skipped_order_gone',
+] as const;
+
+const repairSchema = z.object({
+  orderId: z.string().meta({ description: 'The platform order id (digits)' }),
+  campaignId: z.string(),
+  ruleId: z.string(),
+  variantId: z.string().meta({ description: 'The gift variant added (or that would have been)' }),
+  quantity: z.int(),
+  status: z.enum(REPAIR_STATUSES).meta({
+    description:
+      '`repaired`: the gift was added and discounted; `pending`/`editing`/`reserved`: in progress (`reserved`: waiting for a retry); ' +
+      '`failed`: the platform refused the edit (`detail` says why; budget and redemption given back); `interrupted`: stopped during the edit, ' +
+      'check the order; `skipped_*`: not added, and why',
+  }),
+  detail: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+
+const repairsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(100).meta({ description: 'At most this many, newest first (1..500, default 100)' }),
+  before: z.iso.datetime().optional().meta({ description: 'Only repairs created before this instant (the last `createdAt` of a page, for the next one)' }),
+});
+
+export const repairsResponseSchema = z.object({ repairs: z.array(repairSchema) });
+
+export function repairAdminRoutes(ctx: AppContext): MountableRoute[] {
+  return [
+    defineAdminRoute({
+      scope: 'shop',
+      method: 'GET',
+      path: '/repairs',
+      operationId: 'listRepairs',
+      summary: 'Orders whose missing gift was repaired after an express checkout',
+      description:
+        'One entry per (order, rule) that a live `auto_add` rule matched on `orders/paid` without a gift line of it: the gift added with ' +
+        "the platform's order editing, or why not. Counted in analytics as gifts given once `repaired`. Off with the shop setting " +
+        '`checkout.repairMissingGifts` (docs/repairs.md).',
+      tag: 'Orders',
+      query: repairsQuerySchema,
+      responses: { 200: { description: 'The repairs, newest first', schema: repairsResponseSchema }, 400: { description: 'A bad `limit` or `before`' } },
+      handler: async ({ shop, query }) => {
+        const before = query.before === undefined ? undefined : new Date(query.before);
+        const rows = await ctx.db
+          .select()
+          .from(orderRepairs)
+          .where(and(eq(orderRepairs.shopId, shop.id), before === undefined ? undefined : lt(orderRepairs.createdAt, before)))
+          .orderBy(desc(orderRepairs.createdAt), desc(bytewise(orderRepairs.orderId)), desc(bytewise(orderRepairs.ruleId)))
+          .limit(query.limit);
+        return {
+          repairs: rows.map((row) => ({
+            orderId: row.orderId,
+            campaignId: row.campaignId,
+            ruleId: row.ruleId,
+            variantId: row.variantId,
+            quantity: row.quantity,
+            status: row.status,
+            detail: row.detail,
+            createdAt: row.createdAt.toISOString(),
+            updatedAt: row.updatedAt.toISOString(),
+          })),
+        };
+      },
+    }),
+  ];
+}
