@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFunction } from '../scripts/build-function.ts';
 import { loadFunctionInQuickJs } from '../dev/checkout/quickjs-function.ts';
 import type { QuickJsFunction } from '../dev/checkout/quickjs-function.ts';
-import { cartLineId, deepShopConfig, manyGiftsCart, withRealId } from './support/checkout-deep-shop.ts';
+import { cartLineId, deepShopConfig, fullInput, manyGiftsCart, withRealId } from './support/checkout-deep-shop.ts';
 import { functionInput, giftLine, hundredRuleConfig, plainLine, shopPayload } from './support/checkout-shop.ts';
 
 type Result = { operations: Array<{ productDiscountsAdd: { candidates: GiftDiscountCandidate[] } }> };
@@ -163,29 +163,8 @@ describe('configuration over two metafields', () => {
 });
 
 describe('the input at 200 lines (platform: 128,000 bytes)', () => {
-  // Both configuration metafields nearly full, a signed-in customer with 20 tags asked and
-  // counts for 100 limited rules, and `collections` collection ids asked of every line.
-  const inputBytes = (collections: number) => {
-    const [config, config2] = deepShopConfig(100).metafields.map((m) => ({ jsonValue: JSON.parse(m.value) as unknown }));
-    const lines = manyGiftsCart().map((line) => ({
-      ...line,
-      merchandise: {
-        ...line.merchandise,
-        product: {
-          id: line.merchandise.product?.id ?? '',
-          inCollections: Array.from({ length: collections }, (_, i) => ({ collectionId: `gid://shopify/Collection/${450_000_000_000 + i}`, isMember: i % 3 === 0 })),
-        },
-      },
-      sellingPlanAllocation: null,
-    }));
-    const redemptions = JSON.stringify(Object.fromEntries(Array.from({ length: 100 }, (_, r) => [`rul_${String(r).padStart(16, '0')}`, 3])));
-    const customer = { id: 'gid://shopify/Customer/7000000000001', hasTags: Array.from({ length: 20 }, (_, i) => ({ tag: `tag-${i}`, hasTag: false })), metafield: { value: redemptions } };
-    const input = { cart: { lines, buyerIdentity: { isAuthenticated: true, customer } }, localization: { country: { isoCode: 'US' } }, presentmentCurrencyRate: '1.0', discount: { discountClasses: ['PRODUCT'], metafield: config, config2 } };
-    return Buffer.byteLength(JSON.stringify(input));
-  };
-
   it('fits with both metafields full and one collection asked; each collection costs about 14.6 KB at 200 lines', () => {
-    const [none, one, two] = [inputBytes(0), inputBytes(1), inputBytes(2)];
+    const [none, one, two] = [0, 1, 2].map((collections) => Buffer.byteLength(JSON.stringify(fullInput(collections))));
     console.log(`200-line input: ${none} bytes with no collection asked, ${one} with one, ${two} with two (limit 128000)`);
     expect(one).toBeLessThanOrEqual(128_000);
     expect(two - one).toBeGreaterThan(14_000);

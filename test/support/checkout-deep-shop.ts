@@ -85,3 +85,31 @@ export function manyGiftsCart(): GiftFunctionLine[] {
   while (lines.length < 200) lines.push(withRealId(plainLine(lines.length, '1.00'), lines.length));
   return lines;
 }
+
+/**
+ * The largest function input of a 200-line cart the tests build: `manyGiftsCart`, both
+ * configuration metafields of the 100 depth-4 rules, a signed-in customer with 20 tags asked and
+ * counts for 100 limited rules, and `collections` collection ids asked of every line.
+ */
+export function fullInput(collections: number) {
+  const [config, config2] = deepShopConfig(100).metafields.map((m) => ({ jsonValue: JSON.parse(m.value) as unknown }));
+  const lines = manyGiftsCart().map((line) => ({
+    ...line,
+    merchandise: {
+      ...line.merchandise,
+      product: {
+        id: line.merchandise.product?.id ?? '',
+        inCollections: Array.from({ length: collections }, (_, i) => ({ collectionId: collectionGid(i), isMember: i % 3 === 0 })),
+      },
+    },
+    sellingPlanAllocation: null,
+  }));
+  const redemptions = JSON.stringify(Object.fromEntries(Array.from({ length: 100 }, (_, r) => [ruleIdOf(r), 3])));
+  const customer = { id: 'gid://shopify/Customer/7000000000001', hasTags: Array.from({ length: 20 }, (_, i) => ({ tag: `tag-${i}`, hasTag: false })), metafield: { value: redemptions } };
+  return {
+    cart: { lines, buyerIdentity: { isAuthenticated: true, customer } },
+    localization: { country: { isoCode: 'US' } },
+    presentmentCurrencyRate: '1.0',
+    discount: { discountClasses: ['PRODUCT'], metafield: config, config2 },
+  };
+}
