@@ -36,8 +36,9 @@ export function inputQueryCost(document: string): number {
       Field(node: FieldNode) {
         const parent = typeInfo.getParentType();
         const type = typeInfo.getType();
-        if (node.name.value === '__typename' || parent === null || type === null || FREE_INSIDE.has(parent.name)) return;
+        if (node.name.value === '__typename' || parent == null || type == null || FREE_INSIDE.has(parent.name)) return;
         const named = getNamedType(type);
+        if (named === undefined) return;
         if (named.name === 'Metafield' || COST_3.has(node.name.value)) cost += 3;
         else if (isLeafType(named)) cost += 1;
       },

@@ -102,7 +102,7 @@ describe('output ≤ 20,000 bytes', () => {
         const out = fitOutput(byRule, rules, limit);
         const bytes = Buffer.byteLength(JSON.stringify(out));
         const given = new Map([...byRule.values()].flatMap((c) => c.targets.map((t) => [t.cartLine.id, `${JSON.stringify(c.value)} ${c.message}`])));
-        const kept = out.operations.flatMap((op) => op.productDiscountsAdd.candidates.flatMap((c) => c.targets.map((t) => [t.cartLine.id, `${JSON.stringify(c.value)} ${c.message}`])));
+        const kept = out.operations.flatMap((op) => op.productDiscountsAdd.candidates.flatMap((c) => c.targets.map((t) => [t.cartLine.id, `${JSON.stringify(c.value)} ${c.message}`] as const)));
         expect(bytes).toBeLessThanOrEqual(limit);
         for (const [id, discount] of kept) expect(given.get(id)).toBe(discount);
         expect(new Set(kept.map(([id]) => id)).size).toBe(kept.length);
@@ -164,7 +164,7 @@ describe('configuration over two metafields', () => {
 
 describe('the input at 200 lines (platform: 128,000 bytes)', () => {
   it('fits with both metafields full and one collection asked; each collection costs about 14.6 KB at 200 lines', () => {
-    const [none, one, two] = [0, 1, 2].map((collections) => Buffer.byteLength(JSON.stringify(fullInput(collections))));
+    const [none = 0, one = 0, two = 0] = [0, 1, 2].map((collections) => Buffer.byteLength(JSON.stringify(fullInput(collections))));
     console.log(`200-line input: ${none} bytes with no collection asked, ${one} with one, ${two} with two (limit 128000)`);
     expect(one).toBeLessThanOrEqual(128_000);
     expect(two - one).toBeGreaterThan(14_000);
