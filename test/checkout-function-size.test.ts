@@ -3,7 +3,17 @@
 // platform's line ids stays within 20,000 bytes (merged, then cut in the documented order),
 // and a configuration of 100 depth-4 rules is spread over the two metafields the function reads.
 import fc from 'fast-check';
-import { CONFIG_METAFIELD_KEYS, FUNCTION_OUTPUT_LIMIT_BYTES, buildCheckoutConfig, fitOutput, joinCheckoutConfig, runGiftDiscount, splitCheckoutConfig } from '@gcrs/engine/checkout';
+import {
+  CONFIG_METAFIELD_KEYS,
+  FUNCTION_OUTPUT_LIMIT_BYTES,
+  buildCheckoutConfig,
+  decodeTree,
+  encodeTree,
+  fitOutput,
+  joinCheckoutConfig,
+  runGiftDiscount,
+  splitCheckoutConfig,
+} from '@gcrs/engine/checkout';
 import type { CheckoutFunctionConfig, GiftDiscountCandidate, GiftFunctionInput } from '@gcrs/engine/checkout';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFunction } from '../scripts/build-function.ts';
@@ -159,6 +169,36 @@ describe('configuration over two metafields', () => {
     ['malformed', { g: (config as { g: string }).g, r: 'x' }],
   ])('config2 %s: the rules of config still give, those of config2 do not', (_name, second) => {
     expect(ids(inputWith(second))).toEqual(['gid://shopify/CartLine/g1']);
+  });
+});
+
+describe('the shorter tree spellings', () => {
+  type Tree = { type: string; [field: string]: unknown };
+  const leaf = fc.oneof(
+    fc.record({ type: fc.constant('cart.subtotal_gte'), value: fc.integer({ min: 0, max: 99_999 }) }),
+    fc.record({ type: fc.constant('customer.tag_in'), value: fc.array(fc.constantFrom('vip', 'gold'), { minLength: 2, maxLength: 2 }) }),
+    fc.record({ type: fc.constant('cart.item_count_gte'), value: fc.integer({ min: 1, max: 9 }) }),
+  );
+  const { tree } = fc.letrec<{ tree: Tree }>((t) => ({
+    tree: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      leaf,
+      fc.record({ type: fc.constant('NOT'), child: t('tree') }),
+      fc.record({ type: fc.constantFrom('AND', 'OR'), children: fc.array(t('tree'), { maxLength: 3 }) }),
+    ),
+  }));
+  it('decode(encode(tree)) is the tree, and the engine reads both spellings alike', () => {
+    fc.assert(
+      fc.property(tree, (t) => {
+        expect(decodeTree(encodeTree(t))).toEqual(t);
+      }),
+      { numRuns: 300 },
+    );
+    // The long spellings still decode (a configuration written before them).
+    expect(decodeTree(['&', [0, 5000], ['!', [13, 'US']]])).toEqual(decodeTree(encodeTree({ type: 'AND', children: [{ type: 'cart.subtotal_gte', value: 5000 }, { type: 'NOT', child: { type: 'country.in', value: ['US'] } }] })));
+    expect(encodeTree({ type: 'AND', children: [{ type: 'cart.subtotal_gte', value: 5000 }, { type: 'NOT', child: { type: 'country.in', value: ['US'] } }] })).toEqual([[0, 5000], [-14, 'US']]);
+    // An AND whose first child is unknown keeps its "&" (a bare 0 would read as a leaf code).
+    expect(encodeTree({ type: 'AND', children: [{ type: 'nope' }, { type: 'cart.item_count_gte', value: 2 }] })).toEqual(['&', 0, [3, 2]]);
   });
 });
 
