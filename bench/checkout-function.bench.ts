@@ -2,13 +2,15 @@
  * The checkout discount function inside QuickJS (the engine the platform compiles JS
  * functions to): a 200-line cart against a 100-rule shop, through the built bundle's `run`
  * export with the input parsed and the result serialised inside the VM, as on the platform.
- * Prints the bundle size, the configuration size and the time per cart.
+ * Prints the bundle size, the configuration size and the time per cart, and the output,
+ * configuration and input sizes beside the platform's limits (function-sizes.ts).
  *
  *   npm run bench:function -- [runs]
  */
 import { buildFunction } from '../scripts/build-function.ts';
 import { functionInput, hundredRuleConfig, twoHundredLineCart } from '../test/support/checkout-shop.ts';
 import { loadFunctionInQuickJs } from '../dev/checkout/quickjs-function.ts';
+import { printFunctionSizes } from './function-sizes.ts';
 
 const runs = Number(process.argv[2] ?? 200);
 const { code, bytes, gzipBytes } = await buildFunction({ write: true });
@@ -22,6 +24,7 @@ for (let i = 0; i < runs; i++) {
   fn.run(input);
   times.push(performance.now() - started);
 }
+printFunctionSizes(fn);
 fn.dispose();
 times.sort((a, b) => a - b);
 const at = (q: number) => (times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0).toFixed(2);

@@ -37,13 +37,14 @@ async function importDraft(target: TestShop, count: number, offset = 0): Promise
 
 describe('checkout configuration size on enable', () => {
   it('answers 409 with the size when the live rules would not fit', async () => {
-    const id = await importDraft(shop, 110, 0);
+    // About 94 bytes a rule: 250 rules are more than the two metafields of 10,000 bytes hold.
+    const id = await importDraft(shop, 250, 0);
     const res = await t.api(shop, { method: 'POST', url: `/api/v1/campaigns/${id}/enable` });
     expect(res.statusCode).toBe(409);
     const body = res.json() as { error: string; warnings: Array<Record<string, unknown>>; message: string };
     const size = body.warnings.find((w) => w.kind === 'checkout_config_size');
-    expect(size).toMatchObject({ kind: 'checkout_config_size', limit: 10000 });
-    expect(size?.bytes).toBeGreaterThan(10000);
+    expect(size).toMatchObject({ kind: 'checkout_config_size', limit: 10000, metafields: 2 });
+    expect(size?.bytes).toBeGreaterThan(20000);
     expect(body.message).toMatch(/checkout configuration/);
   });
 
@@ -131,6 +132,6 @@ describe('the discount_sync job', () => {
     // The platform keeps the last configuration that fitted.
     expect((await port.recordedConfig(shop.id))?.config.r).toHaveLength(2);
     const [failed] = await t.ctx.db.select().from(outbox).where(and(eq(outbox.shopId, shop.id), eq(outbox.status, 'failed')));
-    expect(failed?.lastError).toMatch(/^Checkout configuration is \d+ bytes, over the platform's 10000: not written$/);
+    expect(failed?.lastError).toMatch(/^Checkout configuration is \d+ bytes, more than its 2 metafields of 10000 bytes hold: not written$/);
   });
 });

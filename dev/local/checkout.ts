@@ -49,6 +49,7 @@ function metafieldOf(platform: PlatformStandin, domain: string, owner: string, k
 export function functionInputOf(deps: CheckoutDeps, cart: CartJson, customer: FixtureCustomer | null, discount: { id: string; discountClasses: string[] }): GiftFunctionInput {
   const { fixture, platform } = deps;
   const config = metafieldOf(platform, fixture.shopDomain, discount.id, 'config');
+  const config2 = metafieldOf(platform, fixture.shopDomain, discount.id, 'config2');
   const vars = JSON.parse(metafieldOf(platform, fixture.shopDomain, discount.id, 'vars') ?? '{}') as { tags?: string[]; collectionIds?: string[] };
   const lines: GiftFunctionLine[] = cart.items.map((item, index) => {
     const attribute = (key: string) => (item.properties[key] === undefined ? null : { value: item.properties[key] });
@@ -87,7 +88,11 @@ export function functionInputOf(deps: CheckoutDeps, cart: CartJson, customer: Fi
     },
     localization: { country: { isoCode: fixture.market.country } },
     presentmentCurrencyRate: '1.0',
-    discount: { discountClasses: discount.discountClasses, metafield: config === undefined ? null : { jsonValue: JSON.parse(config) as unknown } },
+    discount: {
+      discountClasses: discount.discountClasses,
+      metafield: config === undefined ? null : { jsonValue: JSON.parse(config) as unknown },
+      config2: config2 === undefined ? null : { jsonValue: JSON.parse(config2) as unknown },
+    },
   };
 }
 

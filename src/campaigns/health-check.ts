@@ -58,7 +58,7 @@ export type TriggerStatusWarning = {
  * configuration (CONTRACT "Checkout": at most 10,000 bytes); enabled anyway (`force=1`),
  * the sync keeps the last configuration that fitted, so the new gifts are charged.
  */
-export type CheckoutConfigSizeWarning = { kind: 'checkout_config_size'; bytes: number; limit: number };
+export type CheckoutConfigSizeWarning = { kind: 'checkout_config_size'; bytes: number; limit: number; metafields: number };
 
 /**
  * A rule of this campaign that the checkout function cannot check, so its gifts are charged at

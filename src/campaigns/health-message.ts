@@ -12,7 +12,7 @@ function describe(warning: HealthWarning): string {
         ? `gift ${warning.displayName ?? warning.variantGid} is ${warning.status}`
         : `gift ${warning.variantGid} is not in the catalog (post it to the admin catalog route first)`;
     case 'checkout_config_size':
-      return `the shop's live rules with this campaign need ${warning.bytes} bytes of checkout configuration, over the platform's limit of ${warning.limit} (disable another campaign or simplify rules)`;
+      return `the shop's live rules with this campaign need ${warning.bytes} bytes of checkout configuration, more than the checkout's ${warning.metafields} metafields of ${warning.limit} bytes hold (disable another campaign or simplify rules)`;
     case 'checkout_excluded':
       return warning.reason === 'market_condition'
         ? `rule ${warning.ruleId} names a market, which the checkout cannot check: its gifts would be charged at checkout (name countries instead)`

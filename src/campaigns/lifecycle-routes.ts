@@ -11,7 +11,7 @@ import { lowStockThresholdOf } from '../shops/settings.ts';
 import { effectiveCaps } from '../shops/plans.ts';
 import { writeShop } from '../shops/unit-of-work.ts';
 import { assertWithinCaps, isLive } from './caps.ts';
-import { CHECKOUT_CONFIG_LIMIT_BYTES } from '@gcrs/engine/checkout';
+import { CHECKOUT_CONFIG_LIMIT_BYTES, CONFIG_METAFIELD_KEYS } from '@gcrs/engine/checkout';
 import { configWithCampaign } from '../checkout/shop-checkout-config.ts';
 import { checkCampaignHealth } from './health-check.ts';
 import type { HealthWarning } from './health-check.ts';
@@ -64,7 +64,9 @@ export function lifecycleRoutes(ctx: AppContext): ShopRoute[] {
             const warnings: HealthWarning[] = await checkCampaignHealth(uow.tx, uow.shop.id, before.rules, lowStockThresholdOf(uow.shop.settings));
             // CONTRACT "Checkout": what does not fit the discount's metafield is reported here.
             const checkout = await configWithCampaign(uow.tx, uow.shop, before.id, before.rules);
-            if (!checkout.fits) warnings.unshift({ kind: 'checkout_config_size', bytes: checkout.bytes, limit: CHECKOUT_CONFIG_LIMIT_BYTES });
+            if (!checkout.fits) {
+              warnings.unshift({ kind: 'checkout_config_size', bytes: checkout.bytes, limit: CHECKOUT_CONFIG_LIMIT_BYTES, metafields: CONFIG_METAFIELD_KEYS.length });
+            }
             for (const { ruleId, reason } of checkout.excluded) {
               const own = before.rules.some((rule) => rule.id === ruleId);
               if (own && (reason === 'discount_code_condition' || reason === 'market_condition')) warnings.push({ kind: 'checkout_excluded', ruleId, reason });

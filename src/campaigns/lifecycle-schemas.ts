@@ -67,7 +67,8 @@ export const healthWarningSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('checkout_config_size'),
     bytes: z.int().meta({ description: "Bytes of the shop's checkout function configuration with this campaign live" }),
-    limit: z.int().meta({ description: 'The platform limit (10,000)' }),
+    limit: z.int().meta({ description: "The platform's limit per metafield (10,000)" }),
+    metafields: z.int().meta({ description: 'How many metafields the checkout function reads its configuration from (2)' }),
   }),
   z.object({
     kind: z.literal('checkout_excluded'),

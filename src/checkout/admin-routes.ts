@@ -3,7 +3,7 @@
  * the sync writes it"): the metafields the sync last wrote to the platform, or, for a shop
  * without a platform connection, recorded as they would be written.
  */
-import { CHECKOUT_CONFIG_LIMIT_BYTES } from '@gcrs/engine/checkout';
+import { CHECKOUT_CONFIG_LIMIT_BYTES, splitCheckoutConfig, utf8Length } from '@gcrs/engine/checkout';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../http/errors.ts';
@@ -17,10 +17,13 @@ const checkoutConfigResponseSchema = z.object({
       description: '`platform`: written to the shop\'s discount metafields; `recorded`: no platform connection, this is what they would hold',
     }),
     platformDiscountId: z.string().nullable(),
-    config: z.record(z.string(), z.unknown()).meta({ description: 'The `$app:gifts`/`config` metafield' }),
+    config: z.record(z.string(), z.unknown()).meta({ description: 'The whole configuration: the `$app:gifts`/`config` metafield, continued in `config2` when it does not fit one' }),
     variables: z.record(z.string(), z.unknown()).meta({ description: 'The `$app:gifts`/`vars` metafield (input query variables)' }),
-    bytes: z.int().meta({ description: 'Both metafields\' JSON in UTF-8 bytes' }),
-    limit: z.int().meta({ description: 'The platform\'s limit, 10,000 bytes' }),
+    bytes: z.int().meta({ description: 'The configuration\'s and the variables\' JSON in UTF-8 bytes' }),
+    metafields: z
+      .array(z.object({ key: z.string(), bytes: z.int() }))
+      .meta({ description: 'Each metafield as written (`config`, `config2`, `vars`) and its UTF-8 bytes; each is at most `limit`' }),
+    limit: z.int().meta({ description: 'The platform\'s limit per metafield, 10,000 bytes' }),
     writtenAt: z.iso.datetime(),
     lastError: z.string().nullable().meta({ description: 'The last failed write to the platform since `writtenAt`' }),
     lastErrorAt: z.iso.datetime().nullable(),
@@ -35,7 +38,8 @@ export function checkoutAdminRoutes(ctx: AppContext): MountableRoute[] {
       path: '/checkout-config',
       operationId: 'getCheckoutConfig',
       summary: 'The checkout discount\'s configuration as the sync last wrote it',
-      description: 'A configuration over the limit is never written, so `bytes` is at most `limit`; the sync job\'s `lastError` says when one was refused.',
+      description:
+        'The configuration spans the discount\'s metafields `config` and `config2` (`{}` when unused); one that does not fit them is never written, so each of `metafields` is at most `limit`; the sync job\'s `lastError` says when one was refused.',
       tag: 'Checkout',
       responses: {
         200: { description: 'The configuration', schema: checkoutConfigResponseSchema },
@@ -51,6 +55,10 @@ export function checkoutAdminRoutes(ctx: AppContext): MountableRoute[] {
             config: record.config,
             variables: record.variables,
             bytes: record.bytes,
+            metafields: [
+              ...splitCheckoutConfig(record.config).metafields.map(({ key, bytes }) => ({ key, bytes })),
+              { key: 'vars', bytes: utf8Length(JSON.stringify(record.variables)) },
+            ],
             limit: CHECKOUT_CONFIG_LIMIT_BYTES,
             writtenAt: record.writtenAt.toISOString(),
             lastError: record.lastError,

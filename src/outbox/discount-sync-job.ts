@@ -8,7 +8,7 @@
  * keeps the last configuration that fitted (the new gifts are charged, nothing given away).
  */
 import { and, eq } from 'drizzle-orm';
-import { CHECKOUT_CONFIG_LIMIT_BYTES } from '@gcrs/engine/checkout';
+import { CHECKOUT_CONFIG_LIMIT_BYTES, CONFIG_METAFIELD_KEYS } from '@gcrs/engine/checkout';
 import { shopCheckoutConfig } from '../checkout/shop-checkout-config.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { campaigns } from '../db/schema.ts';
@@ -80,7 +80,7 @@ async function writeConfig(db: Database, port: DiscountPort, shopId: string, fol
     await enqueueJobOnce(db, shopId, 'discount_sync', followUp, { id: `obx_cfg_${until.toString(36)}`, at: new Date(until) });
   }
   if (!built.fits) {
-    const error = `Checkout configuration is ${built.bytes} bytes, over the platform's ${CHECKOUT_CONFIG_LIMIT_BYTES}: not written`;
+    const error = `Checkout configuration is ${built.bytes} bytes, more than its ${CONFIG_METAFIELD_KEYS.length} metafields of ${CHECKOUT_CONFIG_LIMIT_BYTES} bytes hold: not written`;
     return { ok: false, statusCode: null, error, durationMs: elapsed(), final: true };
   }
   await port.writeCheckoutConfig(shopId, { config: built.config, variables: built.variables, bytes: built.bytes });

@@ -2,11 +2,12 @@
  * The platform's side of the discount port (CONTRACT "Checkout"), through the platform's
  * official Node client (Admin GraphQL). One automatic app discount per shop runs the
  * gift-discount function; the sync writes the configuration as its metafields
- * (`$app:gifts` `config` and `vars`), creating the discount with the function's id first
+ * (`$app:gifts` `config`, `config2` and `vars`), creating the discount with the function's id first
  * when the shop has none. Campaign on/off is part of the configuration, so
  * `syncAutomaticDiscount` has nothing to do here. shop-discount-port.ts uses it for the shops
  * that hold an access token (connections.ts).
  */
+import { splitCheckoutConfig } from '@gcrs/engine/checkout';
 import { adminClient, assertAnswered } from './admin-client.ts';
 import type { PlatformCredentials } from './admin-client.ts';
 import { CREATE_GIFT_DISCOUNT, FIND_GIFT_DISCOUNT, SET_METAFIELDS, giftDiscountSearch } from './admin-documents.ts';
@@ -43,7 +44,24 @@ export type PlatformWriteOptions = {
 };
 
 /**
- * Writes both metafields of the shop's gift discount, creating the discount first when the shop
+ * The discount's metafields for a configuration: every configuration metafield the input query
+ * reads (`config`, `config2`: a shrinking configuration writes `{}` to the one it no longer
+ * uses, config-metafields.ts) and `vars`, all in one call (metafieldsSet takes up to 25).
+ * Throws when the configuration does not fit them: a cut configuration is never written.
+ *
+ * @example checkoutConfigMetafields(write).map((m) => m.key) // ['config', 'config2', 'vars']
+ */
+export function checkoutConfigMetafields(write: Pick<CheckoutConfigWrite, 'config' | 'variables'>): Array<{ namespace: string; key: string; type: 'json'; value: string }> {
+  const split = splitCheckoutConfig(write.config);
+  if (!split.fits) throw new Error('Writing the configuration failed: it does not fit the discount\'s metafields');
+  return [
+    ...split.metafields.map((metafield) => ({ namespace: NAMESPACE, key: metafield.key, type: 'json' as const, value: metafield.value })),
+    { namespace: NAMESPACE, key: 'vars', type: 'json' as const, value: JSON.stringify(write.variables) },
+  ];
+}
+
+/**
+ * Writes the metafields of the shop's gift discount (checkoutConfigMetafields), creating the discount first when the shop
  * has none; returns the discount's id. Throws PlatformUnauthorizedError on a 401, an Error on
  * any other failure (the job is retried).
  *
@@ -55,10 +73,7 @@ export async function writeCheckoutConfigToPlatform(
   options: PlatformWriteOptions,
 ): Promise<{ discountId: string }> {
   const client = adminClient(credentials, options);
-  const metafields = [
-    { namespace: NAMESPACE, key: 'config', type: 'json', value: JSON.stringify(write.config) },
-    { namespace: NAMESPACE, key: 'vars', type: 'json', value: JSON.stringify(write.variables) },
-  ];
+  const metafields = checkoutConfigMetafields(write);
   const found = await client.request<{ discountNodes: { nodes: Array<{ id: string }> } }>(FIND_GIFT_DISCOUNT, {
     variables: { query: giftDiscountSearch(DISCOUNT_TITLE) },
   });

@@ -2,6 +2,8 @@
 // endpoint (the official client's own fetch hook): what it sends, and how it fails.
 import { describe, expect, it } from 'vitest';
 import { createAdminDiscountPort } from '../../src/platform/admin-discount-port.ts';
+import { joinCheckoutConfig } from '@gcrs/engine/checkout';
+import { deepShopConfig } from '../support/checkout-deep-shop.ts';
 import { hundredRuleConfig } from '../support/checkout-shop.ts';
 
 type Sent = { url: string; query: string; variables: Record<string, unknown> };
@@ -35,9 +37,12 @@ describe('createAdminDiscountPort', () => {
     expect(discount.discountClasses).toEqual(['PRODUCT']);
     expect(discount.metafields.map((m) => [m.namespace, m.key, m.type])).toEqual([
       ['$app:gifts', 'config', 'json'],
+      ['$app:gifts', 'config2', 'json'],
       ['$app:gifts', 'vars', 'json'],
     ]);
     expect(JSON.parse(discount.metafields[0]?.value ?? '')).toEqual(built.config);
+    // Everything fits `config`: `config2` is written empty.
+    expect(discount.metafields[1]?.value).toBe('{}');
   });
 
   it('sets the metafields on the existing discount', async () => {
@@ -50,8 +55,29 @@ describe('createAdminDiscountPort', () => {
     const metafields = platform.sent[1]?.variables.metafields as Array<{ ownerId: string; key: string }>;
     expect(metafields.map((m) => [m.ownerId, m.key])).toEqual([
       ['gid://shopify/DiscountAutomaticNode/7', 'config'],
+      ['gid://shopify/DiscountAutomaticNode/7', 'config2'],
       ['gid://shopify/DiscountAutomaticNode/7', 'vars'],
     ]);
+  });
+
+  it('spreads a configuration over one metafield into config and config2, and never writes one that does not fit', async () => {
+    const platform = fakePlatform([
+      { discountNodes: { nodes: [{ id: 'gid://shopify/DiscountAutomaticNode/7' }] } },
+      { metafieldsSet: { metafields: [{ id: '1' }, { id: '2' }, { id: '3' }], userErrors: [] } },
+    ]);
+    const deep = deepShopConfig(100);
+    const port = createAdminDiscountPort({ credentials, functionId: 'fn-1', fetch: platform.fetch });
+    await port.writeCheckoutConfig('shp_1', { config: deep.config, variables: deep.variables, bytes: deep.bytes });
+    const sent = platform.sent[1]?.variables.metafields as Array<{ key: string; value: string }>;
+    expect(sent.map((m) => m.key)).toEqual(['config', 'config2', 'vars']);
+    for (const m of sent) expect(Buffer.byteLength(m.value)).toBeLessThanOrEqual(10_000);
+    expect(joinCheckoutConfig(JSON.parse(sent[0]?.value ?? ''), [JSON.parse(sent[1]?.value ?? '')])).toEqual(deep.config);
+
+    const tooBig = deepShopConfig(130);
+    const none = fakePlatform([]);
+    const refusing = createAdminDiscountPort({ credentials, functionId: 'fn-1', fetch: none.fetch });
+    await expect(refusing.writeCheckoutConfig('shp_1', { config: tooBig.config, variables: tooBig.variables, bytes: tooBig.bytes })).rejects.toThrow(/does not fit/);
+    expect(none.sent).toHaveLength(0);
   });
 
   it('throws on user errors (the job is retried) and for a shop that is not connected', async () => {

@@ -190,7 +190,7 @@ describe('the discount sync per shop, and GET /admin/v1/shops/:shopId/checkout-c
       'metafieldsSet',
     ]);
     const metafields = platform.requests[1]?.variables.metafields as Array<{ ownerId: string; key: string; value: string }>;
-    expect(metafields.map((m) => m.ownerId)).toEqual([discountIdOf(platform, domainA), discountIdOf(platform, domainA)]);
+    expect(metafields.map((m) => [m.ownerId, m.key])).toEqual(['config', 'config2', 'vars'].map((key) => [discountIdOf(platform, domainA), key]));
     expect((JSON.parse(metafields[0]?.value ?? 'null') as { r: unknown[] }).r).toHaveLength(0);
     expect(((await checkoutConfig(shop)).json() as { checkoutConfig: { config: { r: unknown[] } } }).checkoutConfig.config.r).toHaveLength(0);
   });

@@ -585,7 +585,7 @@ export interface paths {
         };
         /**
          * The checkout discount's configuration as the sync last wrote it
-         * @description A configuration over the limit is never written, so `bytes` is at most `limit`; the sync job's `lastError` says when one was refused.
+         * @description The configuration spans the discount's metafields `config` and `config2` (`{}` when unused); one that does not fit them is never written, so each of `metafields` is at most `limit`; the sync job's `lastError` says when one was refused.
          */
         get: operations["getCheckoutConfig"];
         put?: never;
@@ -2039,8 +2039,10 @@ export interface operations {
                             kind: "checkout_config_size";
                             /** @description Bytes of the shop's checkout function configuration with this campaign live */
                             bytes: number;
-                            /** @description The platform limit (10,000) */
+                            /** @description The platform's limit per metafield (10,000) */
                             limit: number;
+                            /** @description How many metafields the checkout function reads its configuration from (2) */
+                            metafields: number;
                         } | {
                             /** @constant */
                             kind: "checkout_excluded";
@@ -5245,7 +5247,7 @@ export interface operations {
                              */
                             target: "platform" | "recorded";
                             platformDiscountId: string | null;
-                            /** @description The `$app:gifts`/`config` metafield */
+                            /** @description The whole configuration: the `$app:gifts`/`config` metafield, continued in `config2` when it does not fit one */
                             config: {
                                 [key: string]: unknown;
                             };
@@ -5253,9 +5255,14 @@ export interface operations {
                             variables: {
                                 [key: string]: unknown;
                             };
-                            /** @description Both metafields' JSON in UTF-8 bytes */
+                            /** @description The configuration's and the variables' JSON in UTF-8 bytes */
                             bytes: number;
-                            /** @description The platform's limit, 10,000 bytes */
+                            /** @description Each metafield as written (`config`, `config2`, `vars`) and its UTF-8 bytes; each is at most `limit` */
+                            metafields: {
+                                key: string;
+                                bytes: number;
+                            }[];
+                            /** @description The platform's limit per metafield, 10,000 bytes */
                             limit: number;
                             /** Format: date-time */
                             writtenAt: string;

@@ -13,3 +13,6 @@ export type {
   ExcludedRule,
 } from './checkout/compact-config.ts';
 export { LEAF_CODEC, decodeTree, encodeTree } from './checkout/compact-tree.ts';
+export { CONFIG_METAFIELD_KEYS, joinCheckoutConfig, splitCheckoutConfig } from './checkout/config-metafields.ts';
+export type { ConfigContinuation, ConfigMetafield, ConfigMetafieldKey } from './checkout/config-metafields.ts';
+export { FUNCTION_OUTPUT_LIMIT_BYTES, fitOutput } from './checkout/fit-output.ts';

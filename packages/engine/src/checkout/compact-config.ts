@@ -1,19 +1,21 @@
 /**
  * The checkout function's configuration: a shop's live rules in the compact form the
- * automatic discount's metafield holds (CONTRACT "Checkout": at most 10,000 bytes of JSON for
- * the whole shop). Only what the function needs to re-check a gift line: the rule (by a short
+ * automatic discount's metafields hold (CONTRACT "Checkout": at most 10,000 bytes of JSON a
+ * metafield; config-metafields.ts spreads it over two). Only what the function needs to re-check a gift line: the rule (by a short
  * hash of its id), its campaign, its compiled-to-compact condition tree, its gifts with their
  * quantities, its discount and title, its experiment; the base currency and the checkout
  * settings a discount can express. Pure and zod-free (the function bundle imports the types).
  */
 import { readGiftConfig, readRuleOptions, readShopSettings } from '../compile/read-rule-parts.ts';
 import { numericIdOf } from '../ids.ts';
-import { fnv1a32 } from '../planner/fnv1a.ts';
+import { CHECKOUT_CONFIG_LIMIT_BYTES, keyOf, utf8Length } from './config-bytes.ts';
+import { splitCheckoutConfig } from './config-metafields.ts';
+import type { ConfigMetafield } from './config-metafields.ts';
 import { compactId, encodeTree } from './compact-tree.ts';
 import type { CompactNode } from './compact-tree.ts';
 
-/** The platform's cap on the metafield a function reads (bytes of the JSON value). */
-export const CHECKOUT_CONFIG_LIMIT_BYTES = 10_000;
+// The byte and key helpers live in config-bytes.ts (the metafield split needs them too).
+export { CHECKOUT_CONFIG_LIMIT_BYTES, keyOf, utf8Length } from './config-bytes.ts';
 
 /**
  * One rule: `[ruleKey, campaignIndex, tree, gifts, discount?, titleIndex?, experimentIndex?, per?]`.
@@ -66,8 +68,13 @@ export type ExcludedRule = { ruleId: string; reason: 'invalid_rule' | 'discount_
 export type CheckoutConfigBuild = {
   config: CheckoutFunctionConfig;
   variables: CheckoutFunctionVariables;
-  /** UTF-8 bytes of `JSON.stringify(config)` plus those of the variables: what the platform stores. */
+  /** UTF-8 bytes of `JSON.stringify(config)` plus those of the variables: the configuration's size. */
   bytes: number;
+  /** The discount metafields that hold `config` (config-metafields.ts), as written. */
+  metafields: ConfigMetafield[];
+  /** UTF-8 bytes of the variables' metafield (`vars`). */
+  variablesBytes: number;
+  /** Every metafield (each of `metafields`, and `vars`) within the platform's 10,000 bytes. */
   fits: boolean;
   /** Live rules the function cannot re-check, hence never discounts (fail closed). */
   excluded: ExcludedRule[];
@@ -89,38 +96,6 @@ type PayloadLike = {
 
 /** A collection of the catalog: references by handle are resolved to its id. */
 export type ConfigCollection = { id: string; handle: string };
-
-const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-
-/**
- * The short key of an id in the configuration: the low 24 bits of FNV-1a 32 as four
- * base64url characters. The key only says which rule a line claims; the claim is then
- * re-checked in full, so a guessed key gains nothing. Live ids of one shop that share a key
- * keep their full ids (see `uniqueKeys`), so a collision costs bytes, never correctness.
- *
- * @example keyOf('rul_0Wn3kQ7a3fK9x0Lq') // four characters
- */
-export function keyOf(id: string): string {
-  const hash = fnv1a32(id);
-  let key = '';
-  for (let shift = 18; shift >= 0; shift -= 6) key += KEY_ALPHABET[(hash >>> shift) & 63];
-  return key;
-}
-
-/** UTF-8 length of a string, without TextEncoder (not every function runtime has it). */
-export function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
-}
 
 const DISCOUNT_LEAVES = new Set(['discount.code_present', 'discount.code_not_present', 'discount.code_equals']);
 
@@ -216,7 +191,7 @@ export function buildCheckoutConfig(payload: PayloadLike, collections: readonly 
       const id = collection !== undefined ? (numericIdOf(collection.id) ?? collection.id) : numeric;
       if (id === undefined) return leaf;
       collectionIds.add(`gid://shopify/Collection/${id}`);
-      return { ...leaf, value: id };
+      return { ...leaf, value: compactId(id) };
     });
     const campaignKey = campaignKeys.get(rule.campaignId ?? '') ?? '';
     if (!campaigns.includes(campaignKey)) campaigns.push(campaignKey);
@@ -260,6 +235,8 @@ export function buildCheckoutConfig(payload: PayloadLike, collections: readonly 
     ...(Object.keys(k).length > 0 ? { k } : {}),
   };
   const variables: CheckoutFunctionVariables = { tags: [...tags], collectionIds: [...collectionIds] };
-  const bytes = utf8Length(JSON.stringify(config)) + utf8Length(JSON.stringify(variables));
-  return { config, variables, bytes, fits: bytes <= CHECKOUT_CONFIG_LIMIT_BYTES, excluded };
+  const variablesBytes = utf8Length(JSON.stringify(variables));
+  const bytes = utf8Length(JSON.stringify(config)) + variablesBytes;
+  const split = splitCheckoutConfig(config);
+  return { config, variables, bytes, metafields: split.metafields, variablesBytes, fits: split.fits && variablesBytes <= CHECKOUT_CONFIG_LIMIT_BYTES, excluded };
 }

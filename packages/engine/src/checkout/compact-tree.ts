@@ -1,10 +1,14 @@
 /**
  * The compact form of a condition tree in the checkout function's configuration, where every
- * byte counts (the platform caps the metafield at 10,000 bytes for the whole shop):
+ * byte counts (the platform caps each metafield at 10,000 bytes):
  * `["&", ...children]`, `["|", ...children]`, `["!", child]`, and a leaf as
  * `[code, ...fields]` with `code` its index in {@link LEAF_CODEC} and its fields in the
- * table's order (trailing absent fields dropped, absent inner ones `null`). Both directions
- * walk with explicit stacks, like the rest of the engine (no recursion, any depth).
+ * table's order (trailing absent fields dropped, absent inner ones `null`). Two shorter
+ * spellings, which the decoder reads beside the long ones: an AND whose first child is an
+ * array drops its `"&"` (`[child, ...]`: a node whose head is an array is an AND), and a NOT of
+ * a leaf is that leaf with its code complemented (`[~code, ...fields]`, a negative head).
+ * Both directions walk with explicit stacks, like the rest of the engine (no recursion, any
+ * depth).
  */
 import { numericIdOf } from '../ids.ts';
 
@@ -102,7 +106,28 @@ export function encodeTree(tree: unknown, mapLeaf: (leaf: Record<string, unknown
     while (encoded.length > 1 && encoded[encoded.length - 1] === null) encoded.pop();
     item.out.push(encoded);
   }
-  return (root[0] as CompactNode | 0 | undefined) ?? 0;
+  const encoded = (root[0] as CompactNode | 0 | undefined) ?? 0;
+  shorten(encoded);
+  return encoded;
+}
+
+/**
+ * The two shorter spellings, in place: `["&", [..], ...]` → `[[..], ...]` (4 bytes an AND) and
+ * `["!", [code, ...]]` → `[~code, ...]` (5 bytes a negated leaf).
+ */
+function shorten(tree: unknown): void {
+  const stack: unknown[] = [tree];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (!Array.isArray(node)) continue;
+    const [head, first] = node as unknown[];
+    if (head === '!') {
+      if (Array.isArray(first) && typeof first[0] === 'number' && first[0] >= 0) node.splice(0, 2, ~first[0], ...(first.slice(1) as unknown[]));
+      else stack.push(first);
+    } else if (head === '&' || head === '|') {
+      for (let i = 1; i < node.length; i++) stack.push(node[i]);
+      if (head === '&' && Array.isArray(first)) node.shift();
+    }
+  }
 }
 
 /**
@@ -121,6 +146,19 @@ export function decodeTree(compact: unknown): unknown {
       continue;
     }
     const head: unknown = node[0];
+    // The short spellings: a bare AND (its head is its first child) and a negated leaf.
+    if (Array.isArray(head)) {
+      const children: unknown[] = [];
+      item.put({ type: 'AND', children });
+      for (let i = node.length - 1; i >= 0; i--) stack.push({ node: node[i], put: (value) => (children[i] = value) });
+      continue;
+    }
+    if (typeof head === 'number' && Number.isInteger(head) && head < 0) {
+      const decoded: Record<string, unknown> = { type: 'NOT' };
+      item.put(decoded);
+      stack.push({ node: [~head, ...(node.slice(1) as unknown[])], put: (value) => (decoded.child = value) });
+      continue;
+    }
     const combinator = typeof head === 'string' ? COMBINATOR_TYPES[head] : undefined;
     if (combinator === 'NOT') {
       const decoded: Record<string, unknown> = { type: 'NOT' };

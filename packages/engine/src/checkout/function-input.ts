@@ -43,6 +43,8 @@ export type GiftFunctionInput = {
     discountClasses?: string[];
     /** `$app:gifts` / `config`: the compact configuration (compact-config.ts). */
     metafield?: { jsonValue?: unknown; value?: string } | null;
+    /** `$app:gifts` / `config2`: the rules that did not fit in `config` (config-metafields.ts). */
+    config2?: { jsonValue?: unknown; value?: string } | null;
   } | null;
 };
 

@@ -34,6 +34,8 @@ import { idKeyOf } from '../ids.ts';
 import type { EvaluationContext } from '../schema/evaluation-context.ts';
 import type { CheckoutFunctionConfig, CompactRule } from './compact-config.ts';
 import { keyOf } from './compact-config.ts';
+import { joinCheckoutConfig } from './config-metafields.ts';
+import { fitOutput } from './fit-output.ts';
 import { decodeTree } from './compact-tree.ts';
 import type { GiftDiscountCandidate, GiftDiscountValue, GiftFunctionInput, GiftFunctionLine, GiftFunctionResult } from './function-input.ts';
 import { toDecimalString, toMinorUnits } from './money.ts';
@@ -66,15 +68,9 @@ function metafieldJson(metafield: { jsonValue?: unknown; value?: unknown } | nul
   }
 }
 
-function readConfig(input: GiftFunctionInput): CheckoutFunctionConfig | undefined {
-  const value = metafieldJson(input.discount?.metafield);
-  if (typeof value !== 'object' || value === null) return undefined;
-  const config = value as Partial<CheckoutFunctionConfig>;
-  if (config.v !== 1 || typeof config.c !== 'string' || !Array.isArray(config.r) || !Array.isArray(config.p) || !Array.isArray(config.m)) {
-    return undefined;
-  }
-  return config as CheckoutFunctionConfig;
-}
+/** The configuration: `config`, with `config2`'s rules when it continues it (config-metafields.ts). */
+const readConfig = (input: GiftFunctionInput): CheckoutFunctionConfig | undefined =>
+  joinCheckoutConfig(metafieldJson(input.discount?.metafield), [metafieldJson(input.discount?.config2)]);
 
 function readRule(compact: CompactRule, config: CheckoutFunctionConfig): Rule | undefined {
   if (!Array.isArray(compact)) return undefined;
@@ -293,6 +289,6 @@ export function runGiftDiscount(input: GiftFunctionInput): GiftFunctionResult {
     if (existing === undefined) candidates.set(rule, { targets: [target], value, message: rule.title });
     else existing.targets.push(target);
   });
-  if (candidates.size === 0) return NO_DISCOUNT;
-  return { operations: [{ productDiscountsAdd: { candidates: [...candidates.values()], selectionStrategy: 'ALL' } }] };
+  // Merged per discount, and within the platform's output limit (fit-output.ts).
+  return fitOutput(candidates, [...keyOfRule.keys()]);
 }

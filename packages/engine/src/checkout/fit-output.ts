@@ -1,0 +1,82 @@
+/**
+ * The function's output within the platform's limit (docs/checkout-function.md "Output size").
+ * The platform caps a function's output at 20 kB (1 kB = 1,000 bytes, for carts of up to 200
+ * lines) and applies *nothing* from an output over it, so one cart with many gift lines would
+ * lose every gift. Two steps, each never granting more than the unguarded output:
+ *
+ * 1. **Merge**: one candidate per distinct discount (same `value`, same `message`) with all its
+ *    cartLine targets. A percentage and a per-item fixed amount apply to each target alone, so
+ *    the platform discounts exactly what it did with one candidate per rule.
+ * 2. **Drop**, only when the merged output is still over the limit: targets are kept while they
+ *    fit, rule by rule in the order the merchant ranks rules (higher `priority` first, the
+ *    stacking order; then the configuration's order, which is the rules payload's), each rule's
+ *    lines in cart order. A target that does not fit is left out (that line pays full price) and
+ *    the next one is tried.
+ *
+ * Sizes are the UTF-8 bytes of the JSON the function writes (no whitespace), counted exactly
+ * from the parts, so the kept output is at most the limit to the byte.
+ */
+import { utf8Length } from './compact-config.ts';
+import type { GiftDiscountCandidate, GiftFunctionResult } from './function-input.ts';
+
+/** The platform's cap on a function's output (bytes of JSON, carts of up to 200 lines). */
+export const FUNCTION_OUTPUT_LIMIT_BYTES = 20_000;
+
+const NO_DISCOUNT: GiftFunctionResult = { operations: [] };
+
+const resultOf = (candidates: GiftDiscountCandidate[]): GiftFunctionResult =>
+  candidates.length === 0 ? NO_DISCOUNT : { operations: [{ productDiscountsAdd: { candidates, selectionStrategy: 'ALL' } }] };
+
+const discountKey = (candidate: GiftDiscountCandidate): string => `${JSON.stringify(candidate.value)}\u0000${candidate.message}`;
+
+const jsonBytes = (value: unknown): number => utf8Length(JSON.stringify(value));
+
+/** One candidate per distinct discount, its targets in the order the candidates give them. */
+function merge(candidates: Iterable<GiftDiscountCandidate>): GiftDiscountCandidate[] {
+  const byDiscount = new Map<string, GiftDiscountCandidate>();
+  for (const candidate of candidates) {
+    const key = discountKey(candidate);
+    const merged = byDiscount.get(key);
+    if (merged === undefined) byDiscount.set(key, { targets: [...candidate.targets], value: candidate.value, message: candidate.message });
+    else merged.targets.push(...candidate.targets);
+  }
+  return [...byDiscount.values()];
+}
+
+/**
+ * The result for the rules' candidates: merged, and within `limit` bytes of JSON.
+ * `configOrder` is every rule in configuration order (the tie-break after priority).
+ *
+ * @example fitOutput(candidatesByRule, rulesInConfigOrder) // { operations: [...] }, JSON ≤ 20,000 bytes
+ */
+export function fitOutput<R extends { priority: number }>(
+  byRule: ReadonlyMap<R, GiftDiscountCandidate>,
+  configOrder: readonly R[],
+  limit: number = FUNCTION_OUTPUT_LIMIT_BYTES,
+): GiftFunctionResult {
+  const merged = resultOf(merge(byRule.values()));
+  if (jsonBytes(merged) <= limit) return merged;
+
+  const rank = new Map<R, number>();
+  configOrder.forEach((rule, index) => rank.set(rule, index));
+  const rules = [...byRule.keys()].sort((a, b) => b.priority - a.priority || (rank.get(a) ?? 0) - (rank.get(b) ?? 0));
+  const kept = new Map<string, GiftDiscountCandidate>();
+  // `{"operations":[{"productDiscountsAdd":{"candidates":[],"selectionStrategy":"ALL"}}]}`, then
+  // each candidate's shell (`{"targets":[],"value":…,"message":…}`) and each target, with commas.
+  let size = jsonBytes({ operations: [{ productDiscountsAdd: { candidates: [], selectionStrategy: 'ALL' } }] });
+  for (const rule of rules) {
+    const candidate = byRule.get(rule);
+    if (candidate === undefined) continue;
+    const key = discountKey(candidate);
+    for (const target of candidate.targets) {
+      const out = kept.get(key);
+      const targetBytes = jsonBytes(target);
+      const added = out === undefined ? (kept.size > 0 ? 1 : 0) + jsonBytes({ targets: [], value: candidate.value, message: candidate.message }) + targetBytes : (out.targets.length > 0 ? 1 : 0) + targetBytes;
+      if (size + added > limit) continue;
+      size += added;
+      if (out === undefined) kept.set(key, { targets: [target], value: candidate.value, message: candidate.message });
+      else out.targets.push(target);
+    }
+  }
+  return resultOf([...kept.values()]);
+}
