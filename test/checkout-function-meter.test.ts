@@ -6,7 +6,8 @@ import { runGiftDiscount } from '@gcrs/engine/checkout';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMeteredFunctionInQuickJs } from '../dev/checkout/quickjs-function.ts';
 import type { MeteredQuickJsFunction } from '../dev/checkout/quickjs-function.ts';
-import { METER_EXPORT, meterWasm } from '../dev/checkout/wasm-meter.ts';
+import type { WasmCounter } from '../dev/checkout/wasm-meter.ts';
+import { METER_EXPORT, meterWasm, wasm } from '../dev/checkout/wasm-meter.ts';
 import { buildFunction } from '../scripts/build-function.ts';
 import { functionInput, hundredRuleConfig, twoHundredLineCart } from './support/checkout-shop.ts';
 import { withUuidLineIds } from './support/cart-line-ids.ts';
@@ -23,13 +24,13 @@ function moduleOf(body: number[]): Uint8Array {
   ]);
 }
 async function metered(body: number[]) {
-  const { instance } = await WebAssembly.instantiate(meterWasm(moduleOf(body)));
-  const counter = instance.exports[METER_EXPORT] as WebAssembly.Global;
+  const { instance } = await wasm.instantiate(meterWasm(moduleOf(body)));
+  const counter = instance.exports[METER_EXPORT] as WasmCounter;
   const f = instance.exports.f as (n: number) => number;
   return (n: number) => {
-    const before = counter.value as bigint;
+    const before = counter.value;
     const result = f(n);
-    return { result, instructions: Number((counter.value as bigint) - before) };
+    return { result, instructions: Number(counter.value - before) };
   };
 }
 

@@ -10,7 +10,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { RELEASE_SYNC, getQuickJS, newQuickJSWASMModuleFromVariant, newVariant } from 'quickjs-emscripten';
 import type { QuickJSContext, QuickJSHandle, QuickJSWASMModule } from 'quickjs-emscripten';
-import { METER_EXPORT, meterWasm } from './wasm-meter.ts';
+import type { WasmCounter } from './wasm-meter.ts';
+import { METER_EXPORT, meterWasm, wasm } from './wasm-meter.ts';
 
 export type QuickJsFunction = { run(input: unknown): unknown; dispose(): void };
 
@@ -40,13 +41,13 @@ let meteredQuickJs: Promise<{ quickjs: QuickJSWASMModule; counter: () => number 
 function loadMeteredQuickJs(): Promise<{ quickjs: QuickJSWASMModule; counter: () => number }> {
   meteredQuickJs ??= (async () => {
     const path = createRequire(import.meta.url).resolve('@jitl/quickjs-wasmfile-release-sync/wasm');
-    const compiled = await WebAssembly.compile(meterWasm(readFileSync(path)));
-    let global: WebAssembly.Global | undefined;
+    const compiled = await wasm.compile(meterWasm(readFileSync(path)));
+    let global: WasmCounter | undefined;
     const variant = newVariant(RELEASE_SYNC, {
       emscriptenModule: {
-        instantiateWasm(imports: WebAssembly.Imports, onSuccess: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) {
-          const instance = new WebAssembly.Instance(compiled, imports);
-          global = instance.exports[METER_EXPORT] as WebAssembly.Global;
+        instantiateWasm(imports: object, onSuccess: (instance: object, module: object) => void) {
+          const instance = new wasm.Instance(compiled, imports);
+          global = instance.exports[METER_EXPORT] as WasmCounter;
           onSuccess(instance, compiled);
           return instance.exports;
         },
@@ -57,7 +58,7 @@ function loadMeteredQuickJs(): Promise<{ quickjs: QuickJSWASMModule; counter: ()
       quickjs,
       counter: () => {
         if (global === undefined) throw new Error('the metered QuickJS module was not instantiated');
-        return Number(global.value as bigint);
+        return Number(global.value);
       },
     };
   })();

@@ -15,11 +15,25 @@
  * structured depths, not byte offsets, so inserting code moves nothing else.
  *
  * @example
- *   const instance = await WebAssembly.instantiate(meterWasm(bytes), imports);
- *   (instance.instance.exports[METER_EXPORT] as WebAssembly.Global).value; // bigint
+ *   const { instance } = await wasm.instantiate(meterWasm(bytes), imports);
+ *   (instance.exports[METER_EXPORT] as WasmCounter).value; // bigint
  */
 
 export const METER_EXPORT = '__instructions';
+
+/** The little of the WebAssembly JS API used with the meter (the project's `lib` has no DOM types). */
+export type WasmInstance = { exports: Record<string, unknown> };
+/** The exported counter: a mutable i64 global. */
+export type WasmCounter = { value: bigint };
+export const wasm = (
+  globalThis as unknown as {
+    WebAssembly: {
+      compile(bytes: Uint8Array): Promise<object>;
+      Instance: new (module: object, imports?: object) => WasmInstance;
+      instantiate(bytes: Uint8Array, imports?: object): Promise<{ instance: WasmInstance; module: object }>;
+    };
+  }
+).WebAssembly;
 
 const SECTION = { custom: 0, import: 2, global: 6, export: 7, code: 10 } as const;
 /** Where a new global section goes: after these section ids (type…memory, and tag = 13). */
