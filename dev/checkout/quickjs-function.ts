@@ -15,14 +15,17 @@ import { METER_EXPORT, meterWasm, wasm } from './wasm-meter.ts';
 
 export type QuickJsFunction = { run(input: unknown): unknown; dispose(): void };
 
+export type Measured = { output: unknown; instructions: number; parts: { input: number; run: number; output: number } };
+
 export type MeteredQuickJsFunction = QuickJsFunction & {
   /** Instructions the module's load took: parse and compile of the source, its top level. */
   loadInstructions: number;
   /**
    * Runs as `run` does and counts the instructions from handing the input text to the VM to
-   * reading the output text back: JSON.parse, the function, JSON.stringify.
+   * reading the output text back, in all and by part: reading the input (copy into the VM and
+   * JSON.parse), the function, writing the output (JSON.stringify and copy out).
    */
-  measure(input: unknown): { output: unknown; instructions: number };
+  measure(input: unknown): Measured;
 };
 
 /**
@@ -93,17 +96,20 @@ function loadInContext(quickjs: QuickJSWASMModule, code: string, counter: () => 
   const parse = vm.getProp(json, 'parse');
   const stringify = vm.getProp(json, 'stringify');
   return {
-    run(input: unknown): { output: unknown; instructions: number } {
+    run(input: unknown): Measured {
       const inputText = JSON.stringify(input);
       const before = counter();
       const text = vm.newString(inputText);
       const parsed = vm.unwrapResult(vm.callFunction(parse, json, text));
+      const read = counter();
       const result = vm.unwrapResult(vm.callFunction(run, vm.undefined, parsed));
+      const ran = counter();
       const out = vm.unwrapResult(vm.callFunction(stringify, json, result));
       const outputText = vm.getString(out);
-      const instructions = counter() - before;
+      const after = counter();
       for (const handle of [text, parsed, result, out]) handle.dispose();
-      return { output: JSON.parse(outputText) as unknown, instructions };
+      const parts = { input: read - before, run: ran - read, output: after - ran };
+      return { output: JSON.parse(outputText) as unknown, instructions: after - before, parts };
     },
     dispose() {
       for (const handle of [run, parse, stringify, json, exported]) handle.dispose();
