@@ -8,7 +8,8 @@
  *   npm run bench:function -- [runs]
  */
 import { buildFunction } from '../scripts/build-function.ts';
-import { functionInput, hundredRuleConfig, twoHundredLineCart } from '../test/support/checkout-shop.ts';
+import type { GiftFunctionLine } from '@gcrs/engine/checkout';
+import { functionInput, hundredRuleConfig, plainLine, twoHundredLineCart } from '../test/support/checkout-shop.ts';
 import { withUuidLineIds } from '../test/support/cart-line-ids.ts';
 import { loadFunctionInQuickJs, loadMeteredFunctionInQuickJs } from '../dev/checkout/quickjs-function.ts';
 
@@ -44,17 +45,24 @@ async function timeSection(): Promise<void> {
  * (`gid://shopify/CartLine/<uuid>`) against the 100-rule shop. Deterministic: no warm-up needed.
  */
 async function instructionSection(): Promise<void> {
-  const input = functionInput(built.config, withUuidLineIds(twoHundredLineCart()));
+  const cart = withUuidLineIds(twoHundredLineCart());
   const fn = await loadMeteredFunctionInQuickJs(code);
-  const { instructions, parts } = fn.measure(input);
-  fn.dispose();
   const m = (n: number) => `${(n / 1e6).toFixed(2)}M`;
   const share = (n: number) => `${((100 * n) / INSTRUCTION_LIMIT).toFixed(0)} %`;
-  console.log(
-    `instructions, 200-line cart (uuid line ids), 100 rules: ${m(instructions)} = ${share(instructions)} of the ${m(INSTRUCTION_LIMIT)} limit ` +
-      `(goal ≤ ${m(INSTRUCTION_GOAL)}, 25 %): input ${m(parts.input)}, function ${m(parts.run)} (${share(parts.run)}), output ${m(parts.output)}`,
-  );
+  const carts: Array<[string, GiftFunctionLine[]]> = [
+    ['200-line cart (uuid line ids), 4 gift lines', cart],
+    ['200-line cart, no gift line', withUuidLineIds(Array.from({ length: 200 }, (_, n) => plainLine(n, `${1 + (n % 20)}.00`)))],
+    ['2-line cart, 1 gift line', [...cart.slice(3, 4), ...cart.slice(196, 197)]],
+  ];
+  for (const [name, lines] of carts) {
+    const { instructions, parts } = fn.measure(functionInput(built.config, lines));
+    console.log(
+      `instructions, ${name}, 100 rules: ${m(instructions)} = ${share(instructions)} of the ${m(INSTRUCTION_LIMIT)} limit ` +
+        `(goal ≤ ${m(INSTRUCTION_GOAL)}, 25 %): input ${m(parts.input)}, function ${m(parts.run)} (${share(parts.run)}), output ${m(parts.output)}`,
+    );
+  }
   console.log(`instructions, module load (parse + compile of the source, top level; the platform loads precompiled bytecode): ${m(fn.loadInstructions)}`);
+  fn.dispose();
 }
 
 await timeSection();

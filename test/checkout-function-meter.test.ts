@@ -79,4 +79,12 @@ describe('the checkout function in the metered QuickJS', () => {
     expect(counts[1]).toBeGreaterThan(counts[0] ?? 0);
     expect(counts[2]).toBeGreaterThan(counts[1] ?? 0);
   });
+
+  it('keeps the function part of a 200-line cart × 100 rules under its measured ceiling (docs: 18.2M, 0.9M without a gift line)', () => {
+    // A regression guard, not the platform's limit: idKeyOf's scan on every gid took it to 36M.
+    const cart = withUuidLineIds(twoHundredLineCart());
+    expect(fn.measure(functionInput(config, cart)).parts.run).toBeLessThan(20_000_000);
+    const noGift = cart.slice(0, 196);
+    expect(fn.measure(functionInput(config, noGift)).parts.run).toBeLessThan(1_500_000);
+  });
 });
