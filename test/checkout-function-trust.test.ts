@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFunctionInQuickJs } from '../dev/checkout/quickjs-function.ts';
 import type { QuickJsFunction } from '../dev/checkout/quickjs-function.ts';
 import { buildFunction } from '../scripts/build-function.ts';
-import { campaignIdOf, functionInput, giftLine, giftVariant, hundredRuleConfig, plainLine, ruleIdOf, shopPayload } from './support/checkout-shop.ts';
+import { campaignIdOf, functionInput, giftLine, giftVariant, hundredRuleConfig, plainLine, ruleIdOf, shopPayload, variantGid } from './support/checkout-shop.ts';
 import { withUuidLineIds } from './support/cart-line-ids.ts';
 
 type Result = { operations: Array<{ productDiscountsAdd: { candidates: Array<{ targets: Array<{ cartLine: { id: string; quantity: number } }>; message: string }> } }> };
@@ -60,6 +60,28 @@ describe('a claim copied onto a regular line', () => {
     expect(discounted(cheap)).toEqual({ 'gid://shopify/CartLine/g1': 1 });
     expect(discounted(functionInput(lte, [giftLine(1, 0), forged(7, 0, '80.00')]))).toEqual({});
     expect(discounted(functionInput(lte, [giftLine(1, 0), plainLine(7, '80.00')]))).toEqual({});
+  });
+});
+
+describe('collections and variants from the platform (ids turned into keys once per line)', () => {
+  const [first] = shopPayload(1).rules;
+  if (first === undefined) throw new Error('fixture');
+  const ruleWith = (conditionTree: unknown) => buildCheckoutConfig({ ...shopPayload(1), rules: [{ ...first, conditionTree: conditionTree as never }] }).config;
+  const inCollection = (isMember: boolean): GiftFunctionLine => {
+    const line = plainLine(5, '10.00');
+    return { ...line, merchandise: { ...line.merchandise, product: { id: line.merchandise.product?.id ?? '', inCollections: [{ collectionId: 'gid://shopify/Collection/77', isMember }] } } };
+  };
+
+  it('line.in_collection holds from inCollections, and only for a member', () => {
+    const config = ruleWith({ type: 'line.in_collection', value: 'gid://shopify/Collection/77' });
+    expect(Object.values(discounted(functionInput(config, [inCollection(true), giftLine(1, 0)])))).toEqual([1]);
+    expect(discounted(functionInput(config, [inCollection(false), giftLine(1, 0)]))).toEqual({});
+  });
+
+  it('line.has_variant_id compares the variant gid by its number', () => {
+    const config = ruleWith({ type: 'line.has_variant_id', value: variantGid(5) });
+    expect(discounted(functionInput(config, [plainLine(5, '10.00'), giftLine(1, 0)]))).toEqual({ 'gid://shopify/CartLine/g1': 1 });
+    expect(discounted(functionInput(config, [plainLine(6, '10.00'), giftLine(1, 0)]))).toEqual({});
   });
 });
 

@@ -200,7 +200,7 @@ export function runGiftDiscount(input: GiftFunctionInput): GiftFunctionResult {
     });
     nonGiftSubtotal += (Number.isFinite(price) ? price : 0) * quantity;
     const memberships = product?.inCollections;
-    if (memberships === undefined || memberships.length === 0) continue;
+    if (memberships == null || memberships.length === 0) continue;
     for (const membership of memberships) {
       if (!membership.isMember) continue;
       (collections[membership.collectionId] ??= []).push(productId);
