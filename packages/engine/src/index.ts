@@ -130,15 +130,3 @@ export { applyOperations } from './planner/apply-operations.ts';
 export type { GiftChoices } from './planner/apply-operations.ts';
 export { DEFAULT_MINOR_UNIT, minorUnitExponent } from './currency/minor-units.ts';
 export { toMinorUnits, toDecimalString } from './checkout/money.ts';
-export { CHECKOUT_MESSAGES, runCheckoutDiscount } from './checkout/run-checkout-discount.ts';
-export type {
-  CheckoutMoney,
-  CheckoutAttribute,
-  CheckoutCartLine,
-  CheckoutInput,
-  CheckoutDiscountValue,
-  CheckoutDiscount,
-  CheckoutErrorCode,
-  CheckoutError,
-  CheckoutResult,
-} from './checkout/checkout-types.ts';

@@ -45,20 +45,21 @@ function merge(candidates: Iterable<GiftDiscountCandidate>): GiftDiscountCandida
 
 /**
  * The result for the rules' candidates: merged, and within `limit` bytes of JSON.
- * `configOrder` is every rule in configuration order (the tie-break after priority).
+ * `configOrder` gives every rule in configuration order (the tie-break after priority); it is
+ * called only when the output is over the limit (reading every rule costs instructions).
  *
  * @example fitOutput(candidatesByRule, rulesInConfigOrder) // { operations: [...] }, JSON ≤ 20,000 bytes
  */
 export function fitOutput<R extends { priority: number }>(
   byRule: ReadonlyMap<R, GiftDiscountCandidate>,
-  configOrder: readonly R[],
+  configOrder: () => readonly R[],
   limit: number = FUNCTION_OUTPUT_LIMIT_BYTES,
 ): GiftFunctionResult {
   const merged = resultOf(merge(byRule.values()));
   if (jsonBytes(merged) <= limit) return merged;
 
   const rank = new Map<R, number>();
-  configOrder.forEach((rule, index) => rank.set(rule, index));
+  configOrder().forEach((rule, index) => rank.set(rule, index));
   const rules = [...byRule.keys()].sort((a, b) => b.priority - a.priority || (rank.get(a) ?? 0) - (rank.get(b) ?? 0));
   const kept = new Map<string, GiftDiscountCandidate>();
   // `{"operations":[{"productDiscountsAdd":{"candidates":[],"selectionStrategy":"ALL"}}]}`, then

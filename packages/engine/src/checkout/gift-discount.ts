@@ -22,40 +22,27 @@
  * Anything else — a forged attribute, a malformed configuration — pays full price.
  */
 import { compileConditionProgram } from '../compile/condition-program.ts';
-import { readPer } from '../compile/read-rule-parts.ts';
 import type { RedemptionCounts } from '../planner/customer-limit.ts';
 import { LIMIT_REASON, customerLimit, isKnownCustomer } from '../planner/customer-limit.ts';
 import { giftSets } from '../planner/gift-sets.ts';
 import type { StackEntry, Stacking } from '../planner/stack-rules.ts';
 import { stackRules } from '../planner/stack-rules.ts';
-import type { GiftPer } from '../schema/gift-config.ts';
 import { prepareContext } from '../evaluate/prepare-context.ts';
-import { idKeyOf } from '../ids.ts';
+import type { IdKey } from '../ids.ts';
+import { gidKeyOf, idKeyOf } from '../ids.ts';
+import { minorUnitExponent } from '../currency/minor-units.ts';
 import type { EvaluationContext } from '../schema/evaluation-context.ts';
-import type { CheckoutFunctionConfig, CompactRule } from './compact-config.ts';
+import type { CheckoutFunctionConfig } from './compact-config.ts';
 import { keyOf } from './compact-config.ts';
 import { joinCheckoutConfig } from './config-metafields.ts';
 import { fitOutput } from './fit-output.ts';
+import type { Rule, RuleBook } from './config-rules.ts';
+import { ruleBook } from './config-rules.ts';
 import { decodeTree } from './compact-tree.ts';
 import type { GiftDiscountCandidate, GiftDiscountValue, GiftFunctionInput, GiftFunctionLine, GiftFunctionResult } from './function-input.ts';
-import { toDecimalString, toMinorUnits } from './money.ts';
+import { toDecimalString, toMinorUnits, toMinorUnitsAt } from './money.ts';
 
 const NO_DISCOUNT: GiftFunctionResult = { operations: [] };
-
-type Rule = {
-  campaign: string;
-  tree: unknown;
-  gifts: Map<string, number>;
-  discount: number | [number];
-  title: string;
-  experiment: number | undefined;
-  per: GiftPer | undefined;
-  priority: number;
-  exclusive: boolean;
-  /** Per-customer limit (options.maxPerCustomer); undefined = none. */
-  maxPerCustomer: number | undefined;
-  matched?: boolean;
-};
 
 /** A JSON metafield's value (`jsonValue`, else `value` parsed); MALFORMED when `value` is not JSON. */
 const MALFORMED = Symbol('malformed');
@@ -72,44 +59,14 @@ function metafieldJson(metafield: { jsonValue?: unknown; value?: unknown } | nul
 const readConfig = (input: GiftFunctionInput): CheckoutFunctionConfig | undefined =>
   joinCheckoutConfig(metafieldJson(input.discount?.metafield), [metafieldJson(input.discount?.config2)]);
 
-function readRule(compact: CompactRule, config: CheckoutFunctionConfig): Rule | undefined {
-  if (!Array.isArray(compact)) return undefined;
-  const [, campaignIndex, tree, compactGifts, discount = 100, titleIndex = 0, experiment, compactPer, stack, maxPerCustomer] = compact;
-  const campaign = config.p[campaignIndex];
-  if (typeof campaign !== 'string' || !Array.isArray(compactGifts)) return undefined;
-  const gifts = new Map<string, number>();
-  for (const gift of compactGifts) {
-    const [id, quantity] = Array.isArray(gift) ? gift : [gift, 1];
-    const variant = idKeyOf(id);
-    if (variant !== undefined && Number.isSafeInteger(quantity) && quantity > 0) gifts.set(String(variant), quantity);
-  }
-  const valid = typeof discount === 'number' ? discount > 0 && discount <= 100 : Array.isArray(discount) && Number.isSafeInteger(discount[0]) && discount[0] > 0;
-  if (!valid) return undefined;
-  let per: GiftPer | undefined;
-  if (compactPer !== undefined && compactPer !== null) {
-    if (!Array.isArray(compactPer)) return undefined;
-    const [every, of, max, currencyOverrides] = compactPer;
-    per = readPer({ every, of: of === 1 ? 'subtotal' : of === 0 ? 'items' : undefined, max, currencyOverrides });
-    if (per === undefined) return undefined;
-  }
-  let priority = 0;
-  let exclusive = false;
-  if (stack !== undefined && stack !== null) {
-    if (!Array.isArray(stack) || !Number.isSafeInteger(stack[0]) || (stack[1] !== 0 && stack[1] !== 1)) return undefined;
-    [priority] = stack;
-    exclusive = stack[1] === 1;
-  }
-  // A limit that is not a positive integer drops the rule (fail closed), like any malformed field.
-  if (maxPerCustomer !== undefined && maxPerCustomer !== null && !(Number.isSafeInteger(maxPerCustomer) && maxPerCustomer >= 1)) return undefined;
-  const title = String(config.m[titleIndex] ?? '');
-  return { campaign, tree, gifts, discount, title, experiment: typeof experiment === 'number' ? experiment : undefined, per, priority, exclusive, maxPerCustomer: maxPerCustomer ?? undefined };
-}
+/** A gid as its id key when it has one (what the engine compares), else as given; absent is '0'. */
+const idOrKey = (id: string | undefined): IdKey => (typeof id === 'string' ? (gidKeyOf(id) ?? id) : '0');
 
 const attributeOf = (field: { value?: string | null } | null | undefined): string | undefined =>
   typeof field?.value === 'string' ? field.value : undefined;
 
 /** The rule a line claims, by full id or by key; undefined when none. */
-function claimedRule(line: GiftFunctionLine, rules: Map<string, Rule>): Rule | undefined {
+function claimedRule(line: GiftFunctionLine, rules: RuleBook): Rule | undefined {
   const ruleId = attributeOf(line.ruleId);
   const campaignId = attributeOf(line.campaignId);
   if (ruleId === undefined || campaignId === undefined) return undefined;
@@ -160,21 +117,22 @@ function readRedemptions(input: GiftFunctionInput): RedemptionCounts | undefined
  * assigned one). Evaluates every tree only when stacking can suppress anything.
  */
 function suppressedRules(
-  rules: Map<string, Rule>,
-  keyOfRule: Map<Rule, string>,
+  config: CheckoutFunctionConfig,
+  rules: RuleBook,
   claims: ReadonlyArray<Rule | undefined>,
   stacking: Stacking,
   matches: (rule: Rule) => boolean,
 ): Set<Rule> {
-  const all = [...keyOfRule.keys()];
-  if (stacking === 'all' && !all.some((rule) => rule.exclusive)) return new Set();
+  // Only an exclusive rule can suppress under "all" (a malformed one is dropped below).
+  if (stacking === 'all' && !config.r.some((compact) => Array.isArray(compact) && Array.isArray(compact[8]) && compact[8][1] === 1)) return new Set();
+  const all = rules.all();
   const claimed = new Set(claims);
   const byKey = new Map<string, Rule>();
   const matching: StackEntry[] = [];
   for (const rule of all) {
     if (rule.experiment !== undefined && !claimed.has(rule)) continue;
     if (!matches(rule)) continue;
-    const key = keyOfRule.get(rule) ?? '';
+    const key = rules.keyOf.get(rule) ?? '';
     byKey.set(key, rule);
     matching.push({ id: key, campaign: rule.campaign, priority: rule.priority, exclusive: rule.exclusive });
   }
@@ -199,43 +157,51 @@ export function runGiftDiscount(input: GiftFunctionInput): GiftFunctionResult {
   const lines = input.cart?.lines;
   if (config === undefined || !Array.isArray(lines) || lines.length === 0) return NO_DISCOUNT;
 
-  const rules = new Map<string, Rule>();
-  const keyOfRule = new Map<Rule, string>();
-  for (const compact of config.r) {
-    const rule = readRule(compact, config);
-    if (rule === undefined) continue;
-    rules.set(String(compact[0]), rule);
-    keyOfRule.set(rule, String(compact[0]));
+  const rules = ruleBook(config);
+  const claims: Array<Rule | undefined> = [];
+  let claimed = false;
+  for (const line of lines) {
+    // Most lines claim nothing: one property read decides it.
+    const claim = line.ruleId == null ? undefined : claimedRule(line, rules);
+    claims.push(claim);
+    if (claim !== undefined) claimed = true;
   }
-  const claims = lines.map((line) => claimedRule(line, rules));
-  if (claims.every((claim) => claim === undefined)) return NO_DISCOUNT;
+  if (!claimed) return NO_DISCOUNT;
 
   const currency = String(lines[0]?.cost.amountPerQuantity.currencyCode ?? '').toUpperCase();
-  const collections: Record<string, string[]> = {};
+  const scale = 10 ** minorUnitExponent(currency);
+  const collections: Record<string, IdKey[]> = {};
   const cartLines: EvaluationContext['cart']['lines'] = [];
   let nonGiftSubtotal = 0;
-  lines.forEach((line, index) => {
+  // Every line passes here, so it reads each field once and turns gids into id keys with
+  // gidKeyOf: the platform counts the function's WebAssembly instructions, and in QuickJS a
+  // property read or a runtime call costs hundreds (docs/checkout-function.md "Instructions").
+  for (let index = 0; index < lines.length; index++) {
     // A line is a gift line only when its claim holds (rule, campaign, variant): a forged
     // attribute on any other line leaves it in the cart the conditions see.
-    if (claims[index] !== undefined) return;
-    const productId = line.merchandise.product?.id ?? '0';
-    const price = toMinorUnits(line.cost.amountPerQuantity.amount, currency);
+    const line = lines[index];
+    if (line === undefined || claims[index] !== undefined) continue;
+    const merchandise = line.merchandise;
+    const product = merchandise.product;
+    const productId = idOrKey(product?.id);
+    const price = toMinorUnitsAt(line.cost.amountPerQuantity.amount, scale);
     const quantity = Number.isSafeInteger(line.quantity) && line.quantity > 0 ? line.quantity : 0;
     cartLines.push({
       id: line.id,
       productId,
-      variantId: line.merchandise.id ?? '0',
+      variantId: idOrKey(merchandise.id),
       quantity,
       price: Number.isFinite(price) && price > 0 ? price : 0,
       sellingPlanId: line.sellingPlanAllocation?.sellingPlan.id ?? null,
-      attributes: {},
     });
     nonGiftSubtotal += (Number.isFinite(price) ? price : 0) * quantity;
-    for (const membership of line.merchandise.product?.inCollections ?? []) {
+    const memberships = product?.inCollections;
+    if (memberships == null || memberships.length === 0) continue;
+    for (const membership of memberships) {
       if (!membership.isMember) continue;
       (collections[membership.collectionId] ??= []).push(productId);
     }
-  });
+  }
   const buyer = input.cart.buyerIdentity;
   // No market handle: rules that need one are not in the configuration (compact-config.ts).
   const country = input.localization?.country?.isoCode;
@@ -258,8 +224,8 @@ export function runGiftDiscount(input: GiftFunctionInput): GiftFunctionResult {
   const matches = (rule: Rule) =>
     (rule.matched ??=
       compileConditionProgram(decodeTree(rule.tree)).run(prepared).matched &&
-      (rule.maxPerCustomer === undefined || customerLimit(rule.maxPerCustomer, redemptions, keyOfRule.get(rule) ?? '').reason === LIMIT_REASON.below));
-  const suppressed = suppressedRules(rules, keyOfRule, claims, config.k?.t === 1 ? 'highest_tier' : 'all', matches);
+      (rule.maxPerCustomer === undefined || customerLimit(rule.maxPerCustomer, redemptions, rules.keyOf.get(rule) ?? '').reason === LIMIT_REASON.below));
+  const suppressed = suppressedRules(config, rules, claims, config.k?.t === 1 ? 'highest_tier' : 'all', matches);
 
   const allowance = new Map<Rule, { variant: string; remaining: number }>();
   const experimentWinner = new Map<number, Rule>();
@@ -290,5 +256,5 @@ export function runGiftDiscount(input: GiftFunctionInput): GiftFunctionResult {
     else existing.targets.push(target);
   });
   // Merged per discount, and within the platform's output limit (fit-output.ts).
-  return fitOutput(candidates, [...keyOfRule.keys()]);
+  return fitOutput(candidates, () => rules.all());
 }

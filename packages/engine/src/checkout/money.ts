@@ -8,8 +8,18 @@ import { minorUnitExponent } from '../currency/minor-units.ts';
  * @example toMinorUnits('12.34', 'USD') // 1234
  */
 export function toMinorUnits(amount: string | number, currencyCode: string): number {
+  return toMinorUnitsAt(amount, 10 ** minorUnitExponent(currencyCode));
+}
+
+/**
+ * {@link toMinorUnits} with the currency's scale (`10 ** exponent`) computed once by the
+ * caller: the checkout function converts every line of a cart in one currency.
+ *
+ * @example toMinorUnitsAt('12.34', 100) // 1234
+ */
+export function toMinorUnitsAt(amount: string | number, scale: number): number {
   const value = typeof amount === 'number' ? amount : Number(amount.trim() === '' ? Number.NaN : amount);
-  return Math.round(value * 10 ** minorUnitExponent(currencyCode));
+  return Math.round(value * scale);
 }
 
 /**

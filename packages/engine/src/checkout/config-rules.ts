@@ -1,0 +1,81 @@
+/**
+ * The checkout function's rules as it reads them from the compact configuration
+ * (compact-config.ts): each rule checked field by field (a malformed one is dropped: its gifts
+ * pay full price), and only when first asked for.
+ */
+import { readPer } from '../compile/read-rule-parts.ts';
+import { idKeyOf } from '../ids.ts';
+import type { GiftPer } from '../schema/gift-config.ts';
+import type { CheckoutFunctionConfig, CompactRule } from './compact-config.ts';
+
+export type Rule = {
+  campaign: string;
+  tree: unknown;
+  gifts: Map<string, number>;
+  discount: number | [number];
+  title: string;
+  experiment: number | undefined;
+  per: GiftPer | undefined;
+  priority: number;
+  exclusive: boolean;
+  /** Per-customer limit (options.maxPerCustomer); undefined = none. */
+  maxPerCustomer: number | undefined;
+  matched?: boolean;
+};
+
+function readRule(compact: CompactRule, config: CheckoutFunctionConfig): Rule | undefined {
+  if (!Array.isArray(compact)) return undefined;
+  const [, campaignIndex, tree, compactGifts, discount = 100, titleIndex = 0, experiment, compactPer, stack, maxPerCustomer] = compact;
+  const campaign = config.p[campaignIndex];
+  if (typeof campaign !== 'string' || !Array.isArray(compactGifts)) return undefined;
+  const gifts = new Map<string, number>();
+  for (const gift of compactGifts) {
+    const [id, quantity] = Array.isArray(gift) ? gift : [gift, 1];
+    const variant = idKeyOf(id);
+    if (variant !== undefined && Number.isSafeInteger(quantity) && quantity > 0) gifts.set(String(variant), quantity);
+  }
+  const valid = typeof discount === 'number' ? discount > 0 && discount <= 100 : Array.isArray(discount) && Number.isSafeInteger(discount[0]) && discount[0] > 0;
+  if (!valid) return undefined;
+  let per: GiftPer | undefined;
+  if (compactPer !== undefined && compactPer !== null) {
+    if (!Array.isArray(compactPer)) return undefined;
+    const [every, of, max, currencyOverrides] = compactPer;
+    per = readPer({ every, of: of === 1 ? 'subtotal' : of === 0 ? 'items' : undefined, max, currencyOverrides });
+    if (per === undefined) return undefined;
+  }
+  let priority = 0;
+  let exclusive = false;
+  if (stack !== undefined && stack !== null) {
+    if (!Array.isArray(stack) || !Number.isSafeInteger(stack[0]) || (stack[1] !== 0 && stack[1] !== 1)) return undefined;
+    [priority] = stack;
+    exclusive = stack[1] === 1;
+  }
+  // A limit that is not a positive integer drops the rule (fail closed), like any malformed field.
+  if (maxPerCustomer !== undefined && maxPerCustomer !== null && !(Number.isSafeInteger(maxPerCustomer) && maxPerCustomer >= 1)) return undefined;
+  const title = String(config.m[titleIndex] ?? '');
+  return { campaign, tree, gifts, discount, title, experiment: typeof experiment === 'number' ? experiment : undefined, per, priority, exclusive, maxPerCustomer: maxPerCustomer ?? undefined };
+}
+
+/**
+ * The configuration's rules by key, each read (`readRule`) when first asked for: most carts
+ * claim a few rules, and reading all of a 100-rule configuration costs the function about
+ * 4.6M of its WebAssembly instructions. `all()` reads every rule, in configuration order.
+ */
+export type RuleBook = { get(key: string): Rule | undefined; keyOf: Map<Rule, string>; all(): Rule[] };
+
+export function ruleBook(config: CheckoutFunctionConfig): RuleBook {
+  const compacts = new Map<string, CompactRule>();
+  for (const compact of config.r) if (Array.isArray(compact)) compacts.set(String(compact[0]), compact);
+  const read = new Map<string, Rule | undefined>();
+  const keyOfRule = new Map<Rule, string>();
+  const get = (key: string): Rule | undefined => {
+    if (read.has(key)) return read.get(key);
+    const compact = compacts.get(key);
+    const rule = compact === undefined ? undefined : readRule(compact, config);
+    read.set(key, rule);
+    if (rule !== undefined) keyOfRule.set(rule, key);
+    return rule;
+  };
+  const all = () => [...compacts.keys()].flatMap((key) => get(key) ?? []);
+  return { get, keyOf: keyOfRule, all };
+}
