@@ -50,35 +50,20 @@ export async function loadVariantFigures(
     sql`, `,
   );
 
-  const visitors = rowsOf<{ visitor_id: string }>(
-    await db.execute(sql`
+  // Three independent reads: on a pool they run side by side.
+  const [visitorRows, addRows, orderRows] = await Promise.all([
+    db.execute(sql`
       SELECT DISTINCT visitor_id FROM storefront_events
        WHERE shop_id = ${shopId} AND visitor_id IS NOT NULL
          AND received_at >= ${fromText}::timestamptz AND received_at <= ${toText}::timestamptz`),
-  );
-  const engineExperiment = { id: experiment.id, variants: experiment.variants };
-  for (const { visitor_id: visitorId } of visitors) {
-    const variant = assignVariant(engineExperiment, visitorId);
-    const entry = variant && figures.get(variant.id);
-    if (entry) entry.visitors += 1;
-  }
-
-  const adds = rowsOf<{ rule_id: string; adds: string | number }>(
-    await db.execute(sql`
+    db.execute(sql`
       SELECT rule_id, count(*) AS adds FROM storefront_events
        WHERE shop_id = ${shopId} AND campaign_id = ${experiment.campaignId} AND type = 'gift_added'
          AND rule_id IN (${ruleIds})
          AND received_at >= ${fromText}::timestamptz AND received_at <= ${toText}::timestamptz
        GROUP BY rule_id`),
-  );
-  for (const row of adds) {
-    const entry = figures.get(variantOfRule.get(row.rule_id) ?? '');
-    if (entry) entry.giftAdds = Number(row.adds);
-  }
-
-  // One row per (order, rule): an order with two lines of one rule counts once for it.
-  const orders = rowsOf<{ rule_id: string; n: string | number; total: string | number | null; squares: string | number | null }>(
-    await db.execute(sql`
+    // One row per (order, rule): an order with two lines of one rule counts once for it.
+    db.execute(sql`
       SELECT rule_id, count(*) AS n, sum(total) AS total, sum(total::numeric * total::numeric) AS squares
         FROM (
           SELECT DISTINCT o.id, o.total, line -> 'attributes' ->> '_svc_rule_id' AS rule_id
@@ -89,7 +74,22 @@ export async function loadVariantFigures(
              AND line -> 'attributes' ->> '_svc_rule_id' IN (${ruleIds})
         ) AS attributed
        GROUP BY rule_id`),
-  );
+  ]);
+  const visitors = rowsOf<{ visitor_id: string }>(visitorRows);
+  const engineExperiment = { id: experiment.id, variants: experiment.variants };
+  for (const { visitor_id: visitorId } of visitors) {
+    const variant = assignVariant(engineExperiment, visitorId);
+    const entry = variant && figures.get(variant.id);
+    if (entry) entry.visitors += 1;
+  }
+
+  const adds = rowsOf<{ rule_id: string; adds: string | number }>(addRows);
+  for (const row of adds) {
+    const entry = figures.get(variantOfRule.get(row.rule_id) ?? '');
+    if (entry) entry.giftAdds = Number(row.adds);
+  }
+
+  const orders = rowsOf<{ rule_id: string; n: string | number; total: string | number | null; squares: string | number | null }>(orderRows);
   for (const row of orders) {
     const entry = figures.get(variantOfRule.get(row.rule_id) ?? '');
     if (entry) entry.orders = { n: Number(row.n), sum: Number(row.total ?? 0), sumSquares: Number(row.squares ?? 0) };
