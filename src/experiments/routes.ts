@@ -4,6 +4,7 @@
  * rules (its shop row lock also means two starts for one campaign cannot both pass the
  * one-running-experiment check).
  */
+import { experimentAudienceWarnings } from '@gcrs/engine';
 import { z } from 'zod';
 import { presentExperiment } from '../campaigns/present.ts';
 import { experimentResponseSchema } from '../campaigns/schemas.ts';
@@ -14,10 +15,14 @@ import { errorWith } from '../http/openapi-components.ts';
 import { defineAdminRoute } from '../http/shop-routes.ts';
 import type { MountableRoute } from '../http/shop-routes.ts';
 import { writeShop } from '../shops/unit-of-work.ts';
+import { experimentResults } from './results.ts';
+import { loadVariantFigures, windowOf } from './results-store.ts';
 import {
+  audienceWarningSchema,
   campaignParamsSchema,
   concludeExperimentBodySchema,
   experimentParamsSchema,
+  experimentResultsSchema,
   startExperimentBodySchema,
 } from './schemas.ts';
 import { getExperiment, insertExperiment, listExperiments, updateExperiment } from './store.ts';
@@ -82,7 +87,12 @@ export function experimentAdminRoutes(ctx: AppContext): MountableRoute[] {
       params: campaignParamsSchema,
       body: startExperimentBodySchema,
       responses: {
-        201: { description: 'The running experiment', schema: one },
+        201: {
+          description:
+            'The running experiment, and `warnings` (additive): in words, what it takes away — rules with different conditions ' +
+            '(a shopper qualifying for one rule but assigned to another gets no gift) or a variant whose rule is disabled (a holdout)',
+          schema: one.extend({ warnings: z.array(audienceWarningSchema) }),
+        },
         400: badBody,
         404: { description: '`{ "error": "Campaign not found" }`' },
         409: {
@@ -91,9 +101,10 @@ export function experimentAdminRoutes(ctx: AppContext): MountableRoute[] {
         },
       },
       handler: async ({ shop, params, body, reply }) => {
-        const experiment = await writeShop(ctx, shop.id, async ({ tx, touchRules }) => {
+        const { experiment, warnings } = await writeShop(ctx, shop.id, async ({ tx, touchRules }) => {
           touchRules();
-          if (!(await getCampaign(tx, shop.id, params.campaignId))) throw notFound('Campaign');
+          const campaign = await getCampaign(tx, shop.id, params.campaignId);
+          if (!campaign) throw notFound('Campaign');
           const known = await ruleIdsOf(
             tx,
             shop.id,
@@ -106,9 +117,46 @@ export function experimentAdminRoutes(ctx: AppContext): MountableRoute[] {
           if (running) {
             throw conflict('The campaign already has a running experiment; stop it first', { experimentId: running.id });
           }
-          return insertExperiment(tx, shop.id, params.campaignId, body, new Date());
+          return {
+            experiment: await insertExperiment(tx, shop.id, params.campaignId, body, new Date()),
+            warnings: experimentAudienceWarnings(body.variants, campaign.rules),
+          };
         });
-        return reply.code(201).send({ experiment: presentExperiment(experiment) });
+        return reply.code(201).send({ experiment: presentExperiment(experiment), warnings });
+      },
+    }),
+
+    defineAdminRoute({
+      scope: 'shop',
+      method: 'GET',
+      path: `${BASE}/:experimentId/results`,
+      operationId: 'getExperimentResults',
+      summary: 'Per-variant results of an experiment, with the leader, its significance and the sample size still needed',
+      description:
+        'Over the experiment\'s window (start to stop, or now): visitors (distinct visitor ids of the shop\'s storefront events, ' +
+        'assigned by the storefront\'s hash), gift adds, orders with a gift line of the variant\'s rule, conversion, revenue per ' +
+        'visitor and average order value; a two-sided test of the primary metric against the leader (two-proportion z-test for ' +
+        'conversion, Welch for the money metrics), 5 % significance with Bonferroni, and the sample size for 80 % power to see a ' +
+        '10 % change.',
+      tag: 'Experiments',
+      params: experimentParamsSchema,
+      responses: {
+        200: { description: 'The results', schema: z.object({ results: experimentResultsSchema }) },
+        404: { description: '`{ "error": "Campaign not found" }` or `{ "error": "Experiment not found" }`' },
+      },
+      handler: async ({ shop, params }) => {
+        const campaign = await getCampaign(ctx.db, shop.id, params.campaignId);
+        if (!campaign) throw notFound('Campaign');
+        const experiment = await getExperiment(ctx.db, shop.id, params.campaignId, params.experimentId);
+        if (!experiment) throw notFound('Experiment');
+        const now = new Date();
+        const figures = await loadVariantFigures(ctx.db, shop.id, experiment, now);
+        return {
+          results: {
+            ...experimentResults(experiment, figures, shop.currency, windowOf(experiment, now)),
+            warnings: experimentAudienceWarnings(experiment.variants, campaign.rules),
+          },
+        };
       },
     }),
 

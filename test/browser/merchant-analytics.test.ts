@@ -126,7 +126,9 @@ describe.skipIf(skipWithoutChromium())('merchant admin analytics and experiments
     expect(await page.getByLabel('Campaign').inputValue()).toBe(gift.campaignId);
     await check(page, 'experiments-empty');
 
-    // Two variants with one name: the server's 400 lands at the second name field.
+    // No rule is ticked by default (issue 23): tick both. Two variants with one name: the server's 400 lands at the second name field.
+    await page.getByText('Include rule "Rule 0"').click();
+    await page.getByText('Include rule "Rule 1"').click();
     await page.getByLabel('Primary metric').selectOption('average_order_value');
     await page.getByLabel('Variant name for "Rule 1"').fill('Variant A');
     await page.getByLabel('Weight for "Rule 0"').fill('70');

@@ -63,7 +63,7 @@ describe('gifts.js against GET /proxy/rules and POST /proxy/events', () => {
       properties: { _svc_campaign_id: expect.stringMatching(/^cmp_/), _svc_rule_id: expect.stringMatching(/^rul_/), _svc_auto: 'true', _svc_discount_method: 'automatic', _svc_title: 'Free mug' },
     });
     expect(outcome.events).toHaveLength(1);
-    const ingest = await proxied(t, shop, 'events', { method: 'POST', payload: eventsBody(outcome.events) });
+    const ingest = await proxied(t, shop, 'events', { method: 'POST', payload: eventsBody(outcome.events, 'v1') });
     expect(ingest.statusCode, ingest.body).toBe(200);
     expect(ingest.json()).toEqual({ ok: true, count: 1 });
   });

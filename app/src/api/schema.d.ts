@@ -522,6 +522,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/app/api/v1/campaigns/{campaignId}/experiments/{experimentId}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Per-variant results of an experiment, with the leader, its significance and the sample size still needed
+         * @description Over the experiment's window (start to stop, or now): visitors (distinct visitor ids of the shop's storefront events, assigned by the storefront's hash), gift adds, orders with a gift line of the variant's rule, conversion, revenue per visitor and average order value; a two-sided test of the primary metric against the leader (two-proportion z-test for conversion, Welch for the money metrics), 5 % significance with Bonferroni, and the sample size for 80 % power to see a 10 % change.
+         */
+        get: operations["getExperimentResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/app/api/v1/campaigns/{campaignId}/experiments/{experimentId}/stop": {
         parameters: {
             query?: never;
@@ -4616,7 +4636,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The running experiment */
+            /** @description The running experiment, and `warnings` (additive): in words, what it takes away — rules with different conditions (a shopper qualifying for one rule but assigned to another gets no gift) or a variant whose rule is disabled (a holdout) */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4647,6 +4667,12 @@ export interface operations {
                                 weight: number;
                             }[];
                         };
+                        warnings: {
+                            /** @enum {string} */
+                            code: "different_audiences" | "holdout";
+                            message: string;
+                            ruleIds: string[];
+                        }[];
                     };
                 };
             };
@@ -4714,6 +4740,122 @@ export interface operations {
                         path?: (string | number)[];
                         experimentId: string;
                     };
+                };
+            };
+        };
+    };
+    getExperimentResults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaignId: string;
+                experimentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The results */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            experimentId: string;
+                            /** @enum {string} */
+                            status: "running" | "stopped" | "concluded";
+                            /** @enum {string} */
+                            primaryMetric: "conversion_rate" | "average_order_value" | "revenue_per_visitor";
+                            currency: string;
+                            /** @description The window: the experiment’s start … */
+                            from: string;
+                            /** @description … to its stop, or now while it runs */
+                            to: string;
+                            variants: {
+                                variantId: string;
+                                name: string;
+                                ruleId: string;
+                                weight: number;
+                                /** @description Distinct visitor ids of the shop’s storefront events in the window, assigned to this variant by the storefront’s hash */
+                                visitors: number;
+                                /** @description `gift_added` events of the variant’s rule */
+                                giftAdds: number;
+                                /** @description Orders with a gift line of the variant’s rule */
+                                orders: number;
+                                /** @description Decimal units of the shop base currency */
+                                revenue: number;
+                                /** @description orders / visitors (at most 1); null without visitors */
+                                conversionRate: number | null;
+                                revenuePerVisitor: number | null;
+                                averageOrderValue: number | null;
+                                /** @description Two-sided p-value of the primary metric against the leader; null for the leader or without data */
+                                pValueVsLeader: number | null;
+                            }[];
+                            /** @description The single best variant on the primary metric; null on a tie or without data */
+                            leader: {
+                                variantId: string;
+                                /** @description pValue < threshold */
+                                significant: boolean;
+                                /** @description The largest p-value of the leader against the other variants */
+                                pValue: number | null;
+                                /** @description 0.05 divided by the number of comparisons (Bonferroni) */
+                                threshold: number;
+                            } | null;
+                            sampleSize: {
+                                alpha: number;
+                                power: number;
+                                /** @description Relative change of the runner-up’s value to detect (0.1 = 10 %) */
+                                minimumDetectableEffect: number;
+                                /** @enum {string} */
+                                unit: "visitors" | "orders";
+                                neededPerVariant: number | null;
+                                remainingPerVariant: number | null;
+                            } | null;
+                            warnings: {
+                                /** @enum {string} */
+                                code: "different_audiences" | "holdout";
+                                message: string;
+                                ruleIds: string[];
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
+            /** @description No live session: no valid session token and no live session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A state-changing request of a cookie session without its `X-CSRF-Token`, or from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{ "error": "Campaign not found" }` or `{ "error": "Experiment not found" }` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

@@ -1,9 +1,9 @@
 /**
- * Experiments: a campaign's A/B experiments (running, stopped, concluded) with their variants;
- * start one (variants = rules of the campaign with weights, a primary metric; the server's 400
- * shown at the field its `path` names), stop a running one, conclude one with a chosen winner.
+ * Experiments: a campaign's A/B experiments (running, stopped, concluded) with their variants
+ * and per-variant results; start one (ExperimentStartForm.tsx), stop a running one, conclude one
+ * with the winner the numbers favour preselected (the merchant may choose another).
  */
-import { Badge, Banner, BlockStack, Box, Button, Card, Checkbox, ChoiceList, FormLayout, InlineStack, Modal, Page, Select, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
+import { Badge, Banner, BlockStack, Box, Button, Card, ChoiceList, InlineStack, Modal, Page, Select, SkeletonBodyText, Text } from '@shopify/polaris';
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorText } from '../api/client.ts';
 import type { CampaignListItem } from '../api/client.ts';
@@ -12,136 +12,23 @@ import { loadAllCampaigns } from '../all-campaigns.ts';
 import { Empty } from '../Empty.tsx';
 import { Notice } from '../Notice.tsx';
 import type { NoticeText } from '../Notice.tsx';
+import { ExperimentResults, verdict } from './ExperimentResults.tsx';
+import type { Results } from './ExperimentResults.tsx';
+import { METRICS, StartForm } from './ExperimentStartForm.tsx';
+import type { Metric, Rule } from './ExperimentStartForm.tsx';
 
 type Experiment = paths['/app/api/v1/campaigns/{campaignId}/experiments']['get']['responses'][200]['content']['application/json']['experiments'][number];
-type Rule = paths['/app/api/v1/campaigns/{id}']['get']['responses'][200]['content']['application/json']['campaign']['rules'][number];
-type Metric = Experiment['primaryMetric'];
 
-const METRICS: Array<{ label: string; value: Metric }> = [
-  { label: 'Conversion rate', value: 'conversion_rate' },
-  { label: 'Average order value', value: 'average_order_value' },
-  { label: 'Revenue per visitor', value: 'revenue_per_visitor' },
-];
 const METRIC_LABEL = Object.fromEntries(METRICS.map((metric) => [metric.value, metric.label])) as Record<Metric, string>;
 const STATUS_TONE = { running: 'success', stopped: 'warning', concluded: 'info' } as const;
 const STATUS_LABEL = { running: 'Running', stopped: 'Stopped', concluded: 'Concluded' } as const;
-
-type VariantDraft = { ruleId: string; ruleName: string; include: boolean; name: string; weight: string };
-
-function StartForm({ campaignId, rules, onStarted }: { campaignId: string; rules: Rule[]; onStarted: (text: string) => Promise<void> }) {
-  const [metric, setMetric] = useState<Metric>('conversion_rate');
-  const [variants, setVariants] = useState<VariantDraft[]>(() =>
-    rules.map((rule, index) => ({ ruleId: rule.id, ruleName: rule.name, include: index < 2, name: `Variant ${String.fromCharCode(65 + index)}`, weight: '50' })),
-  );
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-
-  const change = (index: number, patch: Partial<VariantDraft>) =>
-    setVariants((current) => current.map((variant, at) => (at === index ? { ...variant, ...patch } : variant)));
-
-  const start = async () => {
-    const included = variants.map((variant, index) => ({ variant, index })).filter(({ variant }) => variant.include);
-    setErrors({});
-    setFormError(undefined);
-    if (included.length < 2) {
-      setFormError('Choose at least two rules: an experiment compares two variants or more.');
-      return;
-    }
-    setBusy(true);
-    const { data, error, response } = await api.POST('/app/api/v1/campaigns/{campaignId}/experiments', {
-      params: { path: { campaignId } },
-      body: {
-        primaryMetric: metric,
-        variants: included.map(({ variant }) => ({ name: variant.name.trim(), ruleId: variant.ruleId, weight: Number(variant.weight) })),
-      },
-    });
-    setBusy(false);
-    if (data) {
-      await onStarted(`Experiment started with ${included.length} variants`);
-      return;
-    }
-    const failure = error as { error?: string; issue?: string; path?: unknown[] } | undefined;
-    const [head, at, field] = failure?.path ?? [];
-    const row = typeof at === 'number' ? included[at] : undefined;
-    if (response.status === 400 && head === 'variants' && row && typeof field === 'string') {
-      setErrors({ [`${row.index}.${field}`]: failure?.issue ?? errorText(failure) });
-    } else setFormError(failure?.issue ?? errorText(failure, `The experiment could not be started (HTTP ${response.status})`));
-  };
-
-  if (rules.length < 2) {
-    return (
-      <Text as="p" tone="subdued">
-        An experiment compares rules of the campaign: give it at least two rules in the campaign editor to start one.
-      </Text>
-    );
-  }
-  return (
-    <form
-      onSubmit={(event) => {
-        event.preventDefault();
-        void start();
-      }}
-    >
-      <FormLayout>
-        <Select label="Primary metric" options={METRICS} value={metric} onChange={(value) => setMetric(value as Metric)} />
-        <fieldset style={{ border: 0, margin: 0, padding: 0 }}>
-          <legend>
-            <Text as="span" variant="headingSm">
-              Variants: the rules to compare, each with a weight (the share of visitors it gets)
-            </Text>
-          </legend>
-          <BlockStack gap="300">
-            {variants.map((variant, index) => (
-              <Box key={variant.ruleId} paddingBlockStart="200">
-                <BlockStack gap="200">
-                  <Checkbox label={`Include rule "${variant.ruleName}"`} checked={variant.include} onChange={(include) => change(index, { include })} />
-                  {variant.include && (
-                    <FormLayout.Group condensed>
-                      <TextField
-                        label={`Variant name for "${variant.ruleName}"`}
-                        value={variant.name}
-                        onChange={(name) => change(index, { name })}
-                        autoComplete="off"
-                        error={errors[`${index}.name`] ?? errors[`${index}.ruleId`]}
-                      />
-                      <TextField
-                        label={`Weight for "${variant.ruleName}"`}
-                        type="number"
-                        min={1}
-                        max={10000}
-                        value={variant.weight}
-                        onChange={(weight) => change(index, { weight })}
-                        autoComplete="off"
-                        error={errors[`${index}.weight`]}
-                      />
-                    </FormLayout.Group>
-                  )}
-                </BlockStack>
-              </Box>
-            ))}
-          </BlockStack>
-        </fieldset>
-        {formError && (
-          <Banner tone="critical">
-            <p>{formError}</p>
-          </Banner>
-        )}
-        <InlineStack>
-          <Button submit variant="primary" loading={busy}>
-            Start experiment
-          </Button>
-        </InlineStack>
-      </FormLayout>
-    </form>
-  );
-}
 
 export function ExperimentsPage() {
   const [campaigns, setCampaigns] = useState<CampaignListItem[] | undefined>();
   const [campaignId, setCampaignId] = useState<string | undefined>();
   const [experiments, setExperiments] = useState<Experiment[] | undefined>();
   const [rules, setRules] = useState<Rule[]>([]);
+  const [results, setResults] = useState<Record<string, Results | undefined>>({});
   const [loadError, setLoadError] = useState<string | undefined>();
   const [notice, setNotice] = useState<NoticeText | undefined>();
   const [concluding, setConcluding] = useState<Experiment | undefined>();
@@ -165,8 +52,19 @@ export function ExperimentsPage() {
       api.GET('/app/api/v1/campaigns/{id}', { params: { path: { id } } }),
     ]);
     if (list.data && campaign.data) {
-      setExperiments([...list.data.experiments].sort((a, b) => b.startedAt.localeCompare(a.startedAt)));
+      const all = [...list.data.experiments].sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+      setExperiments(all);
       setRules(campaign.data.campaign.rules);
+      // Each experiment's results; one that fails to load is shown without them.
+      const loaded = await Promise.all(
+        all.map(async (experiment) => {
+          const { data } = await api.GET('/app/api/v1/campaigns/{campaignId}/experiments/{experimentId}/results', {
+            params: { path: { campaignId: id, experimentId: experiment.id } },
+          });
+          return [experiment.id, data?.results] as const;
+        }),
+      );
+      setResults(Object.fromEntries(loaded));
     } else setLoadError(errorText(list.error ?? campaign.error, 'The experiments could not be loaded'));
   }, []);
   useEffect(() => {
@@ -289,7 +187,8 @@ export function ExperimentsPage() {
                                       <Button
                                         variant="primary"
                                         onClick={() => {
-                                          setWinner(experiment.variants[0] ? [experiment.variants[0].id] : []);
+                                          const favoured = results[experiment.id]?.leader?.variantId ?? experiment.variants[0]?.id;
+                                          setWinner(favoured ? [favoured] : []);
                                           setConcluding(experiment);
                                         }}
                                         accessibilityLabel={`Conclude ${label}`}
@@ -315,6 +214,13 @@ export function ExperimentsPage() {
                                     </li>
                                   ))}
                                 </ul>
+                                {results[experiment.id] ? (
+                                  <ExperimentResults results={results[experiment.id] as Results} />
+                                ) : (
+                                  <Text as="p" tone="subdued">
+                                    The results could not be loaded.
+                                  </Text>
+                                )}
                               </BlockStack>
                             </Box>
                           </li>
@@ -339,9 +245,18 @@ export function ExperimentsPage() {
           <Modal.Section>
             <BlockStack gap="300">
               <Text as="p">The experiment ends and the winner is recorded. Visitors then get the campaign's rules as without the experiment.</Text>
+              {results[concluding.id] && (
+                <Text as="p" fontWeight="semibold">
+                  {verdict(results[concluding.id] as Results)}
+                  {results[concluding.id]?.leader ? ' It is preselected; you can still choose another variant.' : ''}
+                </Text>
+              )}
               <ChoiceList
                 title="Winning variant"
-                choices={concluding.variants.map((variant) => ({ label: `${variant.name} (rule “${ruleName(variant.ruleId)}”)`, value: variant.id }))}
+                choices={concluding.variants.map((variant) => ({
+                  label: `${variant.name} (rule “${ruleName(variant.ruleId)}”)${variant.id === results[concluding.id]?.leader?.variantId ? ', favoured by the numbers' : ''}`,
+                  value: variant.id,
+                }))}
                 selected={winner}
                 onChange={setWinner}
               />

@@ -115,6 +115,8 @@ export type { CompiledRule, CompiledRules } from './compile/compile-rules.ts';
 export { fnv1a32 } from './planner/fnv1a.ts';
 export { assignVariant } from './planner/assign-variant.ts';
 export type { ExperimentVariant } from './planner/assign-variant.ts';
+export { experimentAudienceWarnings } from './planner/experiment-audiences.ts';
+export type { AudienceWarning } from './planner/experiment-audiences.ts';
 export { SKIP_REASON, evaluateRules } from './planner/evaluate-rules.ts';
 export type { RuleResult, RuleEvaluationOptions } from './planner/evaluate-rules.ts';
 export { GIFT_ATTRIBUTE, giftLineAttributes, lineIdOf } from './planner/operations.ts';

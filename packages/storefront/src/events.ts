@@ -30,7 +30,11 @@ export function storefrontEvent(
   return event;
 }
 
-/** The body of `POST {proxy}/events` (SPEC: `{ events: [Ingest event] }`). */
-export function eventsBody(events: readonly StorefrontEvent[]): { events: StorefrontEvent[] } {
-  return { events: [...events] };
+/**
+ * The body of `POST {proxy}/events` (SPEC: `{ events: [Ingest event] }`), with the visitor id of
+ * the A/B assignment when given: the batch context's `visitorId`, which experiment results count
+ * visitors by (docs/merchant-admin.md "Experiment results").
+ */
+export function eventsBody(events: readonly StorefrontEvent[], visitorId?: string): { events: StorefrontEvent[]; visitorId?: string } {
+  return visitorId ? { events: [...events], visitorId } : { events: [...events] };
 }

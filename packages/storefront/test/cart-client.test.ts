@@ -74,6 +74,13 @@ describe('cart client', () => {
     expect(calls[1]?.init?.keepalive).toBe(true);
   });
 
+  it('sends the visitor id it was made with in each event batch', async () => {
+    const { fetch, calls } = scriptedFetch([200]);
+    createCartClient(fetch, '/apps/gifts', 'abc123').sendEvents([{ type: 'gift_added', campaignId: 'cmp_1', ruleId: 'r1', variantId: 'gid://shopify/ProductVariant/9001' }]);
+    await vi.runAllTimersAsync();
+    expect(JSON.parse(String(calls[0]?.init?.body))).toMatchObject({ visitorId: 'abc123' });
+  });
+
   it('reads the signed customer\'s redemptions from the proxy as counts by rule; a failure or a bad body is undefined', async () => {
     const answering = (status: number, body: string) => vi.fn(async () => new Response(body, { status })) as unknown as typeof globalThis.fetch;
     const ok = answering(200, JSON.stringify({ redemptions: [{ ruleId: 'r1', campaignId: 'c', count: 2, lastRedeemedAt: '2026-01-01T00:00:00.000Z' }] }));

@@ -23,6 +23,12 @@ describe('storefront events (SPEC "Ingest event")', () => {
     const events = [storefrontEvent('choice_shown', gift, { collectCartTokens: false }), storefrontEvent('choice_selected', gift, { collectCartTokens: false })];
     expect(eventsBody(events)).toEqual({ events });
   });
+
+  it('adds the visitor id to the batch context when there is one (experiment results count visitors by it)', () => {
+    const events = [storefrontEvent('gift_added', gift, { collectCartTokens: false })];
+    expect(eventsBody(events, 'v'.repeat(32))).toEqual({ events, visitorId: 'v'.repeat(32) });
+    expect(eventsBody(events, '')).toEqual({ events });
+  });
 });
 
 describe('visitor id (sticky experiment assignment in a first-party cookie)', () => {

@@ -14,7 +14,8 @@ export type CartCallOutcome = { kind: 'ok'; body: unknown } | { kind: 'refused' 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const JSON_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json' };
 
-export function createCartClient(originalFetch: typeof fetch, proxy: string) {
+/** `visitorId`: the first-party cookie's id, sent with each event batch (experiment results count visitors by it). */
+export function createCartClient(originalFetch: typeof fetch, proxy: string, visitorId?: string) {
   return {
     async getCart(): Promise<AjaxCart> {
       const response = await originalFetch('/cart.js', { credentials: 'same-origin', headers: { Accept: 'application/json' }, cache: 'no-store' });
@@ -69,7 +70,7 @@ export function createCartClient(originalFetch: typeof fetch, proxy: string) {
         method: 'POST',
         credentials: 'same-origin',
         headers: JSON_HEADERS,
-        body: JSON.stringify(eventsBody(events)),
+        body: JSON.stringify(eventsBody(events, visitorId)),
         keepalive: true,
       }).catch(() => {});
     },

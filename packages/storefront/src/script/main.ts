@@ -47,7 +47,7 @@ function start(): void {
     if (kind === 'add') onAddToCart();
     debouncer.schedule();
   });
-  const client = createCartClient(originalFetch, config.proxy);
+  const client = createCartClient(originalFetch, config.proxy, visitorId);
   // The embed names the chunk's asset URL (Liquid's asset_url); else it sits beside gifts.js.
   const loadWidgets = widgetsLoader(config.widgetsSrc ?? new URL(__SVC_WIDGETS_FILE__, script?.src || location.href).href);
 
