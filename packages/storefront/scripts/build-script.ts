@@ -1,13 +1,14 @@
 /**
- * Builds gifts.js, the theme script, as two assets for browsers:
+ * Builds gifts.js, the theme script, as four assets for browsers:
  * - the first load, `gifts.js`: src/script/main.ts and what it imports (the engine's evaluator
- *   and planner, not its Zod schemas, the cart passes, the progress bar);
- * - the on-demand chunk, `gifts-widgets.js`: src/script/widgets-chunk.ts (toast, gift choice,
- *   reminder, promo popup, custom code, debug trace), which the first load fetches when a
- *   widget first needs it, by the URL its tag's `data-widgets-src` gives (the theme app
- *   extension, from Liquid's `asset_url`), else by the chunk's versioned name beside gifts.js
- *   (the service's `/storefront/v1/gifts-widgets.<hash>.js`), which this build writes into the
- *   first load.
+ *   and planner, not its Zod schemas nor its trace builder, the cart passes);
+ * - three on-demand chunks (CHUNK_ENTRIES), each fetched the first time it is needed, by the URL
+ *   its tag's `data-<name>-src` gives (the theme app extension, from Liquid's `asset_url`), else
+ *   by the chunk's versioned name beside gifts.js (the service's
+ *   `/storefront/v1/gifts-<name>.<hash>.js`), which this build writes into the first load:
+ *   `gifts-widgets.js` (toast, gift choice, reminder, promo popup, custom code),
+ *   `gifts-progress.js` (the progress bar, when the shop has it on) and `gifts-debug.js` (the
+ *   `?svc_debug=1` console: an engine of its own that builds the condition traces).
  * Each is one IIFE bundled by esbuild and minified by terser (about 5 % less gzip than esbuild's
  * minifier, which counts against the first load's 10,000 bytes). Node-only; the server calls it
  * once per process (src/storefront/script-route.ts), `npm run build:embed` writes the theme app
@@ -26,31 +27,55 @@ export type StorefrontAsset = {
   metafile: Metafile;
 };
 
-/** The first load, with the on-demand chunk it fetches. */
-export type StorefrontScript = StorefrontAsset & { widgets: StorefrontAsset };
+/** The on-demand chunks, by name: the entry each is built from. */
+const CHUNK_ENTRIES = {
+  widgets: fileURLToPath(new URL('../src/script/widgets-chunk.ts', import.meta.url)),
+  progress: fileURLToPath(new URL('../src/script/progress-chunk.ts', import.meta.url)),
+  debug: fileURLToPath(new URL('../src/script/debug-chunk.ts', import.meta.url)),
+};
+
+export type ChunkName = keyof typeof CHUNK_ENTRIES;
+
+/** The chunks' names, in the order they are built and listed. */
+export const CHUNK_NAMES = Object.keys(CHUNK_ENTRIES) as ChunkName[];
+
+/** The first load, with the on-demand chunks it fetches. */
+export type StorefrontScript = StorefrontAsset & { chunks: Record<ChunkName, StorefrontAsset> };
 
 const MAIN_ENTRY = fileURLToPath(new URL('../src/script/main.ts', import.meta.url));
-const WIDGETS_ENTRY = fileURLToPath(new URL('../src/script/widgets-chunk.ts', import.meta.url));
+
+const engineFile = (path: string) => fileURLToPath(new URL(`../../engine/src/${path}`, import.meta.url));
 
 /**
  * The engine's modules this build swaps for a smaller stand-in (same exports, split modules of
  * the engine itself, not a fork): the script's only input is the payload the server validated.
- * - `read-rule-parts.ts` → `read-rule-parts-trusted.ts`: readers that only fill defaults.
+ * - `read-rule-parts.ts` → `read-rule-parts-trusted.ts`: readers that only fill defaults;
+ * - `collection-map.ts` → `collection-map-plain.ts`: the same answers without the server's
+ *   per-map indexes and product sets (a page has one map and a few collections);
+ * - `trace-condition.ts` → `trace-condition-absent.ts` (all but the debug chunk): the script
+ *   never asks the planner for traces; the debug chunk builds them with the real module.
  * Keyed by the importing module and the import.
  */
 const ENGINE_STAND_INS: Record<string, string> = {
-  'compile-rules.ts ./read-rule-parts.ts': fileURLToPath(new URL('../../engine/src/compile/read-rule-parts-trusted.ts', import.meta.url)),
+  'compile-rules.ts ./read-rule-parts.ts': engineFile('compile/read-rule-parts-trusted.ts'),
+  'prepare-context.ts ./collection-map.ts': engineFile('evaluate/collection-map-plain.ts'),
+  'line-predicates.ts ./collection-map.ts': engineFile('evaluate/collection-map-plain.ts'),
+};
+const WITHOUT_TRACES: Record<string, string> = {
+  'evaluate-rules.ts ../evaluate/trace-condition.ts': engineFile('evaluate/trace-condition-absent.ts'),
 };
 
-const engineStandIns: Plugin = {
-  name: 'engine-stand-ins',
-  setup(build) {
-    build.onResolve({ filter: /^\.\.?\/[a-z/-]+\.ts$/ }, (args) => {
-      const standIn = args.importer.includes('/packages/engine/src/') ? ENGINE_STAND_INS[`${basename(args.importer)} ${args.path}`] : undefined;
-      return standIn === undefined ? undefined : { path: standIn };
-    });
-  },
-};
+function engineStandIns(standIns: Record<string, string>): Plugin {
+  return {
+    name: 'engine-stand-ins',
+    setup(build) {
+      build.onResolve({ filter: /^\.\.?\/[a-z/.-]+\.ts$/ }, (args) => {
+        const standIn = args.importer.includes('/packages/engine/src/') ? standIns[`${basename(args.importer)} ${args.path}`] : undefined;
+        return standIn === undefined ? undefined : { path: standIn };
+      });
+    },
+  };
+}
 
 /** ES2020: every evergreen browser since 2020 (the platform's themes support no older ones). */
 export const SCRIPT_TARGET = ['es2020'];
@@ -67,24 +92,28 @@ export const FIRST_LOAD_GOAL_BYTES = 10_000;
 export const FIRST_LOAD_CEILING_BYTES = 12_700;
 
 /**
- * The chunk's name under the service's versioned URL, beside gifts.js.
+ * A chunk's name under the service's versioned URL, beside gifts.js.
  *
- * @example widgetsFileName('3f2a9c0d1e4b5a67') // 'gifts-widgets.3f2a9c0d1e4b5a67.js'
+ * @example chunkFileName('widgets', '3f2a9c0d1e4b5a67') // 'gifts-widgets.3f2a9c0d1e4b5a67.js'
  */
-export function widgetsFileName(hash: string): string {
-  return `gifts-widgets.${hash}.js`;
+export function chunkFileName(name: ChunkName, hash: string): string {
+  return `gifts-${name}.${hash}.js`;
 }
 
 /**
- * @example const { code, hash, widgets } = await buildStorefrontScript();
+ * @example const { code, hash, chunks } = await buildStorefrontScript(); chunks.widgets.hash
  */
 export async function buildStorefrontScript(): Promise<StorefrontScript> {
-  const widgets = await buildAsset(WIDGETS_ENTRY, {});
-  const main = await buildAsset(MAIN_ENTRY, { __SVC_WIDGETS_FILE__: JSON.stringify(widgetsFileName(widgets.hash)) });
-  return { ...main, widgets };
+  const built = await Promise.all(
+    CHUNK_NAMES.map((name) => buildAsset(CHUNK_ENTRIES[name], {}, name === 'debug' ? ENGINE_STAND_INS : { ...ENGINE_STAND_INS, ...WITHOUT_TRACES })),
+  );
+  const chunks = Object.fromEntries(CHUNK_NAMES.map((name, index) => [name, built[index]])) as Record<ChunkName, StorefrontAsset>;
+  const files = Object.fromEntries(CHUNK_NAMES.map((name) => [name, chunkFileName(name, chunks[name].hash)]));
+  const main = await buildAsset(MAIN_ENTRY, { __SVC_CHUNK_FILES__: JSON.stringify(files) }, { ...ENGINE_STAND_INS, ...WITHOUT_TRACES });
+  return { ...main, chunks };
 }
 
-async function buildAsset(entry: string, define: Record<string, string>): Promise<StorefrontAsset> {
+async function buildAsset(entry: string, define: Record<string, string>, standIns: Record<string, string>): Promise<StorefrontAsset> {
   // Loaded only to build: a server started with a prebuilt script never loads these at start.
   const [{ build }, { minify }] = await Promise.all([import('esbuild'), import('terser')]);
   const result = await build({
@@ -96,7 +125,7 @@ async function buildAsset(entry: string, define: Record<string, string>): Promis
     // The engine's sources (no build step), as the rest of the repo resolves them.
     conditions: ['@gcrs/source'],
     define,
-    plugins: [engineStandIns],
+    plugins: [engineStandIns(standIns)],
     legalComments: 'none',
     write: false,
     metafile: true,
