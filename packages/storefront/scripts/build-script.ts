@@ -86,10 +86,17 @@ export const FIRST_LOAD_GOAL_BYTES = 10_000;
 /**
  * What the first load may not exceed today, gzip: the goal is not met (13,787 B when the chunk
  * was split off, 12,878 B with the trusted payload readers, 12,652 B with the outcome table as
- * module exports), so this ceiling keeps it from
- * growing while docs/storefront-script.md says what is left to cut. Lower it with every cut.
+ * module exports, 11,177 B with the progress bar and the debug console as chunks and the plain
+ * collection map), so this ceiling keeps it from growing while docs/storefront-script.md says
+ * what is left to cut. Lower it with every cut.
  */
-export const FIRST_LOAD_CEILING_BYTES = 12_700;
+export const FIRST_LOAD_CEILING_BYTES = 11_250;
+
+/**
+ * The progress bar's chunk, gzip: a shop with the bar on fetches it before any interaction too
+ * (1,419 B today), so it may not grow unnoticed either.
+ */
+export const PROGRESS_CHUNK_CEILING_BYTES = 1_500;
 
 /**
  * A chunk's name under the service's versioned URL, beside gifts.js.
