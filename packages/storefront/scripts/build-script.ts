@@ -85,6 +85,20 @@ function engineStandIns(standIns: Record<string, string>): Plugin {
   };
 }
 
+/**
+ * Property names terser may shorten in every asset: long names the engine and the script use only
+ * inside one asset (the prepared context, the compiled rules, the cart client, the runtime's
+ * wiring), never in the payload, the cart API, a `data-*` attribute, an event, `window.svcGifts`
+ * or what one asset hands another (widgets-api.ts). Each asset is minified on its own, so a name
+ * that crossed would break; none is ever read through a string (bundle-size.test.ts checks the
+ * sources for one). −157 B gzip on the first load.
+ */
+export const INTERNAL_PROPERTIES = [
+  'nonGiftLines', 'lineCache', 'itemCount', 'productQuantities', 'variantQuantities', 'collectionHits', 'hasSubscriptionLine', 'marketHandle',
+  'rulesById', 'experimentOfRule', 'startsAt', 'endsAt', 'program', 'traceNodeLimit', 'availability', 'onPlan',
+  'getRedemptions', 'sendEvents', 'getRules', 'getCart', 'debugRequested', 'refusals', 'isRefused', 'refuse', 'loadWidgets', 'loadProgress', 'loadDebug',
+] as const;
+
 /** ES2020: every evergreen browser since 2020 (the platform's themes support no older ones). */
 export const SCRIPT_TARGET = ['es2020'];
 
@@ -95,11 +109,12 @@ export const FIRST_LOAD_GOAL_BYTES = 10_000;
  * What the first load may not exceed today, gzip: the goal is not met (13,787 B when the chunk
  * was split off, 12,878 B with the trusted payload readers, 12,652 B with the outcome table as
  * module exports, 11,177 B with the progress bar and the debug console as chunks and the plain
- * collection map, 10,828 B with the interpreted condition trees and the plain id reader), so this
+ * collection map, 10,828 B with the interpreted condition trees and the plain id reader, 10,671 B
+ * with the internal property names shortened), so this
  * ceiling keeps it from growing while docs/storefront-script.md says what is left to cut. Lower
  * it with every cut.
  */
-export const FIRST_LOAD_CEILING_BYTES = 10_900;
+export const FIRST_LOAD_CEILING_BYTES = 10_750;
 
 /**
  * The progress bar's chunk, gzip: a shop with the bar on fetches it before any interaction too
@@ -154,7 +169,7 @@ async function buildAsset(entry: string, define: Record<string, string>, standIn
     // Two passes: a third gains nothing measurable. No `unsafe` options: the output must
     // behave exactly as the sources the tests run.
     compress: { passes: 2 },
-    mangle: true,
+    mangle: { properties: { regex: new RegExp(`^(?:${INTERNAL_PROPERTIES.join('|')})$`) } },
     format: { comments: false },
   });
   if (minified.code === undefined) throw new Error('terser produced no output');

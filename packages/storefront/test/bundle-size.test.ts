@@ -1,6 +1,8 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { CHUNK_NAMES, FIRST_LOAD_CEILING_BYTES, buildStorefrontScript, chunkFileName } from '../scripts/build-script.ts';
+import { CHUNK_NAMES, FIRST_LOAD_CEILING_BYTES, INTERNAL_PROPERTIES, buildStorefrontScript, chunkFileName } from '../scripts/build-script.ts';
 
 const gzip = (code: Uint8Array) => gzipSync(code, { level: 9 }).byteLength;
 
@@ -46,4 +48,16 @@ describe('gifts.js assets', () => {
     // The first load knows each chunk's versioned name (the headless URL beside gifts.js).
     for (const name of CHUNK_NAMES) expect(script.code.toString('utf8')).toContain(chunkFileName(name, script.chunks[name].hash));
   }, 60_000);
+
+  it('shortens only property names no source reads through a string', () => {
+    const sources = ['../src', '../../engine/src'].flatMap((dir) => {
+      const root = new URL(dir, import.meta.url).pathname;
+      return readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts')).map((file) => readFileSync(join(root, file), 'utf8'));
+    });
+    expect(sources.length).toBeGreaterThan(50);
+    for (const name of INTERNAL_PROPERTIES) {
+      const quoted = new RegExp(`['"\`]${name}['"\`]`);
+      expect(sources.filter((source) => quoted.test(source)).length, name).toBe(0);
+    }
+  });
 });
