@@ -32,7 +32,7 @@ describe('gifts.js assets', () => {
     expect(inputs).toContain('packages/engine/src/compile/read-rule-parts-trusted.ts');
     expect(inputs).not.toContain('packages/engine/src/compile/read-rule-parts.ts');
     expect(inputs).toContain('packages/engine/src/evaluate/collection-map-plain.ts');
-    expect(inputs).toContain('packages/engine/src/evaluate/trace-condition-absent.ts');
+    expect(inputs).toContain('packages/engine/src/planner/rule-trace-absent.ts');
     expect(inputs).not.toContain('packages/engine/src/evaluate/trace-condition.ts');
     // The progress bar is its chunk's, and the traces the debug chunk's (with an engine of its own).
     expect(inputs).not.toContain('packages/storefront/src/progress.ts');
