@@ -168,7 +168,11 @@ export async function buildServerBundle(dir: string): Promise<string | undefined
   const paths = new Set([
     ...Object.keys(result.metafile.inputs).map((path) => resolve(ROOT, path)),
     // build-script.ts builds relative to the working directory.
-    ...[metafile, ...Object.values(chunks).map((chunk) => chunk.metafile)].flatMap((meta) => Object.keys(meta.inputs)).map((path) => resolve(path)),
+    // (An object `define`, the chunks' names, is a virtual input `<define:…>`, not a file.)
+    ...[metafile, ...Object.values(chunks).map((chunk) => chunk.metafile)]
+      .flatMap((meta) => Object.keys(meta.inputs))
+      .filter((path) => !path.startsWith('<'))
+      .map((path) => resolve(path)),
     ...RESOLUTION_FILES.map((path) => resolve(ROOT, path)),
   ]);
   const inputs: Stamp[] = [];
