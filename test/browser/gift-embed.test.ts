@@ -148,4 +148,34 @@ describe.skipIf(skipWithoutChromium())('the theme app extension on the stand-in 
     expect((await giftLines(page)).length).toBe(1);
     console.log(`before any interaction: empty cart ${JSON.stringify(empty)}, filled cart ${JSON.stringify(filled)} (gzip -9 B)`);
   });
+
+  it('fetches the debug console only with ?svc_debug=1 on a shop that allows it, which logs each plan and puts the traces on lastResult', async () => {
+    const { shopId, standin } = await stack.openShop('scale', { theme: 'embed' });
+    await stack.admin.launchCampaign(shopId, subtotalGiftCampaign('Spend $50', 5000, [MUG]));
+    const fetched = watchAssets(page);
+    const logs: string[] = [];
+    page.on('console', (message) => logs.push(message.text()));
+    const firstTrace = () =>
+      page.evaluate(() => (globalThis as unknown as { svcGifts: { lastResult?: { results: Array<{ trace?: { type: string } }> } } }).svcGifts.lastResult?.results[0]?.trace?.type);
+
+    // The shop does not allow debugging: the parameter does nothing.
+    await openStorefront(page, `${standin.url}/?svc_debug=1`);
+    expect(fetched).toEqual(['gifts.js']);
+    expect(await firstTrace()).toBeUndefined();
+
+    // A shop that allows it (its own: a payload already served stays cached for 60 s), without the
+    // parameter: no chunk either.
+    const allowed = await stack.openShop('scale', { theme: 'embed' });
+    await stack.admin.launchCampaign(allowed.shopId, subtotalGiftCampaign('Spend $50', 5000, [MUG]));
+    await stack.admin.patchSettings(allowed.shopId, { storefront: { debug: true } });
+    fetched.length = 0;
+    await openStorefront(page, allowed.standin.url);
+    expect(fetched).toEqual(['gifts.js']);
+
+    fetched.length = 0;
+    await openStorefront(page, `${allowed.standin.url}/?svc_debug=1`);
+    await expect.poll(firstTrace).toBe('cart.subtotal_gte');
+    expect(fetched).toEqual(['gifts.js', 'gifts-debug.js']);
+    expect(logs.some((text) => text.includes('[svc-gifts] evaluation: 0/1 rules matched'))).toBe(true);
+  });
 });
