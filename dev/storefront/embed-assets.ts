@@ -6,24 +6,21 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { buildStorefrontScript } from '@gcrs/storefront/build-script';
+import { CHUNK_NAMES, buildStorefrontScript } from '@gcrs/storefront/build-script';
 import type { StorefrontScript } from '@gcrs/storefront/build-script';
 
 /** The asset names the app embed's Liquid asks `asset_url` for. */
-export const EMBED_ASSETS = { main: 'gifts.js', widgets: 'gifts-widgets.js' } as const;
+export const EMBED_ASSETS = { main: 'gifts.js', widgets: 'gifts-widgets.js', progress: 'gifts-progress.js', debug: 'gifts-debug.js' } as const;
 
 export type WrittenAsset = { path: string; bytes: number; gzipBytes: number };
 
-/** Both assets' bytes by file name. */
+/** Every asset's bytes by file name: the first load and its chunks. */
 export function embedAssetFiles(script: StorefrontScript): Map<string, Buffer> {
-  return new Map([
-    [EMBED_ASSETS.main, script.code],
-    [EMBED_ASSETS.widgets, script.widgets.code],
-  ]);
+  return new Map([[EMBED_ASSETS.main, script.code], ...CHUNK_NAMES.map((name): [string, Buffer] => [EMBED_ASSETS[name], script.chunks[name].code])]);
 }
 
 /**
- * Builds the script and writes its two assets into `<extensionDir>/assets/`, each atomically
+ * Builds the script and writes its assets into `<extensionDir>/assets/`, each atomically
  * (a theme-check or a deploy reading the folder meanwhile sees the old file or the new one).
  *
  * @example await writeEmbedAssets('extensions/gift-embed');

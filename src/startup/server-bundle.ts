@@ -60,7 +60,7 @@ export type FreshBundle = { url: string; storefrontScript: string };
 
 const BUNDLE_NAME = /^run-[0-9a-f]{16}\.mjs$/;
 const SCRIPT_NAME = /^gifts-[0-9a-f]{16}\.js$/;
-const WIDGETS_NAME = /^gifts-[0-9a-f]{16}\.widgets\.js$/;
+const CHUNK_NAME = /^gifts-[0-9a-f]{16}\.[a-z]+\.js$/;
 
 /** Where the bundle lives: `SERVER_BUNDLE_DIR`, relative to the checkout, or the default. */
 export function serverBundleDir(env: NodeJS.ProcessEnv): string {
@@ -164,11 +164,15 @@ export async function buildServerBundle(dir: string): Promise<string | undefined
   });
   const output = result.outputFiles?.[0];
   if (output === undefined) throw new Error('esbuild produced no output');
-  const { code, hash, metafile, widgets } = await script;
+  const { code, hash, metafile, chunks } = await script;
   const paths = new Set([
     ...Object.keys(result.metafile.inputs).map((path) => resolve(ROOT, path)),
     // build-script.ts builds relative to the working directory.
-    ...[...Object.keys(metafile.inputs), ...Object.keys(widgets.metafile.inputs)].map((path) => resolve(path)),
+    // (An object `define`, the chunks' names, is a virtual input `<define:…>`, not a file.)
+    ...[metafile, ...Object.values(chunks).map((chunk) => chunk.metafile)]
+      .flatMap((meta) => Object.keys(meta.inputs))
+      .filter((path) => !path.startsWith('<'))
+      .map((path) => resolve(path)),
     ...RESOLUTION_FILES.map((path) => resolve(ROOT, path)),
   ]);
   const inputs: Stamp[] = [];
@@ -187,12 +191,15 @@ export async function buildServerBundle(dir: string): Promise<string | undefined
   };
   writeAtomically(name, output.contents);
   writeAtomically(scriptName, code);
-  // The first load's on-demand chunk, where loadStorefrontScript looks for it (prebuiltWidgetsPath).
-  const widgetsName = `gifts-${hash}.widgets.js`;
-  writeAtomically(widgetsName, widgets.code);
+  // The first load's on-demand chunks, where loadStorefrontScript looks for them (prebuiltChunkPath).
+  const chunkNames = Object.entries(chunks).map(([chunk, asset]) => {
+    const chunkName = `gifts-${hash}.${chunk}.js`;
+    writeAtomically(chunkName, asset.code);
+    return chunkName;
+  });
   const manifest: Manifest = { format: FORMAT, root: ROOT, bundle: name, storefrontScript: scriptName, inputs };
   writeAtomically('manifest.json', JSON.stringify(manifest));
-  removeLeftovers(dir, [name, scriptName, widgetsName]);
+  removeLeftovers(dir, [name, scriptName, ...chunkNames]);
   return join(dir, name);
 }
 
@@ -204,7 +211,7 @@ export async function buildServerBundle(dir: string): Promise<string | undefined
 function removeLeftovers(dir: string, current: string[]): void {
   for (const file of readdirSync(dir)) {
     const path = join(dir, file);
-    if ((BUNDLE_NAME.test(file) || SCRIPT_NAME.test(file) || WIDGETS_NAME.test(file)) && !current.includes(file)) rmSync(path, { force: true });
+    if ((BUNDLE_NAME.test(file) || SCRIPT_NAME.test(file) || CHUNK_NAME.test(file)) && !current.includes(file)) rmSync(path, { force: true });
     const modified = statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Infinity;
     if (/^\.[0-9a-f]{12}\.tmp$/.test(file) && modified < Date.now() - 60_000) {
       rmSync(path, { force: true });

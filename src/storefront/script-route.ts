@@ -9,9 +9,9 @@
  * - `gifts.<hash>.js` (hash = first 16 hex digits of the bundle's SHA-256):
  *   `public, max-age=31536000, immutable`; any other hash is 404 (an old version is not
  *   kept, and serving today's bytes under yesterday's name would poison caches for a year).
- * - `gifts-widgets.<hash>.js`: the on-demand chunk gifts.js fetches when a widget that waits
- *   for a shopper first shows (packages/storefront/scripts/build-script.ts); only under its
- *   versioned URL, which the first load carries, immutable like the other.
+ * - `gifts-<chunk>.<hash>.js` (`widgets`, `progress`, `debug`): the on-demand chunks gifts.js
+ *   fetches when first needed (packages/storefront/scripts/build-script.ts); only under their
+ *   versioned URLs, which the first load carries, immutable like the other.
  *
  * The bundle is built in memory with esbuild from packages/storefront, once per process
  * (`loadStorefrontScript`; `npm start` awaits it before listening), or read from the prebuilt
@@ -23,7 +23,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { readFile } from 'node:fs/promises';
-import { buildStorefrontScript, scriptHash, widgetsFileName } from '@gcrs/storefront/build-script';
+import { CHUNK_NAMES, buildStorefrontScript, chunkFileName, scriptHash } from '@gcrs/storefront/build-script';
+import type { ChunkName } from '@gcrs/storefront/build-script';
 import { chooseContentCoding } from '../http/accept-encoding.ts';
 import type { ContentCoding } from '../http/accept-encoding.ts';
 import { notFound } from '../http/errors.ts';
@@ -43,15 +44,15 @@ export type ServedAsset = {
   etags: readonly string[];
 };
 
-/** The first load, and the on-demand chunk it fetches. */
-export type ServedScript = ServedAsset & { widgets: ServedAsset };
+/** The first load, and the on-demand chunks it fetches. */
+export type ServedScript = ServedAsset & { chunks: Record<ChunkName, ServedAsset> };
 
 /**
  * Where a prebuilt first load's chunk is written beside it (src/startup/server-bundle.ts).
  *
- * @example prebuiltWidgetsPath('/b/gifts-3f2a.js') // '/b/gifts-3f2a.widgets.js'
+ * @example prebuiltChunkPath('/b/gifts-3f2a.js', 'widgets') // '/b/gifts-3f2a.widgets.js'
  */
-export const prebuiltWidgetsPath = (prebuilt: string): string => prebuilt.replace(/\.js$/, '.widgets.js');
+export const prebuiltChunkPath = (prebuilt: string, name: ChunkName): string => prebuilt.replace(/\.js$/, `.${name}.js`);
 
 async function served(name: string, path: string, code: Buffer, hash: string): Promise<ServedAsset> {
   // Off the event loop: at start it runs while PGlite starts on the main thread (~45 ms of brotli).
@@ -68,16 +69,23 @@ let loading: Promise<ServedScript> | undefined;
  * @example const script = await loadStorefrontScript(); script.versionedPath // '/storefront/v1/gifts.3f2a….js'
  */
 export function loadStorefrontScript(prebuilt?: string): Promise<ServedScript> {
-  const fromPrebuilt = async (path: string) => {
-    const [code, widgets] = await Promise.all([readFile(path), readFile(prebuiltWidgetsPath(path))]);
-    return { code, hash: scriptHash(code), widgets: { code: widgets, hash: scriptHash(widgets) } };
+  type Built = { code: Buffer; hash: string; chunks: Record<ChunkName, { code: Buffer; hash: string }> };
+  const fromPrebuilt = async (path: string): Promise<Built> => {
+    const [code, ...chunks] = await Promise.all([readFile(path), ...CHUNK_NAMES.map((name) => readFile(prebuiltChunkPath(path, name)))]);
+    const byName = Object.fromEntries(CHUNK_NAMES.map((name, index) => [name, { code: chunks[index] as Buffer, hash: scriptHash(chunks[index] as Buffer) }]));
+    return { code, hash: scriptHash(code), chunks: byName as Built['chunks'] };
   };
   // Gone (a newer build replaced it since the start checked it): built from the sources instead.
-  const build = () => (prebuilt === undefined ? buildStorefrontScript() : fromPrebuilt(prebuilt).catch(buildStorefrontScript));
-  loading ??= build().then(async ({ code, hash, widgets }) => ({
-    ...(await served('gifts', `/storefront/v1/gifts.${hash}.js`, code, hash)),
-    widgets: await served('gifts-widgets', `/storefront/v1/${widgetsFileName(widgets.hash)}`, widgets.code, widgets.hash),
-  }));
+  const build = (): Promise<Built> => (prebuilt === undefined ? buildStorefrontScript() : fromPrebuilt(prebuilt).catch(buildStorefrontScript));
+  loading ??= build().then(async ({ code, hash, chunks }) => {
+    const servedChunks = await Promise.all(
+      CHUNK_NAMES.map((name) => served(`gifts-${name}`, `/storefront/v1/${chunkFileName(name, chunks[name].hash)}`, chunks[name].code, chunks[name].hash)),
+    );
+    return {
+      ...(await served('gifts', `/storefront/v1/gifts.${hash}.js`, code, hash)),
+      chunks: Object.fromEntries(CHUNK_NAMES.map((name, index) => [name, servedChunks[index]])) as Record<ChunkName, ServedAsset>,
+    };
+  });
   // A failed build is not cached: the next request tries again (and logs the error).
   loading.catch(() => {
     loading = undefined;
@@ -109,9 +117,11 @@ export function registerStorefrontScriptRoutes(app: FastifyInstance, load: () =>
     if (request.params.hash !== script.hash) throw notFound('Script version');
     return send(request, reply, script, IMMUTABLE_CACHE_CONTROL);
   });
-  app.get<{ Params: { hash: string } }>('/storefront/v1/gifts-widgets.:hash.js', async (request, reply) => {
-    const { widgets } = await load();
-    if (request.params.hash !== widgets.hash) throw notFound('Script version');
-    return send(request, reply, widgets, IMMUTABLE_CACHE_CONTROL);
-  });
+  for (const name of CHUNK_NAMES) {
+    app.get<{ Params: { hash: string } }>(`/storefront/v1/gifts-${name}.:hash.js`, async (request, reply) => {
+      const chunk = (await load()).chunks[name];
+      if (request.params.hash !== chunk.hash) throw notFound('Script version');
+      return send(request, reply, chunk, IMMUTABLE_CACHE_CONTROL);
+    });
+  }
 }

@@ -1,13 +1,14 @@
 /**
  * Issue 21, item 5, in Chromium: the theme app extension as a shop runs it. The stand-in theme
  * renders the app embed and the app blocks from extensions/gift-embed's Liquid (liquidjs), gifts.js
- * comes from the extension's assets by `asset_url`, and the on-demand chunk (gift choice, toast,
- * reminder…) is fetched only when a choice waits for the shopper, from `data-widgets-src`.
+ * comes from the extension's assets by `asset_url`, the progress bar's chunk comes with the first
+ * pass (the shop has the bar on), and the widgets' chunk (gift choice, toast, reminder…) is fetched
+ * only when a choice waits for the shopper, from `data-widgets-src`.
  */
 import { gzipSync } from 'node:zlib';
 import type { Page, Response } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { FIRST_LOAD_CEILING_BYTES } from '../../packages/storefront/scripts/build-script.ts';
+import { FIRST_LOAD_CEILING_BYTES, PROGRESS_CHUNK_CEILING_BYTES } from '../../packages/storefront/scripts/build-script.ts';
 import { EMBED_ASSET_PATH } from '../../dev/storefront/embed-liquid.ts';
 import { demoWidgets, subtotalGiftCampaign } from '../../dev/storefront/seed.ts';
 import { saveScreenshot, skipWithoutChromium } from '../support/chromium.ts';
@@ -55,7 +56,7 @@ describe.skipIf(skipWithoutChromium())('the theme app extension on the stand-in 
   let page: Page;
   useStorefrontBrowser((session) => ({ stack, page } = session));
 
-  it('loads gifts.js from the app embed, draws the progress bar in its app block, and fetches the chunk only when the gift choice opens', async () => {
+  it('loads gifts.js from the app embed, draws the progress bar in its app block from its chunk, and fetches the widgets only when the gift choice opens', async () => {
     const { shopId, standin } = await stack.openShop('scale', { theme: 'embed' });
     const { campaignId, ruleIds } = await stack.admin.launchCampaign(
       shopId,
@@ -79,20 +80,24 @@ describe.skipIf(skipWithoutChromium())('the theme app extension on the stand-in 
       loggedIn: 'false',
       locale: 'en',
       widgetsSrc: expect.stringMatching(new RegExp(`^${EMBED_ASSET_PATH}gifts-widgets\\.js\\?v=[0-9a-f]{16}$`)),
+      progressSrc: expect.stringMatching(new RegExp(`^${EMBED_ASSET_PATH}gifts-progress\\.js\\?v=[0-9a-f]{16}$`)),
+      debugSrc: expect.stringMatching(new RegExp(`^${EMBED_ASSET_PATH}gifts-debug\\.js\\?v=[0-9a-f]{16}$`)),
     });
-    expect(fetched).toEqual(['gifts.js']);
-
-    // Below the threshold: the progress bar, inside the merchant's app block; still no chunk.
-    await addFromCard(page, 'organic-cotton-tee', 1);
+    // The first pass draws the bar (the shop has it on): its chunk, and nothing else.
     const bar = page.locator('[data-svc-gifts-progress] #svc-gifts-progress .bar');
+    await expect.poll(() => bar.getAttribute('data-remaining')).toBe('5000');
+    expect(fetched).toEqual(['gifts.js', 'gifts-progress.js']);
+
+    // Below the threshold: the bar, inside the merchant's app block; still no widgets.
+    await addFromCard(page, 'organic-cotton-tee', 1);
     await expect.poll(() => bar.getAttribute('data-remaining')).toBe('2000');
-    expect(fetched).toEqual(['gifts.js']);
+    expect(fetched).toEqual(['gifts.js', 'gifts-progress.js']);
 
     // Over it: a choice waits, so the chunk comes, once, and the dialog opens.
     await addFromCard(page, 'organic-cotton-tee', 1);
     const dialog = page.locator('#svc-gifts-choice [role=dialog]');
     await dialog.waitFor({ state: 'visible', timeout: 10_000 });
-    expect(fetched).toEqual(['gifts.js', 'gifts-widgets.js']);
+    expect(fetched).toEqual(['gifts.js', 'gifts-progress.js', 'gifts-widgets.js']);
     expect(giftWrites(standin.cartRequests())).toEqual([]);
     await saveScreenshot(page, 'embed-gift-choice');
 
@@ -104,7 +109,7 @@ describe.skipIf(skipWithoutChromium())('the theme app extension on the stand-in 
     // The toast of the added gift is drawn by the chunk already there: nothing more is fetched.
     await expect.poll(() => page.locator('#svc-gifts-toast .toast').textContent()).toContain('Sticker Pack');
     await expect.poll(() => bar.getAttribute('data-remaining')).toBe('0');
-    expect(fetched).toEqual(['gifts.js', 'gifts-widgets.js']);
+    expect(fetched).toEqual(['gifts.js', 'gifts-progress.js', 'gifts-widgets.js']);
   });
 
   it('fills the signed-in customer from Liquid, and an automatic gift comes through the embed', async () => {
@@ -122,22 +127,55 @@ describe.skipIf(skipWithoutChromium())('the theme app extension on the stand-in 
     expect(giftWrites(standin.cartRequests()).map((request) => `${request.path} ${request.status}`)).toEqual(['/cart/add.js 200']);
   });
 
-  it('fetches at most the first load before any interaction: a page with an empty cart and one with a filled cart', async () => {
+  it('fetches at most the first load (and the bar the shop has on) before any interaction: a page with an empty cart and one with a filled cart', async () => {
     const { shopId, standin } = await stack.openShop('scale', { theme: 'embed' });
     await stack.admin.launchCampaign(shopId, subtotalGiftCampaign('Spend $50', 5000, [MUG]));
     await stack.admin.putWidgets(shopId, demoWidgets(5000, MUG));
+    const withinCeilings = (fetched: Record<string, number>) => {
+      expect(Object.keys(fetched).sort()).toEqual(['gifts-progress.js', 'gifts.js']);
+      expect(fetched['gifts.js']).toBeLessThanOrEqual(FIRST_LOAD_CEILING_BYTES);
+      expect(fetched['gifts-progress.js']).toBeLessThanOrEqual(PROGRESS_CHUNK_CEILING_BYTES);
+    };
 
     const empty = await scriptBytesBeforeInteraction(page, standin.url);
-    expect(Object.keys(empty)).toEqual(['gifts.js']);
-    expect(empty['gifts.js']).toBeLessThanOrEqual(FIRST_LOAD_CEILING_BYTES);
+    withinCeilings(empty);
 
     // The shopper fills the cart (the gift comes, and its toast loads the chunk), then opens a page.
     await addFromCard(page, 'organic-cotton-tee', 3);
     await expectGiftVariants(page, [MUG]);
     const filled = await scriptBytesBeforeInteraction(page, standin.url);
-    expect(Object.keys(filled)).toEqual(['gifts.js']);
-    expect(filled['gifts.js']).toBeLessThanOrEqual(FIRST_LOAD_CEILING_BYTES);
+    withinCeilings(filled);
     expect((await giftLines(page)).length).toBe(1);
     console.log(`before any interaction: empty cart ${JSON.stringify(empty)}, filled cart ${JSON.stringify(filled)} (gzip -9 B)`);
+  });
+
+  it('fetches the debug console only with ?svc_debug=1 on a shop that allows it, which logs each plan and puts the traces on lastResult', async () => {
+    const { shopId, standin } = await stack.openShop('scale', { theme: 'embed' });
+    await stack.admin.launchCampaign(shopId, subtotalGiftCampaign('Spend $50', 5000, [MUG]));
+    const fetched = watchAssets(page);
+    const logs: string[] = [];
+    page.on('console', (message) => logs.push(message.text()));
+    const firstTrace = () =>
+      page.evaluate(() => (globalThis as unknown as { svcGifts: { lastResult?: { results: Array<{ trace?: { type: string } }> } } }).svcGifts.lastResult?.results[0]?.trace?.type);
+
+    // The shop does not allow debugging: the parameter does nothing.
+    await openStorefront(page, `${standin.url}/?svc_debug=1`);
+    expect(fetched).toEqual(['gifts.js']);
+    expect(await firstTrace()).toBeUndefined();
+
+    // A shop that allows it (its own: a payload already served stays cached for 60 s), without the
+    // parameter: no chunk either.
+    const allowed = await stack.openShop('scale', { theme: 'embed' });
+    await stack.admin.launchCampaign(allowed.shopId, subtotalGiftCampaign('Spend $50', 5000, [MUG]));
+    await stack.admin.patchSettings(allowed.shopId, { storefront: { debug: true } });
+    fetched.length = 0;
+    await openStorefront(page, allowed.standin.url);
+    expect(fetched).toEqual(['gifts.js']);
+
+    fetched.length = 0;
+    await openStorefront(page, `${allowed.standin.url}/?svc_debug=1`);
+    await expect.poll(firstTrace).toBe('cart.subtotal_gte');
+    expect(fetched).toEqual(['gifts.js', 'gifts-debug.js']);
+    expect(logs.some((text) => text.includes('[svc-gifts] evaluation: 0/1 rules matched'))).toBe(true);
   });
 });

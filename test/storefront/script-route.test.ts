@@ -80,27 +80,34 @@ describe('GET /storefront/v1/gifts.js', () => {
   });
 });
 
-describe('GET /storefront/v1/gifts-widgets.<hash>.js (the on-demand chunk)', () => {
-  it('is named by the first load and served under its versioned URL only, immutable', async () => {
+const CHUNK_GLOBALS = { widgets: 'svcGiftsWidgets', progress: 'svcGiftsProgress', debug: 'svcGiftsDebug' } as const;
+
+describe('GET /storefront/v1/gifts-<chunk>.<hash>.js (the on-demand chunks)', () => {
+  it.each(Object.entries(CHUNK_GLOBALS))('%s: named by the first load and served under its versioned URL only, immutable', async (name, global) => {
+    const chunk = script.chunks[name as keyof typeof CHUNK_GLOBALS];
     const main = await get('/storefront/v1/gifts.js');
-    const path = script.widgets.versionedPath;
-    expect(path).toBe(`/storefront/v1/gifts-widgets.${script.widgets.hash}.js`);
-    // gifts.js resolves the chunk's name beside itself when no data-widgets-src is given.
-    expect(main.body).toContain(`gifts-widgets.${script.widgets.hash}.js`);
+    const path = chunk.versionedPath;
+    expect(path).toBe(`/storefront/v1/gifts-${name}.${chunk.hash}.js`);
+    // gifts.js resolves the chunk's name beside itself when no data-<name>-src is given.
+    expect(main.body).toContain(`gifts-${name}.${chunk.hash}.js`);
     const res = await get(path);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(res.headers['cache-control']).toBe(IMMUTABLE_CACHE_CONTROL);
-    expect(res.headers.etag).toBe(`"gifts-widgets-${script.widgets.hash}"`);
-    expect(res.body).toContain('svcGiftsWidgets');
+    expect(res.headers.etag).toBe(`"gifts-${name}-${chunk.hash}"`);
+    expect(res.body).toContain(global);
     expect(res.body).not.toContain('svc:gifts:updated');
     expect((await get(path, { 'if-none-match': String(res.headers.etag) })).statusCode).toBe(304);
   });
 
-  it('answers 404 for another version, and has no unversioned URL', async () => {
-    const stale = await get('/storefront/v1/gifts-widgets.0000000000000000.js');
-    expect(stale.statusCode).toBe(404);
-    expect(stale.json()).toEqual(errorBody('Script version not found', 'not_found'));
-    expect((await get('/storefront/v1/gifts-widgets.js')).statusCode).toBe(404);
+  it('answers 404 for another version or another chunk, and has no unversioned URL', async () => {
+    for (const name of Object.keys(CHUNK_GLOBALS)) {
+      const stale = await get(`/storefront/v1/gifts-${name}.0000000000000000.js`);
+      expect(stale.statusCode).toBe(404);
+      expect(stale.json()).toEqual(errorBody('Script version not found', 'not_found'));
+      expect((await get(`/storefront/v1/gifts-${name}.js`)).statusCode).toBe(404);
+    }
+    // One chunk's hash does not open another's URL.
+    expect((await get(`/storefront/v1/gifts-debug.${script.chunks.widgets.hash}.js`)).statusCode).toBe(404);
   });
 });

@@ -9,8 +9,10 @@ export type ScriptConfig = Shopper & {
   proxy: string;
   /** The shop's locale (`data-locale`, e.g. `fr`), for amounts; else the page's `lang`. */
   locale: string | undefined;
-  /** The on-demand chunk's URL (`data-widgets-src`, filled by the embed's Liquid); else beside the script. */
+  /** The on-demand chunks' URLs (`data-widgets-src`, `data-progress-src`, `data-debug-src`, filled by the embed's Liquid); else beside the script. */
   widgetsSrc: string | undefined;
+  progressSrc: string | undefined;
+  debugSrc: string | undefined;
   /** `?svc_debug=1` in the page URL (logged only when the payload allows it). */
   debugRequested: boolean;
 };
@@ -24,8 +26,8 @@ const blankToUndefined = (value: string | undefined) => {
 
 /**
  * Reads the tag's dataset (`data-proxy`, `data-currency`, `data-market`, `data-country`,
- * `data-customer-id`, `data-customer-tags`, `data-logged-in`, `data-locale`, `data-widgets-src`) and the
- * page's query.
+ * `data-customer-id`, `data-customer-tags`, `data-logged-in`, `data-locale`, `data-widgets-src`,
+ * `data-progress-src`, `data-debug-src`) and the page's query.
  *
  * @example readScriptConfig({ proxy: '/apps/gifts', loggedIn: 'true', customerTags: 'vip, new' }, '?svc_debug=1')
  */
@@ -45,6 +47,8 @@ export function readScriptConfig(dataset: Readonly<Record<string, string | undef
     loggedIn: dataset.loggedIn?.trim().toLowerCase() === 'true',
     locale: blankToUndefined(dataset.locale),
     widgetsSrc: blankToUndefined(dataset.widgetsSrc),
+    progressSrc: blankToUndefined(dataset.progressSrc),
+    debugSrc: blankToUndefined(dataset.debugSrc),
     debugRequested: new URLSearchParams(search).get('svc_debug') === '1',
   };
 }

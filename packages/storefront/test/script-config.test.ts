@@ -25,10 +25,13 @@ describe('readScriptConfig (the data-* of the script tag)', () => {
     expect(readScriptConfig({}, '?svc_debug=true').debugRequested).toBe(false);
   });
 
-  it('reads what the app embed adds: the locale and the on-demand chunk\'s URL (blank: none)', () => {
+  it('reads what the app embed adds: the locale and the on-demand chunks\' URLs (blank: none)', () => {
     const embed = readScriptConfig({ locale: 'fr', widgetsSrc: '//cdn.example/extensions/x/assets/gifts-widgets.js?v=17' }, '');
     expect(embed).toMatchObject({ locale: 'fr', widgetsSrc: '//cdn.example/extensions/x/assets/gifts-widgets.js?v=17' });
     expect(readScriptConfig({ locale: ' ', widgetsSrc: '' }, '')).toMatchObject({ locale: undefined, widgetsSrc: undefined });
+    const chunks = readScriptConfig({ progressSrc: '//cdn.example/a/gifts-progress.js?v=1', debugSrc: ' //cdn.example/a/gifts-debug.js?v=1 ' }, '');
+    expect(chunks).toMatchObject({ progressSrc: '//cdn.example/a/gifts-progress.js?v=1', debugSrc: '//cdn.example/a/gifts-debug.js?v=1' });
+    expect(readScriptConfig({ progressSrc: '', debugSrc: ' ' }, '')).toMatchObject({ progressSrc: undefined, debugSrc: undefined });
   });
 });
 

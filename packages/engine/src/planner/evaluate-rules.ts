@@ -1,9 +1,6 @@
 import type { CompiledRule, CompiledRules } from '../compile/compile-rules.ts';
 import type { EvaluationContext } from '../schema/evaluation-context.ts';
 import type { ConditionTrace } from '../evaluate/trace-condition.ts';
-import { traceCondition } from '../evaluate/trace-condition.ts';
-import type { ConditionNode } from '../schema/condition-node.ts';
-import type { PreparedContext } from '../evaluate/prepare-context.ts';
 import { prepareContext } from '../evaluate/prepare-context.ts';
 import { assignVariant } from './assign-variant.ts';
 import type { GiftSets } from './gift-sets.ts';
@@ -12,6 +9,7 @@ import type { CustomerLimit, RedemptionCounts } from './customer-limit.ts';
 import { LIMIT_REASON, customerLimit, isKnownCustomer } from './customer-limit.ts';
 import type { StackEntry } from './stack-rules.ts';
 import { stackRules } from './stack-rules.ts';
+import { ruleTrace, truncatedTrace } from './rule-trace.ts';
 
 /** One rule's answer for one cart (CONTRACT, `/evaluate` results). */
 export type RuleResult = {
@@ -113,7 +111,7 @@ export function evaluateRules(
       // A full trace has one node per program node (the program is the tree, flattened).
       if (rule.program.size <= traceBudget) {
         traceBudget -= rule.program.size;
-        result.trace = traceRule(rule, prepared, compiled.baseCurrency);
+        result.trace = ruleTrace(rule, prepared, compiled.baseCurrency);
       } else {
         result.trace = truncatedTrace(rule, matched, reasons);
       }
@@ -144,20 +142,6 @@ function applyStacking(compiled: CompiledRules, results: RuleResult[]): void {
     result.suppressedBy = suppression.by;
     delete result.repeat;
   }
-}
-
-function traceRule(rule: CompiledRule, prepared: PreparedContext, baseCurrency: string): ConditionTrace {
-  // The drivers treat malformed nodes as false, so an unchecked tree is safe to trace.
-  return traceCondition(rule.conditionTree as ConditionNode, prepared, { baseCurrency });
-}
-
-/** The root of a trace that did not fit the node limit: the rule's own outcome, no children. */
-function truncatedTrace(rule: CompiledRule, matched: boolean, reasons: string[]): ConditionTrace {
-  const tree = rule.conditionTree;
-  const type = typeof tree === 'object' && tree !== null && typeof (tree as { type?: unknown }).type === 'string'
-    ? (tree as { type: string }).type
-    : 'unknown';
-  return { type, matched, reasons, truncated: true };
 }
 
 function skipReason(

@@ -3,8 +3,9 @@
  * inside. Reads its `data-*`, wraps the page's cart calls, loads the rules once through the
  * proxy and runs a pass now and after each of the page's cart changes (debounced by
  * `shopSettings.engine.evaluationDelay`). Exposes `window.svcGifts`. What waits for a shopper
- * (the toast, the gift choice, the reminder, the promo popup, custom code, the debug trace) is
- * the on-demand chunk gifts-widgets.js (widgets-chunk.ts), fetched when first needed.
+ * (the toast, the gift choice, the reminder, the promo popup, custom code) is the on-demand chunk
+ * gifts-widgets.js (widgets-chunk.ts); the progress bar (gifts-progress.js) and the debug console
+ * (gifts-debug.js) are chunks of their own: each is fetched when first needed (load-chunk.ts).
  */
 import { createDebouncer } from '../debounce.ts';
 import { readScriptConfig } from '../script-config.ts';
@@ -12,7 +13,7 @@ import { visitorIdentity } from '../visitor-id.ts';
 import { armPromoPopup } from '../widgets/promo-trigger.ts';
 import { enabledSection } from '../widgets/settings.ts';
 import { createCartClient } from './cart-client.ts';
-import { widgetsLoader } from './load-widgets.ts';
+import { chunkLoader } from './load-chunk.ts';
 import type { LastResult, Runtime, StorefrontPayload } from './runtime.ts';
 import { createRuntime } from './runtime.ts';
 import { watchCartChanges } from './watch-cart.ts';
@@ -30,8 +31,8 @@ declare global {
   }
 }
 
-/** The chunk's versioned file name, set by the build (build-script.ts) next to gifts.js. */
-declare const __SVC_WIDGETS_FILE__: string;
+/** The chunks' versioned file names, set by the build (build-script.ts) next to gifts.js. */
+declare const __SVC_CHUNK_FILES__: { widgets: string; progress: string; debug: string };
 
 function start(): void {
   if (window.svcGifts !== undefined) return; // included twice: the first copy runs
@@ -48,13 +49,23 @@ function start(): void {
     debouncer.schedule();
   });
   const client = createCartClient(originalFetch, config.proxy, visitorId);
-  // The embed names the chunk's asset URL (Liquid's asset_url); else it sits beside gifts.js.
-  const loadWidgets = widgetsLoader(config.widgetsSrc ?? new URL(__SVC_WIDGETS_FILE__, script?.src || location.href).href);
+  // The embed names each chunk's asset URL (Liquid's asset_url); else it sits beside gifts.js.
+  const chunkSrc = (name: keyof typeof __SVC_CHUNK_FILES__) => config[`${name}Src`] ?? new URL(__SVC_CHUNK_FILES__[name], script?.src || location.href).href;
+  const loadWidgets = chunkLoader(chunkSrc('widgets'), 'svcGiftsWidgets');
 
   const ready = (async () => {
     const payload = (await client.getRules()) as StorefrontPayload;
     if (!Array.isArray(payload.rules)) throw new Error('rules payload without rules');
-    runtime = createRuntime({ config, client, payload, visitorId, loadWidgets, report });
+    runtime = createRuntime({
+      config,
+      client,
+      payload,
+      visitorId,
+      loadWidgets,
+      loadProgress: chunkLoader(chunkSrc('progress'), 'svcGiftsProgress'),
+      loadDebug: chunkLoader(chunkSrc('debug'), 'svcGiftsDebug'),
+      report,
+    });
     // Scale shops get `customCode` with empty fields by default: only written code is fetched for.
     const customCode = payload.widgets?.customCode;
     if (customCode?.html || customCode?.css || customCode?.js) loadWidgets().then((chunk) => chunk.customCode(customCode), report);

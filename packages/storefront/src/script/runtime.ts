@@ -1,9 +1,9 @@
 /**
  * The theme script's passes around the DOM: one pass at a time (a pass asked for while
  * one runs follows it), the cart work in cart-pass.ts, then events, the progress bar,
- * `window.svcGifts.lastResult` and the `svc:gifts:updated` event. The toast, the gift choice,
- * the reminder and the debug trace are drawn by the on-demand chunk (`widgets`), fetched the
- * first time one of them has something to show.
+ * `window.svcGifts.lastResult` and the `svc:gifts:updated` event. The toast, the gift choice
+ * and the reminder are drawn by the on-demand chunk (`widgets`), fetched the first time one of
+ * them has something to show; the progress bar and the debug console by chunks of their own.
  */
 import { compileRules } from '@gcrs/engine/planner';
 import type { CartOperation, ChooseOperation, CompiledRules, RuleResult, RulesPayloadInput } from '@gcrs/engine/planner';
@@ -15,11 +15,11 @@ import { storefrontEvent } from '../events.ts';
 import type { StorefrontEvent, StorefrontEventType } from '../events.ts';
 import { createRefusals } from '../retry.ts';
 import type { ScriptConfig } from '../script-config.ts';
-import { renderProgressBar, hideProgressBar } from '../widgets/progress-bar.ts';
+import { hideProgressBar } from '../widgets/progress-bar.ts';
 import type { WidgetSettings } from '../widgets/settings.ts';
 import { enabledSection } from '../widgets/settings.ts';
 import type { CartClient } from './cart-client.ts';
-import type { ChoiceHost, WidgetsChunk } from './widgets-api.ts';
+import type { ChoiceHost, DebugChunk, ProgressChunk, WidgetsChunk } from './widgets-api.ts';
 
 /**
  * The storefront rules payload: SPEC's plus `collections` and `debugAllowed` (CONTRACT), and
@@ -47,8 +47,10 @@ export type RuntimeDeps = {
   client: CartClient;
   payload: StorefrontPayload;
   visitorId: string;
-  /** The on-demand chunk (load-widgets.ts). */
+  /** The on-demand chunks (load-chunk.ts). */
   loadWidgets: () => Promise<WidgetsChunk>;
+  loadProgress: () => Promise<ProgressChunk>;
+  loadDebug: () => Promise<DebugChunk>;
   report: (error: unknown) => void;
 };
 
@@ -58,6 +60,8 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const widgets = payload.widgets;
   const collectCartTokens = payload.shopSettings?.data?.collectCartTokens === true;
   const debug = config.debugRequested && payload.debugAllowed === true;
+  // The server always sends baseCurrency; without it, thresholds count only in data-currency.
+  const compileInput = { ...payload, baseCurrency: payload.baseCurrency ?? config.currency ?? '' } as RulesPayloadInput;
   let compiled: CompiledRules | undefined;
   let redemptions: Promise<Record<string, number> | undefined> | undefined;
   let lastResult: LastResult | undefined;
@@ -68,13 +72,14 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   /** A chosen gift was added since the last pass: that pass reports the cart as changed. */
   let changedSincePass = false;
   let again = false;
+  /** The progress bar's chunk was asked for: every later draw goes through it, in order. */
+  let progressAsked = false;
 
   const eventOf = (type: StorefrontEventType, gift: { campaignId: string; ruleId: string; variantId: string }): StorefrontEvent =>
     storefrontEvent(type, gift, { cartToken: lastCart?.token, collectCartTokens });
 
   function compiledRules(): CompiledRules {
-    // The server always sends baseCurrency; without it, thresholds count only in data-currency.
-    compiled ??= compileRules({ ...payload, baseCurrency: payload.baseCurrency ?? config.currency ?? '' } as RulesPayloadInput);
+    compiled ??= compileRules(compileInput);
     return compiled;
   }
 
@@ -103,16 +108,24 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
 
   async function runPass(): Promise<void> {
     const rules = compiledRules();
+    const redemptionCounts = await customerRedemptions(rules);
     const outcome = await runCartPass(client, {
       rules,
-      redemptions: await customerRedemptions(rules),
+      redemptions: redemptionCounts,
       shopper: config,
       collections: payload.collections,
       visitorId,
       refusals,
       collectCartTokens,
-      trace: debug,
-      ...(debug ? { onPlan: (...plan: Parameters<WidgetsChunk['trace']>) => void deps.loadWidgets().then((chunk) => chunk.trace(...plan), report) } : {}),
+      // The debug console traces each plan again in its own chunk: this planner builds no traces.
+      ...(debug
+        ? {
+            onPlan: (ctx, results, operations) => {
+              const plan = { payload: compileInput, ctx, visitorId, redemptions: redemptionCounts, results, operations };
+              deps.loadDebug().then((chunk) => chunk.trace(plan), report);
+            },
+          }
+        : {}),
     });
     client.sendEvents(outcome.events);
     for (const { request, body } of outcome.added) if (request.kind === 'add') toast(body, request.body.items[0]?.properties._svc_title);
@@ -138,10 +151,14 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
 
   function renderWidgets(cart: AjaxCart, rules: CompiledRules): void {
     const progress = enabledSection(widgets, 'progressBar');
-    if (progress === undefined) hideProgressBar();
-    else {
-      const currency = (config.currency ?? cart.currency ?? '').toUpperCase();
-      renderProgressBar(progress, merchandiseSubtotal(cart, rules.useDiscountedPrices), currency, rules.baseCurrency.toUpperCase(), config.locale);
+    const currency = (config.currency ?? cart.currency ?? '').toUpperCase();
+    const baseCurrency = rules.baseCurrency.toUpperCase();
+    // No bar to draw (none asked, or a cart in another currency) and none drawn: no chunk.
+    if (!progressAsked && (progress === undefined || progress.thresholds.length === 0 || currency !== baseCurrency)) hideProgressBar();
+    else if (progress !== undefined) {
+      progressAsked = true;
+      const subtotal = merchandiseSubtotal(cart, rules.useDiscountedPrices);
+      deps.loadProgress().then((chunk) => chunk.render(progress, subtotal, currency, baseCurrency, config.locale), report);
     }
     // The choice and the reminder wait for the shopper: their code is fetched when a choice
     // waits, and told each pass after that (an empty list withdraws what they show).

@@ -1,12 +1,13 @@
 /**
- * The seam between the two assets of gifts.js: the first load (main.ts: the engine, the cart
- * passes, the progress bar) and the on-demand chunk (widgets-chunk.ts: the toast, the gift
- * choice, the reminder, the promo popup, custom code and the debug console), which the first
- * load fetches the first time one of them is needed and which registers itself on
- * `window.svcGiftsWidgets`. Types only: nothing here is in either bundle.
+ * The seam between the assets of gifts.js: the first load (main.ts: the engine, the cart
+ * passes) and its on-demand chunks, each fetched the first time it is needed (load-chunk.ts)
+ * and registered on a global of its own: `window.svcGiftsWidgets` (widgets-chunk.ts: the toast,
+ * the gift choice, the reminder, the promo popup, custom code), `window.svcGiftsProgress`
+ * (progress-chunk.ts: the progress bar) and `window.svcGiftsDebug` (debug-chunk.ts: the
+ * `?svc_debug=1` console). Types only: nothing here is in any bundle.
  */
-import type { CartOperation, ChooseOperation, EvaluationContext, RuleResult } from '@gcrs/engine/planner';
-import type { CustomCode, PromoPopupSettings, ToastSettings, WidgetSettings } from '../widgets/settings.ts';
+import type { CartOperation, ChooseOperation, EvaluationContext, RedemptionCounts, RuleResult, RulesPayloadInput } from '@gcrs/engine/planner';
+import type { CustomCode, ProgressBarSettings, PromoPopupSettings, ToastSettings, WidgetSettings } from '../widgets/settings.ts';
 
 /** What the first load lends the gift choice. */
 export type ChoiceHost = {
@@ -26,12 +27,36 @@ export type WidgetsChunk = {
   customCode(code: CustomCode): void;
   /** The gift choice and reminder: returns the renderer of the waiting `choose` operations (none: both withdrawn). */
   choices(host: ChoiceHost): (pending: ChooseOperation[]) => void;
-  /** `?svc_debug=1`: one evaluation's trace in the console. */
-  trace(ctx: EvaluationContext, results: RuleResult[], operations: CartOperation[]): void;
+};
+
+export type ProgressChunk = {
+  /** Draws (or hides, for a cart in another currency than the thresholds') the bar. */
+  render(settings: ProgressBarSettings, subtotal: number, currency: string, baseCurrency: string, locale?: string): void;
+};
+
+/** What the first load evaluated in one plan, for the debug console to trace again. */
+export type DebugPlan = {
+  /** The payload the first load compiled (with its base currency). */
+  payload: RulesPayloadInput;
+  ctx: EvaluationContext;
+  visitorId: string;
+  redemptions: RedemptionCounts | undefined;
+  results: RuleResult[];
+  operations: CartOperation[];
+};
+
+export type DebugChunk = {
+  /**
+   * `?svc_debug=1`: evaluates the plan's cart again with condition traces, puts each rule's trace
+   * on its result (`window.svcGifts.lastResult` shows them) and logs the evaluation.
+   */
+  trace(plan: DebugPlan): void;
 };
 
 declare global {
   interface Window {
     svcGiftsWidgets?: WidgetsChunk;
+    svcGiftsProgress?: ProgressChunk;
+    svcGiftsDebug?: DebugChunk;
   }
 }

@@ -1,0 +1,27 @@
+/**
+ * A rule's condition trace for {@link evaluateRules} (`trace: true`): the full trace when it fits
+ * the node budget, else the root alone. Its own module so a build that never asks for traces (the
+ * storefront's first load) can leave the trace builder out (rule-trace-absent.ts).
+ */
+import type { CompiledRule } from '../compile/compile-rules.ts';
+import type { ConditionTrace } from '../evaluate/trace-condition.ts';
+import { traceCondition } from '../evaluate/trace-condition.ts';
+import type { PreparedContext } from '../evaluate/prepare-context.ts';
+import type { ConditionNode } from '../schema/condition-node.ts';
+
+/**
+ * @example ruleTrace(rule, prepared, 'USD') // { type: 'AND', matched: true, reasons: [...], children: [...] }
+ */
+export function ruleTrace(rule: CompiledRule, prepared: PreparedContext, baseCurrency: string): ConditionTrace {
+  // The drivers treat malformed nodes as false, so an unchecked tree is safe to trace.
+  return traceCondition(rule.conditionTree as ConditionNode, prepared, { baseCurrency });
+}
+
+/** The root of a trace that did not fit the node limit: the rule's own outcome, no children. */
+export function truncatedTrace(rule: CompiledRule, matched: boolean, reasons: string[]): ConditionTrace {
+  const tree = rule.conditionTree;
+  const type = typeof tree === 'object' && tree !== null && typeof (tree as { type?: unknown }).type === 'string'
+    ? (tree as { type: string }).type
+    : 'unknown';
+  return { type, matched, reasons, truncated: true };
+}

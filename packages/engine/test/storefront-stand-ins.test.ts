@@ -1,0 +1,77 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compileConditionProgram } from '../src/compile/condition-program.ts';
+import * as interpreted from '../src/compile/condition-program-interpreted.ts';
+import { prepareContext } from '../src/evaluate/prepare-context.ts';
+import { idKeyOf } from '../src/ids.ts';
+import * as plainIds from '../src/ids-plain.ts';
+import { contextArb, leafArb, treeArb } from './support/arbitraries.ts';
+import { line, context, USD } from './support/contexts.ts';
+import { nestedAnds, nestedNots } from './support/trees.ts';
+
+// The storefront build (packages/storefront/scripts/build-script.ts) swaps these engine modules
+// for smaller stand-ins: each must answer exactly as its original, for any input.
+
+describe('ids-plain.ts agrees with ids.ts', () => {
+  const digits = fc.stringMatching(/^[0-9]{0,20}$/);
+  const piece = fc.oneof(
+    digits,
+    fc.constantFrom('gid://', 'gid://shopify/Product/', '/', '?', '?x=1', ' ', '\t', '\n', '\r', '\u00a0', 'gid:/', 'x', '0', '00', '-', '.'),
+    fc.string({ maxLength: 3 }),
+  );
+  const value = fc.oneof(
+    fc.array(piece, { maxLength: 5 }).map((pieces) => pieces.join('')),
+    fc.oneof(fc.integer(), fc.double(), fc.constantFrom(2 ** 53, 2 ** 53 - 1, -0, null, undefined, {}, [], true)),
+  );
+
+  it('on every id key and numeric id', () => {
+    fc.assert(
+      fc.property(value, (input) => {
+        expect(plainIds.idKeyOf(input)).toStrictEqual(idKeyOf(input));
+        expect(plainIds.numericIdOf(input)).toBe(idKeyOf(input) === undefined ? undefined : String(idKeyOf(input)));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it.each<unknown>([
+    'gid://shopify/Product/42', '  gid://shopify/ProductVariant/007 ', 'gid://shopify/Product/42?foo=bar', 'gid://a?b/42', '42\n',
+    '123456789012345', '1234567890123456', '9007199254740993', '0009007199254740993', 'gid://shopify/Product/', 'gid://x/4a', 'gid://7', 'gid://', '',
+  ])('%j', (input) => {
+    expect(plainIds.idKeyOf(input)).toStrictEqual(idKeyOf(input));
+  });
+});
+
+describe('condition-program-interpreted.ts agrees with condition-program.ts', () => {
+  const malformed = fc.constantFrom<unknown>(null, 5, 'AND', [], { type: 'AND' }, { type: 'OR', children: 'x' }, { type: 'NOT' }, { type: 'NOT', child: 3 }, { type: 'nope' }, {});
+  const anyTree: fc.Arbitrary<unknown> = fc.letrec<{ node: unknown }>((tie) => ({
+    node: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      leafArb,
+      malformed,
+      fc.record({ type: fc.constantFrom('AND', 'OR'), children: fc.array(tie('node'), { maxLength: 3 }) }),
+      fc.record({ type: fc.constant('NOT'), child: tie('node') }),
+    ),
+  })).node;
+
+  it('on the match, the reasons, the size and the depth of any tree, malformed nodes included', () => {
+    fc.assert(
+      fc.property(fc.oneof(treeArb, anyTree), contextArb, (tree, ctx) => {
+        const prepared = prepareContext(ctx, USD);
+        const program = compileConditionProgram(tree);
+        const standIn = interpreted.compileConditionProgram(tree);
+        expect(standIn.run(prepared)).toEqual(program.run(prepared));
+        expect([standIn.size, standIn.depth]).toEqual([program.size, program.depth]);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('runs trees of any depth without recursing', () => {
+    const leaf = { type: 'cart.item_count_gte', value: 1 } as const;
+    const prepared = prepareContext(context([line()]), USD);
+    for (const tree of [nestedNots(100_001, leaf), nestedAnds(100_000, leaf)]) {
+      expect(interpreted.compileConditionProgram(tree).run(prepared)).toEqual(compileConditionProgram(tree).run(prepared));
+    }
+  });
+});

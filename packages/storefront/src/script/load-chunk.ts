@@ -1,0 +1,30 @@
+/**
+ * The first load's way to its on-demand chunks (widgets-api.ts): a classic `<script>` appended
+ * once, at the first moment one is needed (the widgets: a gift added, a choice waiting, the promo
+ * popup's trigger, custom code; the progress bar: the first pass of a shop that has it on; the
+ * debug console: `?svc_debug=1` allowed). Its URL is the embed's `data-<name>-src` (Liquid's
+ * `asset_url`), else the versioned name the build gave it, next to gifts.js itself.
+ */
+
+type Chunks = Pick<Window, 'svcGiftsWidgets' | 'svcGiftsProgress' | 'svcGiftsDebug'>;
+
+/** Memoised: one fetch per page; a failed load is tried again by the next call. */
+export function chunkLoader<K extends keyof Chunks>(src: string, global: K): () => Promise<NonNullable<Chunks[K]>> {
+  let loading: Promise<NonNullable<Chunks[K]>> | undefined;
+  return () =>
+    (loading ??= new Promise((resolve, reject) => {
+      const tag = document.createElement('script');
+      tag.src = src;
+      tag.onload = () => {
+        const chunk = window[global];
+        if (chunk) resolve(chunk as NonNullable<Chunks[K]>);
+        else reject(new Error(`${src} registered no ${global}`));
+      };
+      tag.onerror = () => {
+        loading = undefined;
+        tag.remove();
+        reject(new Error(`${src} failed to load`));
+      };
+      document.head.append(tag);
+    }));
+}
