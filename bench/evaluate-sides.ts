@@ -4,6 +4,7 @@
  * in-process; with the CPU each used and the work each did.
  */
 import { writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import Fastify from 'fastify';
 import { evaluationContextSchema, planCart } from '@gcrs/engine';
@@ -42,6 +43,43 @@ export async function startBare(): Promise<{ server: Server; answer: { text: str
   if (address === null || typeof address === 'string') throw new Error('no port');
   const server: Server = { level: 'bare', base: `http://127.0.0.1:${address.port}/api/v1`, close: () => app.close() };
   return { server, answer };
+}
+
+/**
+ * The floor below any framework: a bare `node:http` server that reads the body, JSON.parse's
+ * it, and writes JSON.stringify of the service's answer (parsed once, as `answer.text` is set).
+ * Everything a JSON service on these bytes must do at the least, and nothing else.
+ */
+export async function startRaw(): Promise<{ server: Server; answer: { text: string } }> {
+  let value: unknown;
+  let text = '';
+  const answer = {
+    get text() {
+      return text;
+    },
+    set text(next: string) {
+      text = next;
+      value = JSON.parse(next);
+    },
+  };
+  const http = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      if (JSON.parse(Buffer.concat(chunks).toString('utf8')) === undefined) throw new Error('no body');
+      const body = JSON.stringify(value);
+      response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+      response.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const address = http.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  const close = () => new Promise<void>((resolve) => {
+    http.closeAllConnections();
+    http.close(() => resolve());
+  });
+  return { server: { level: 'raw', base: `http://127.0.0.1:${address.port}/api/v1`, close }, answer };
 }
 
 /** Runs `work` under V8's CPU profiler and writes the profile to `file` (open it in Chrome's DevTools). */

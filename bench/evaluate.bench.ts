@@ -34,7 +34,7 @@ import { loadConfig } from '../src/config.ts';
 import type { Config } from '../src/config.ts';
 import { createAppContext, createLogger } from '../src/context.ts';
 import type { AppContext } from '../src/context.ts';
-import { engineRound, micros, profiled, serviceRound, startBare } from './evaluate-sides.ts';
+import { engineRound, micros, profiled, serviceRound, startBare, startRaw } from './evaluate-sides.ts';
 import type { Case, Server, Tally } from './evaluate-sides.ts';
 
 /** The app at one log level: its context (the first one's owns the database) and Fastify instance. */
@@ -158,6 +158,7 @@ async function main() {
   const servers: AppServer[] = [];
   const loader = await startLoadChild();
   const bare = await startBare();
+  const raw = await startRaw();
   try {
     for (const level of e.BENCH_LOG_LEVELS) servers.push(await startServer(config, level, servers[0]?.ctx));
     const first = servers[0];
@@ -198,14 +199,16 @@ async function main() {
       engineRound(c, rules, 1, true);
       engineRound(c, rules, 1, false);
       bare.answer.text = answer;
+      raw.answer.text = answer;
       await serviceRound(loader, bare.server, c, auth, 1, e.BENCH_CONNECTIONS);
-      const sides = ['engine', 'engine fresh', 'bare', ...servers.map((s) => s.level)];
+      await serviceRound(loader, raw.server, c, auth, 1, e.BENCH_CONNECTIONS);
+      const sides = ['engine', 'engine fresh', 'raw', 'bare', ...servers.map((s) => s.level)];
       const tallies = new Map<string, Tally>(sides.map((side) => [side, { cpu: 0, system: 0, work: 0, perSecond: 0 }]));
       for (let round = 0; round < e.BENCH_ROUNDS; round += 1) {
         // Rotate which side goes first, so none always runs on a warmer (or busier) machine.
         const order = [...sides.slice(round % sides.length), ...sides.slice(0, round % sides.length)];
         for (const side of order) {
-          const server = side === 'bare' ? bare.server : servers.find((s) => s.level === side);
+          const server = side === 'bare' ? bare.server : side === 'raw' ? raw.server : servers.find((s) => s.level === side);
           const run = () => (server
             ? serviceRound(loader, server, c, auth, e.BENCH_ROUND_SECONDS, e.BENCH_CONNECTIONS)
             : Promise.resolve(engineRound(c, rules, e.BENCH_ROUND_SECONDS, side === 'engine')));
@@ -224,11 +227,14 @@ async function main() {
       const engine = tallies.get('engine') as Tally;
       const fresh = tallies.get('engine fresh') as Tally;
       const floor = tallies.get('bare') as Tally;
+      const rawFloor = tallies.get('raw') as Tally;
       const kernel = (t: Tally) => `(${((t.system / t.work) * 1e6).toFixed(0).padStart(3)} in the kernel)`;
       const column = (label: string, t: Tally) => `  ${label.padEnd(24)}${micros(t).toFixed(1).padStart(8)} µs CPU`;
       print(`\n${c.name}: request ${c.body.length} B, response ${Buffer.byteLength(answer)} B${traced ? ', traced' : ''}`);
       print(`${column('engine, context reused', engine)} per cart   ${engine.perSecond.toFixed(0).padStart(6)} carts/s   the same parsed context every time (a storefront's own cart)`);
       print(`${column('engine, fresh context', fresh)} per cart                   a new parse of the body for every cart, as each request brings (parse + plan − parse)`);
+      print(`${column('raw node:http', rawFloor)} per request ${kernel(rawFloor)} ${rawFloor.perSecond.toFixed(0).padStart(6)} req/s   ` +
+        `JSON.parse this body, JSON.stringify this answer, write it; engine / raw ${(micros(engine) / micros(rawFloor)).toFixed(3)} (fresh ${(micros(fresh) / micros(rawFloor)).toFixed(3)})`);
       print(`${column('bare Fastify', floor)} per request ${kernel(floor)} ${floor.perSecond.toFixed(0).padStart(6)} req/s   ` +
         `the floor: parse this body, write these bytes; engine / floor ${(micros(engine) / micros(floor)).toFixed(3)} (fresh ${(micros(fresh) / micros(floor)).toFixed(3)})`);
       const reference = tallies.get(first.level) as Tally;
@@ -239,13 +245,15 @@ async function main() {
         const extra = micros(tally) - micros(reference);
         const logging = server === first ? '' : `   logging ${extra >= 0 ? '+' : ''}${extra.toFixed(1)} µs/request (${((100 * extra) / micros(reference)).toFixed(0)}%) vs ${first.level}`;
         print(`${column(`service LOG_LEVEL=${server.level}`, tally)} per request ${kernel(tally)} ${tally.perSecond.toFixed(0).padStart(6)} req/s   ` +
-          `ratio ${ratio.toFixed(3)} (fresh ${(micros(fresh) / micros(tally)).toFixed(3)})${goal}${logging}`);
+          `ratio ${ratio.toFixed(3)} (fresh ${(micros(fresh) / micros(tally)).toFixed(3)})${goal}   ` +
+          `service / bare ${(micros(tally) / micros(floor)).toFixed(2)}, / raw ${(micros(tally) / micros(rawFloor)).toFixed(2)}${logging}`);
       }
     }
     print(`\nload average after: ${load()}`);
   } finally {
     loader.stop();
     await bare.server.close();
+    await raw.server.close();
     // The first server's context owns the database: close it last.
     for (const server of [...servers].reverse()) await server.close();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });

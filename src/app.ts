@@ -13,7 +13,7 @@ import { createBodyBudget } from './http/body-budget.ts';
 import { registerDrain } from './http/drain.ts';
 import { MAX_PATH_PARAM_CHARS, handleError, notFound, unavailable } from './http/errors.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
-import { stringifyJson } from './http/json.ts';
+import { serializeReply } from './http/json.ts';
 import { trackRoutes } from './http/method-not-allowed.ts';
 import { registerLandingPage } from './http/landing-page.ts';
 import { registerAdminOpenApiRoute, registerOpenApiRoutes } from './http/openapi-routes.ts';
@@ -68,7 +68,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   // SPEC: requests are JSON. Without Fastify's text parser, other types get a clear 415.
   app.removeContentTypeParser('text/plain');
   registerJsonBodyParser(app);
-  app.setReplySerializer((payload) => stringifyJson(payload));
+  app.setReplySerializer(serializeReply);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(async () => {
     throw notFound('Route');

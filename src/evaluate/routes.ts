@@ -35,6 +35,7 @@ export function evaluateRoutes(ctx: AppContext): ShopRoute[] {
       rateLimit: 'default',
       query: evaluateQuerySchema,
       body: evaluateBodySchema,
+      fastJson: (text, shopId) => (shopId === undefined ? JSON.parse(text) : collections.parse(shopId, text)),
       fastBody: (body, shopId) => {
         if (shopId === undefined) return acceptEvaluateBody(body);
         const context = acceptEvaluateBody(body, collections.known(shopId));

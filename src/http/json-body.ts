@@ -15,8 +15,16 @@
  * accepted"). Why not decode: request bodies are small JSON (BODY_LIMIT_BYTES, 1 MiB), no
  * client of the spec compresses them, and decoding would need a second, decoded-size limit
  * against zip bombs for no gain.
+ *
+ * Deferred parse (issue 20 item 5): a route whose config has `deferJson` (the route table's
+ * routes with a `fastBody`, POST /evaluate) gets its text as a {@link DeferredJsonBody}, parsed
+ * after its caller is known. A body its shortcut accepts is parsed by JSON.parse alone: the
+ * shortcut builds fresh objects of known keys (a `__proto__` or `constructor` key is dropped
+ * or left to the schema), so the prototype-poisoning scans of Fastify's parser, two regular
+ * expressions over the whole text, would protect nothing there. Any other body goes through
+ * Fastify's own parser as before, with its scans and its 400s.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './errors.ts';
 
 /** True for a Content-Encoding header that names no coding but identity (or none at all). */
@@ -43,6 +51,47 @@ export function contentEncodingError(header: string | undefined): ApiError | und
   );
 }
 
+type JsonParser = ReturnType<FastifyInstance['getDefaultJsonParser']>;
+
+/** A JSON body kept as text until its route parses it (the route config's `deferJson`). */
+export class DeferredJsonBody {
+  readonly text: string;
+  readonly #request: FastifyRequest;
+  readonly #parseJson: JsonParser;
+
+  constructor(text: string, request: FastifyRequest, parseJson: JsonParser) {
+    this.text = text;
+    this.#request = request;
+    this.#parseJson = parseJson;
+  }
+
+  /**
+   * JSON.parse of the text (or `parse`'s, which gives the same), without the
+   * prototype-poisoning scans (undefined when it is not JSON): only for a shortcut that builds
+   * fresh objects of known keys from it.
+   */
+  unscanned(parse: (text: string) => unknown = JSON.parse): unknown {
+    try {
+      // Fastify's parser (secure-json-parse) drops a byte order mark first.
+      return parse(this.text.charCodeAt(0) === 0xfeff ? this.text.slice(1) : this.text);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The text through Fastify's parser, as every other JSON body: its value, or its 400 thrown. */
+  checked(): unknown {
+    let failure: Error | null = null;
+    let value: unknown;
+    this.#parseJson(this.#request, this.text, (error, parsed) => {
+      failure = error;
+      value = parsed;
+    });
+    if (failure !== null) throw failure;
+    return value;
+  }
+}
+
 export function registerJsonBodyParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
@@ -56,6 +105,10 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     const refused = contentEncodingError(request.headers['content-encoding']);
     if (refused) {
       done(refused, undefined);
+      return;
+    }
+    if ((request.routeOptions.config as { deferJson?: boolean }).deferJson === true) {
+      done(null, new DeferredJsonBody(text, request, parseJson));
       return;
     }
     parseJson(request, text, done);

@@ -104,3 +104,29 @@ export function stringifyJson(value: unknown): string {
     return stringifyDeep(value);
   }
 }
+
+/**
+ * A body already written as JSON: the reply serializer (app.ts) sends its text as it is. A
+ * hot route that writes its answer directly (POST /evaluate) skips building objects only to
+ * have them stringified.
+ *
+ * @example
+ *   return new JsonText('{"ok":true}');
+ */
+export class JsonText {
+  readonly text: string;
+
+  constructor(text: string) {
+    this.text = text;
+  }
+}
+
+/**
+ * The app's reply serializer: JSON of any depth, or a JsonText's text as it is.
+ *
+ * @example
+ *   serializeReply(new JsonText('[1]')); // '[1]'
+ */
+export function serializeReply(payload: unknown): string {
+  return payload instanceof JsonText ? payload.text : stringifyJson(payload);
+}

@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import type { RateLimitPolicyName } from '../rate-limit/policies.ts';
 import type { ShopRecord } from '../shops/store.ts';
 import { parseOr400 } from './errors.ts';
+import { DeferredJsonBody } from './json-body.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /**
@@ -55,9 +56,16 @@ export type RouteDefBase<P extends Schema, Q extends Schema, B extends Schema> =
    * A shortcut past `body` for bodies that are plainly valid: what `body` would parse them to,
    * or undefined to let `body` judge (it then accepts or words the refusal). It never refuses,
    * so a route answers as its schema says either way; a hot route saves the schema's walk.
-   * `shopId` is the caller's shop (undefined on operator routes).
+   * `shopId` is the caller's shop (undefined on operator routes). It must build fresh objects
+   * of the keys it knows (never copy an object of the input): it is handed JSON parsed without
+   * the prototype-poisoning scans (json-body.ts `DeferredJsonBody`).
    */
   fastBody?: (body: unknown, shopId: string | undefined) => Out<B> | undefined;
+  /**
+   * With `fastBody`: how the JSON text becomes the value `fastBody` is given (JSON.parse when
+   * absent). It must give what JSON.parse gives, or throw where JSON.parse throws.
+   */
+  fastJson?: (text: string, shopId: string | undefined) => unknown;
   /** Every field of the body is optional: a request without a body (or `null`) is read as `{}`. */
   bodyOptional?: boolean;
   /** A body limit in bytes below the server's BODY_LIMIT_BYTES (which still applies when lower). */
@@ -149,8 +157,16 @@ function parseRequest(route: MountableRoute, request: FastifyRequest, shopId?: s
   const params = route.params ? parseOr400(route.params, request.params, 'Invalid path parameters') : undefined;
   const query = route.query ? parseOr400(route.query, request.query, 'Invalid query parameters') : undefined;
   const rawBody = route.bodyOptional ? (request.body ?? {}) : request.body;
-  const body = route.body ? (route.fastBody?.(rawBody, shopId) ?? parseOr400(route.body, rawBody, route.bodyError ?? 'Invalid request body')) : undefined;
+  const body = route.body ? parseBody(route, route.body, rawBody, shopId) : undefined;
   return { params, query, body };
+}
+
+/** The body by the route's shortcut, else by its schema (or Fastify's parser's 400 first). */
+function parseBody(route: MountableRoute, schema: z.ZodType, rawBody: unknown, shopId: string | undefined): unknown {
+  if (!(rawBody instanceof DeferredJsonBody)) return route.fastBody?.(rawBody, shopId) ?? parseOr400(schema, rawBody, route.bodyError ?? 'Invalid request body');
+  const unscanned = rawBody.unscanned(route.fastJson === undefined ? undefined : (text) => route.fastJson?.(text, shopId));
+  const accepted = unscanned === undefined ? undefined : route.fastBody?.(unscanned, shopId);
+  return accepted ?? parseOr400(schema, rawBody.checked(), route.bodyError ?? 'Invalid request body');
 }
 
 /**
@@ -169,6 +185,8 @@ export function mountRoutes<R extends ShopScopedRoute>(
       method: route.method,
       url: route.scope === 'shop' ? `${mount.shopPrefix}${route.path}` : route.path,
       ...(route.bodyLimit === undefined ? {} : { bodyLimit: Math.min(route.bodyLimit, app.initialConfig.bodyLimit ?? route.bodyLimit) }),
+      // A route with a shortcut parses its JSON body itself, once its caller is known (json-body.ts).
+      config: { deferJson: route.fastBody !== undefined },
       handler: async (request, reply) => {
         if (route.scope === 'operator') {
           return route.handler({ ...parseRequest(route, request), trigger: mount.trigger, request, reply });

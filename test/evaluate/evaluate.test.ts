@@ -266,7 +266,8 @@ describe('400 on a bad context, never 5xx', () => {
       const res = await evaluate(t, shop, context);
       expect(res.statusCode, res.body).toBe(200);
     }
-    // JSON with a __proto__ key is refused by the body parser before it reaches any code.
+    // A __proto__ key where the context reads a value (here a collection) is refused with the
+    // body parser's 400 (deferred-body.test.ts holds the other places).
     const poisoned = await t.api(shop, {
       method: 'POST',
       url: '/api/v1/evaluate',
