@@ -116,12 +116,15 @@ export async function giveBackIn(tx: Tx, shop: Pick<ShopRecord, 'id' | 'timezone
   let redemptionCount = 0;
   if (order.customerId && redeemedNoMore.length > 0) {
     for (const entry of redeemedNoMore) {
+      const row = and(eq(redemptions.shopId, shop.id), eq(redemptions.customerId, order.customerId), eq(redemptions.ruleId, entry.ruleId ?? ''));
       const lowered = await tx
         .update(redemptions)
         .set({ count: sql`greatest(${redemptions.count} - 1, 0)` })
-        .where(and(eq(redemptions.shopId, shop.id), eq(redemptions.customerId, order.customerId), eq(redemptions.ruleId, entry.ruleId ?? '')))
+        .where(row)
         .returning({ count: redemptions.count });
       redemptionCount += lowered.length;
+      // No redemption left: no record (GET /redemptions lists none, as for a customer who never redeemed).
+      if (lowered[0]?.count === 0) await tx.delete(redemptions).where(and(row, eq(redemptions.count, 0)));
     }
     await enqueueRedemptionsSync(tx, shop.id, order.customerId, redeemedNoMore.map((entry) => entry.ruleId ?? ''));
   }
