@@ -98,7 +98,13 @@ export async function giveBackIn(tx: Tx, shop: Pick<ShopRecord, 'id' | 'timezone
     }),
     (entry) => keyOf(entry.campaignId, entry.ruleId),
   );
-  if (given.length === 0) return { outcome: 'given_back', giftUnits: 0, budgetUnits: 0, redemptions: 0, rulesChanged: false };
+  const day = localDateOf(request.at ?? now, shop.timezone);
+  const record = (budgetUnits: number) => tx.insert(orderGiveBacks).values({ shopId: shop.id, orderId: request.orderId, ref, lines: given, budgetUnits, day });
+  if (given.length === 0) {
+    // Recorded even when it gives nothing (a refund of regular lines): its redelivery is a duplicate all the same.
+    await record(0);
+    return { outcome: 'given_back', giftUnits: 0, budgetUnits: 0, redemptions: 0, rulesChanged: false };
+  }
 
   // Rules as intake attributed them: a rule of this shop, of the campaign the line names.
   const ruleIds = [...new Set(given.flatMap((entry) => (entry.ruleId ? [entry.ruleId] : [])))];
@@ -129,9 +135,8 @@ export async function giveBackIn(tx: Tx, shop: Pick<ShopRecord, 'id' | 'timezone
     await enqueueRedemptionsSync(tx, shop.id, order.customerId, redeemedNoMore.map((entry) => entry.ruleId ?? ''));
   }
 
-  const day = localDateOf(request.at ?? now, shop.timezone);
   await recordRefundRollups(tx, shop.id, day, given, carried, left);
-  await tx.insert(orderGiveBacks).values({ shopId: shop.id, orderId: request.orderId, ref, lines: given, budgetUnits: budget.units, day });
+  await record(budget.units);
 
   const rulesChanged = budget.reopened.length > 0;
   if (rulesChanged) {
