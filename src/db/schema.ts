@@ -495,8 +495,9 @@ export const redemptions = pgTable(
 /**
  * Gift budgets' counters (docs/promotions.md "Budgets"): gift units granted per rule or
  * campaign (`scope`) and window, the window named by its first local date in the shop's
- * timezone (`1970-01-01` for `total`). Moved only by order intake, under a row lock taken in
- * key order; `used` never exceeds the budget's maxGifts at the time of the order.
+ * timezone (`1970-01-01` for `total`). Moved by order intake and by refunds' give-backs
+ * (give-backs/give-back.ts), under row locks taken in key order; `used` never exceeds the
+ * budget's maxGifts at the time of the order, and a give-back never takes it below 0.
  */
 export const giftBudgetUsage = pgTable(
   'gift_budget_usage',
