@@ -21,7 +21,7 @@ export type RuleUnits = { ruleId: string; campaignId: string; units: number };
 export type OverBudget = { ruleId: string; campaignId: string; quantity: number };
 
 /** Units granted to one rule and the counters they went to: what a refund gives back (give-backs/give-back.ts). */
-export type RuleCharge = { ruleId: string; units: number; counters: CounterKey[] };
+export type RuleCharge = { ruleId: string; campaignId: string; units: number; counters: CounterKey[] };
 
 export type BudgetCharge = {
   overBudget: OverBudget[];
@@ -116,7 +116,7 @@ export async function chargeBudgets(
     const grant = limits.reduce((left, counter) => Math.min(left, Math.max(0, counter.budget.maxGifts - counter.used)), entry.units);
     for (const counter of limits) counter.used += grant;
     if (grant > 0) {
-      charged.push({ ruleId: entry.ruleId, units: grant, counters: limits.map(({ scope, scopeId, windowStart }) => ({ scope, scopeId, windowStart })) });
+      charged.push({ ruleId: entry.ruleId, campaignId: entry.campaignId, units: grant, counters: limits.map(({ scope, scopeId, windowStart }) => ({ scope, scopeId, windowStart })) });
     }
     if (grant < entry.units) overBudget.push({ ruleId: entry.ruleId, campaignId: entry.campaignId, quantity: entry.units - grant });
   }

@@ -465,10 +465,10 @@ export const orders = pgTable(
     overBudget: jsonb('over_budget').$type<Array<{ ruleId: string; campaignId: string; quantity: number }>>(),
     /**
      * What intake granted each budgeted rule and to which counters (budgets/charge.ts), so a
-     * refund gives back to exactly those: `[{ ruleId, units, counters: [{ scope, scopeId, windowStart }] }]`.
+     * refund gives back to exactly those: `[{ ruleId, campaignId, units, counters: [{ scope, scopeId, windowStart }] }]`.
      * `[]` when nothing was charged; null on orders recorded before it was kept (give-backs/give-back.ts).
      */
-    budgetCharges: jsonb('budget_charges').$type<Array<{ ruleId: string; units: number; counters: Array<{ scope: 'rule' | 'campaign'; scopeId: string; windowStart: string }> }>>(),
+    budgetCharges: jsonb('budget_charges').$type<Array<{ ruleId: string; campaignId: string; units: number; counters: Array<{ scope: 'rule' | 'campaign'; scopeId: string; windowStart: string }> }>>(),
     receivedAt: ts('received_at').notNull().defaultNow(),
   },
   (t) => [

@@ -166,7 +166,7 @@ type Given = GiftKey & { units: number };
 async function giveBackBudgets(
   tx: Tx,
   shopId: string,
-  charges: ReadonlyArray<{ ruleId: string; units: number; counters: CounterKey[] }>,
+  charges: ReadonlyArray<{ ruleId: string; campaignId: string; units: number; counters: CounterKey[] }>,
   given: readonly Given[],
   carried: ReadonlyMap<string, Given>,
   returned: ReadonlyMap<string, number>,
@@ -174,7 +174,8 @@ async function giveBackBudgets(
   const deltas = new Map<string, CounterKey & { delta: number; campaignId: string }>();
   let units = 0;
   for (const entry of given) {
-    const charge = entry.ruleId ? charges.find((c) => c.ruleId === entry.ruleId) : undefined;
+    // Only the lines intake charged: the rule named with its own campaign (a line naming it with another campaign never counted).
+    const charge = entry.ruleId ? charges.find((c) => c.ruleId === entry.ruleId && c.campaignId === entry.campaignId) : undefined;
     if (!charge) continue;
     const key = keyOf(entry.campaignId, entry.ruleId);
     const notGranted = Math.max(0, (carried.get(key)?.units ?? 0) - charge.units);

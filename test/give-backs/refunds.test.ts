@@ -146,6 +146,18 @@ describe('refunds/create', () => {
     expect(await ruleIds(target)).toContain(capped.ruleId);
   });
 
+  it("a refunded line naming a rule with another campaign than the rule's gives back no budget: intake never charged it", async () => {
+    const { capped } = await budgetedCampaign(t, shop, 100);
+    const { campaignId: elsewhere } = await budgetedCampaign(t, shop, 100);
+    const forged = { campaignId: elsewhere, ruleId: capped.ruleId };
+    const orderId = await paid(domain, [{ gift: capped, quantity: 1 }, { gift: forged, quantity: 2 }]);
+    const before = await used(shop.id, 'rule', capped.ruleId);
+    const res = await refund(domain, refundText({ id: '9450001', orderId, lines: [{ lineItemId: 466157051, quantity: 2, gift: forged }] }));
+    // Gift units of the other campaign (analytics count them), no budget unit, and the rule's own line still redeems.
+    expect(res.json()).toMatchObject({ givenBack: { giftUnits: 2, budgetUnits: 0, redemptions: 0 } });
+    expect(await used(shop.id, 'rule', capped.ruleId)).toBe(before);
+  });
+
   it('the same refund delivered twice gives back once: the same webhook id, or the same refund id under another', async () => {
     const { capped } = await budgetedCampaign(t, shop, 100);
     const orderId = await paid(domain, [{ gift: capped, quantity: 2 }]);
