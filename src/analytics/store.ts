@@ -14,6 +14,7 @@ export type DailyTotalRow = {
   totalRevenue: number;
   ordersWithGifts: number;
   revenueWithGifts: number;
+  ordersWithGiftsRefunded: number;
 };
 export type CampaignDayRow = {
   day: string;
@@ -21,15 +22,17 @@ export type CampaignDayRow = {
   ordersWithGifts: number;
   giftsGiven: number;
   revenueWithGifts: number;
+  giftsRefunded: number;
+  ordersWithGiftsRefunded: number;
 };
 /** Rollups of a date range, amounts in minor units. */
-export type AnalyticsRollups = { days: DailyTotalRow[]; campaignDays: CampaignDayRow[]; totalGifts: number };
+export type AnalyticsRollups = { days: DailyTotalRow[]; campaignDays: CampaignDayRow[]; totalGifts: number; totalGiftsRefunded: number };
 
 export type AnalyticsRange = { from: string; to: string; campaignId?: string | undefined };
 
 /**
- * The rollup rows of `range` (both ends included). `totalGifts` counts every campaign's
- * gifts even when `campaignId` narrows campaignDays.
+ * The rollup rows of `range` (both ends included). `totalGifts` (and `totalGiftsRefunded`)
+ * count every campaign's gifts even when `campaignId` narrows campaignDays.
  *
  * @example
  *   const rollups = await readAnalytics(ctx.db, shop.id, { from: '2026-01-01', to: '2026-01-31' });
@@ -45,6 +48,7 @@ export async function readAnalytics(db: Queryable, shopId: string, range: Analyt
       totalRevenue: dailyTotals.totalRevenue,
       ordersWithGifts: dailyTotals.ordersWithGifts,
       revenueWithGifts: dailyTotals.revenueWithGifts,
+      ordersWithGiftsRefunded: dailyTotals.ordersWithGiftsRefunded,
     })
     .from(dailyTotals)
     .where(inRange(dailyTotals))
@@ -56,6 +60,8 @@ export async function readAnalytics(db: Queryable, shopId: string, range: Analyt
       ordersWithGifts: dailyCampaignStats.ordersWithGifts,
       giftsGiven: dailyCampaignStats.giftsGiven,
       revenueWithGifts: dailyCampaignStats.revenueWithGifts,
+      giftsRefunded: dailyCampaignStats.giftsRefunded,
+      ordersWithGiftsRefunded: dailyCampaignStats.ordersWithGiftsRefunded,
     })
     .from(dailyCampaignStats)
     .where(
@@ -67,12 +73,17 @@ export async function readAnalytics(db: Queryable, shopId: string, range: Analyt
 
   if (range.campaignId === undefined) {
     const [days, campaignDays] = await Promise.all([daysQuery, campaignQuery]);
-    return { days, campaignDays, totalGifts: campaignDays.reduce((total, row) => total + row.giftsGiven, 0) };
+    return {
+      days,
+      campaignDays,
+      totalGifts: campaignDays.reduce((total, row) => total + row.giftsGiven, 0),
+      totalGiftsRefunded: campaignDays.reduce((total, row) => total + row.giftsRefunded, 0),
+    };
   }
   const giftsQuery = db
-    .select({ gifts: sum(dailyCampaignStats.giftsGiven).mapWith(Number) })
+    .select({ gifts: sum(dailyCampaignStats.giftsGiven).mapWith(Number), refunded: sum(dailyCampaignStats.giftsRefunded).mapWith(Number) })
     .from(dailyCampaignStats)
     .where(inRange(dailyCampaignStats));
   const [days, campaignDays, gifts] = await Promise.all([daysQuery, campaignQuery, giftsQuery]);
-  return { days, campaignDays, totalGifts: gifts[0]?.gifts ?? 0 };
+  return { days, campaignDays, totalGifts: gifts[0]?.gifts ?? 0, totalGiftsRefunded: gifts[0]?.refunded ?? 0 };
 }

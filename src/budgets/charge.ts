@@ -20,8 +20,12 @@ export type RuleUnits = { ruleId: string; campaignId: string; units: number };
 /** Units intake did not grant because a budget was spent. */
 export type OverBudget = { ruleId: string; campaignId: string; quantity: number };
 
+/** Units granted to one rule and the counters they went to: what a refund gives back (give-backs/give-back.ts). */
+export type RuleCharge = { ruleId: string; campaignId: string; units: number; counters: CounterKey[] };
+
 export type BudgetCharge = {
   overBudget: OverBudget[];
+  charged: RuleCharge[];
   /** Campaigns (their own budget, or a rule's of theirs) whose budget this order spent: the rules payload changed. */
   spentCampaigns: string[];
 };
@@ -70,7 +74,7 @@ export async function chargeBudgets(
   completedAt: Date,
   units: readonly RuleUnits[],
 ): Promise<BudgetCharge> {
-  const none: BudgetCharge = { overBudget: [], spentCampaigns: [] };
+  const none: BudgetCharge = { overBudget: [], charged: [], spentCampaigns: [] };
   if (units.length === 0) return none;
   const found = await budgetsOf(tx, shop.id, units.map((entry) => entry.ruleId));
   const budgetOf = new Map(found.map((row) => [row.ruleId, row]));
@@ -107,9 +111,13 @@ export async function chargeBudgets(
   }
 
   const overBudget: OverBudget[] = [];
+  const charged: RuleCharge[] = [];
   for (const { entry, counters: limits } of charges) {
     const grant = limits.reduce((left, counter) => Math.min(left, Math.max(0, counter.budget.maxGifts - counter.used)), entry.units);
     for (const counter of limits) counter.used += grant;
+    if (grant > 0) {
+      charged.push({ ruleId: entry.ruleId, campaignId: entry.campaignId, units: grant, counters: limits.map(({ scope, scopeId, windowStart }) => ({ scope, scopeId, windowStart })) });
+    }
     if (grant < entry.units) overBudget.push({ ruleId: entry.ruleId, campaignId: entry.campaignId, quantity: entry.units - grant });
   }
 
@@ -129,7 +137,7 @@ export async function chargeBudgets(
       );
     if (counter.before < counter.budget.maxGifts && counter.used >= counter.budget.maxGifts) spentCampaigns.add(counter.campaignId);
   }
-  return { overBudget, spentCampaigns: [...spentCampaigns] };
+  return { overBudget, charged, spentCampaigns: [...spentCampaigns] };
 }
 /**
  * Gift units per rule of an order's lines: lines naming a campaign and a rule of it, as

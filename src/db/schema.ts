@@ -463,6 +463,12 @@ export const orders = pgTable(
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
     /** Gift units intake did not grant because a budget was spent: `[{ ruleId, campaignId, quantity }]`; null: none. */
     overBudget: jsonb('over_budget').$type<Array<{ ruleId: string; campaignId: string; quantity: number }>>(),
+    /**
+     * What intake granted each budgeted rule and to which counters (budgets/charge.ts), so a
+     * refund gives back to exactly those: `[{ ruleId, campaignId, units, counters: [{ scope, scopeId, windowStart }] }]`.
+     * `[]` when nothing was charged; null on orders recorded before it was kept (give-backs/give-back.ts).
+     */
+    budgetCharges: jsonb('budget_charges').$type<Array<{ ruleId: string; campaignId: string; units: number; counters: Array<{ scope: 'rule' | 'campaign'; scopeId: string; windowStart: string }> }>>(),
     receivedAt: ts('received_at').notNull().defaultNow(),
   },
   (t) => [
@@ -489,8 +495,9 @@ export const redemptions = pgTable(
 /**
  * Gift budgets' counters (docs/promotions.md "Budgets"): gift units granted per rule or
  * campaign (`scope`) and window, the window named by its first local date in the shop's
- * timezone (`1970-01-01` for `total`). Moved only by order intake, under a row lock taken in
- * key order; `used` never exceeds the budget's maxGifts at the time of the order.
+ * timezone (`1970-01-01` for `total`). Moved by order intake and by refunds' give-backs
+ * (give-backs/give-back.ts), under row locks taken in key order; `used` never exceeds the
+ * budget's maxGifts at the time of the order, and a give-back never takes it below 0.
  */
 export const giftBudgetUsage = pgTable(
   'gift_budget_usage',
@@ -516,6 +523,8 @@ export const dailyTotals = pgTable(
     totalRevenue: bigint('total_revenue', { mode: 'number' }).notNull(),
     ordersWithGifts: integer('orders_with_gifts').notNull(),
     revenueWithGifts: bigint('revenue_with_gifts', { mode: 'number' }).notNull(),
+    /** Orders with gifts that stopped carrying any (cancelled, or every gift line refunded), on the day of that refund. */
+    ordersWithGiftsRefunded: integer('orders_with_gifts_refunded').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.shopId, t.day] })],
 );
@@ -529,8 +538,35 @@ export const dailyCampaignStats = pgTable(
     ordersWithGifts: integer('orders_with_gifts').notNull(),
     giftsGiven: integer('gifts_given').notNull(),
     revenueWithGifts: bigint('revenue_with_gifts', { mode: 'number' }).notNull(),
+    /** Gift units of the campaign refunded or cancelled, on the day of the refund (the order stays on its own day). */
+    giftsRefunded: integer('gifts_refunded').notNull().default(0),
+    /** Orders that stopped carrying a gift of the campaign, on the day of that refund. */
+    ordersWithGiftsRefunded: integer('orders_with_gifts_refunded').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.shopId, t.day, t.campaignId] })],
+);
+
+/**
+ * What refunds and cancellations gave back (CONTRACT part three "Refunds and repairs";
+ * give-backs/give-back.ts): one row per (order, refund id) or (order, `cancel`), written in the
+ * transaction of the give-back under the order row's lock, so the same refund delivered twice,
+ * or under another webhook id, gives back once. `lines`: gift units given back by campaign and
+ * rule; `budgetUnits`: units returned to budget counters. Kept with the order (no pruning).
+ */
+export const orderGiveBacks = pgTable(
+  'order_give_backs',
+  {
+    shopId: text('shop_id').notNull(),
+    orderId: text('order_id').notNull(),
+    /** `refund:<refund id>` or `cancel`. */
+    ref: text('ref').notNull(),
+    lines: jsonb('lines').$type<Array<{ campaignId: string; ruleId: string | null; units: number }>>().notNull(),
+    budgetUnits: integer('budget_units').notNull(),
+    /** The day of the refund in the shop's timezone: where analytics report it. */
+    day: date('day', { mode: 'string' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.orderId, t.ref] })],
 );
 
 /**

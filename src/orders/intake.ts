@@ -106,6 +106,7 @@ export async function recordOrderIn(
       currency: order.currency,
       total: order.total,
       giftLines: gifts.giftLines,
+      budgetCharges: [],
       payload: { ...order, completedAt: order.completedAt.toISOString() },
     })
     .onConflictDoNothing()
@@ -115,8 +116,10 @@ export async function recordOrderIn(
   // Budgets first of the counters: every intake locks its rows in the same order
   // (budget counters, redemptions, rollups, and last the shop row when a budget is spent).
   const budget = await chargeBudgets(tx, shop, order.completedAt, ruleUnitsOf(order.lines, known.ruleCampaign));
-  if (budget.overBudget.length > 0) {
-    await tx.update(orders).set({ overBudget: budget.overBudget }).where(and(eq(orders.shopId, shop.id), eq(orders.id, order.id)));
+  if (budget.overBudget.length > 0 || budget.charged.length > 0) {
+    // What a refund gives back later (give-backs/give-back.ts): exactly the counters charged here.
+    const overBudget = budget.overBudget.length > 0 ? budget.overBudget : null;
+    await tx.update(orders).set({ overBudget, budgetCharges: budget.charged }).where(and(eq(orders.shopId, shop.id), eq(orders.id, order.id)));
   }
 
   // One redemption per (customer, rule) per order, however many gift lines of the rule it

@@ -17,14 +17,14 @@ import { currencySchema } from '../shops/shop-schemas.ts';
 import { decimalToMinorUnits } from './decimal.ts';
 
 /** A platform id: digits (a large one, from lossless-json.ts) or a safe integer. */
-const platformIdSchema = z
+export const platformIdSchema = z
   .union([z.string().regex(/^\d{1,20}$/), z.int().nonnegative()], { error: 'Expected a numeric platform id' })
   .transform(String);
 
 const decimalSchema = z.string().regex(/^\s*\d+(\.\d+)?\s*$/, 'Expected a decimal amount such as "19.99"');
 
 /** `properties: [{ name, value }]`; the platform writes values as text, other scalars are taken as their text. */
-const propertySchema = z.object({
+export const propertySchema = z.object({
   name: textSchema.max(255),
   value: z
     .union([z.string(), z.number(), z.boolean(), z.null()])

@@ -10,7 +10,8 @@
  *    (the platform retries anything else for 48 hours, for a shop that will not appear);
  * 4. a topic the service does not handle → 200 `{ ok: true, ignored: "unknown_topic" }`, logged;
  * 5. the body must be JSON (large ids kept exact) and a valid payload of its topic → else 400;
- * 6. the topic's effect, at most once per webhook id → 200 `{ ok: true, duplicate }`; a shop
+ * 6. the topic's effect, at most once per webhook id → 200 `{ ok: true, duplicate }` (a give-back
+ *    topic says more: give-backs/topics.ts); a shop
  *    that shop/redact deleted while the delivery was under way → 200 `unknown_shop`, as in 3.
  * Without PLATFORM_APP_SECRET the route does not exist (404).
  */
@@ -105,8 +106,8 @@ export function platformWebhooks(ctx: AppContext, unverifiedBodies: BodyBudget) 
         return { ok: true as const, ignored: 'unknown_topic' as const };
       }
       try {
-        const duplicate = await handler(ctx, { shop, topic, webhookId, payload: parseBody(raw), log: request.log });
-        return { ok: true as const, duplicate };
+        const outcome = await handler(ctx, { shop, topic, webhookId, payload: parseBody(raw), log: request.log });
+        return typeof outcome === 'boolean' ? { ok: true as const, duplicate: outcome } : { ok: true as const, ...outcome };
       } catch (error) {
         if (!shopWentAway(error) || (await getShop(ctx.db, shop.id))) throw error;
         // shop/redact deleted the shop between the lookup and the effect: as if it was never found.

@@ -8,6 +8,7 @@
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { z } from 'zod';
 import { COMPLIANCE_TOPICS } from '../compliance/topics.ts';
+import { GIVE_BACK_TOPICS } from '../give-backs/topics.ts';
 import { applySubscriptionUpdate } from '../billing/subscriptions.ts';
 import { APP_SUBSCRIPTIONS_UPDATE, appSubscriptionUpdateSchema } from '../billing/webhook.ts';
 import type { AppContext } from '../context.ts';
@@ -31,8 +32,11 @@ import { uninstallShop } from './uninstall.ts';
 
 export type Delivery = { shop: ShopRecord; topic: string; webhookId: string; payload: unknown; log: Logger };
 
-/** Runs a handler; resolves to `duplicate`. */
-export type TopicHandler = (ctx: AppContext, delivery: Delivery) => Promise<boolean>;
+/** What a handler may say beside `duplicate` (give-backs/topics.ts: an order never recorded, what was given back). */
+export type TopicOutcome = { duplicate: boolean; ignored?: 'unknown_order'; givenBack?: Record<string, number> };
+
+/** Runs a handler; resolves to `duplicate`, or to an outcome that says more. */
+export type TopicHandler = (ctx: AppContext, delivery: Delivery) => Promise<boolean | TopicOutcome>;
 
 const invalid = (topic: string) => `Invalid ${topic} payload`;
 
@@ -83,6 +87,7 @@ export const PLATFORM_TOPICS: ReadonlyMap<string, TopicHandler> = new Map<string
   ],
   ['app/uninstalled', shopWrite(platformShopSchema, uninstallShop)],
   ...COMPLIANCE_TOPICS,
+  ...GIVE_BACK_TOPICS,
   [
     APP_SUBSCRIPTIONS_UPDATE,
     shopWrite(appSubscriptionUpdateSchema, async (uow, update, log) => {

@@ -88,31 +88,31 @@ describe('GET /analytics', () => {
     it('answers in decimal units, sums taken exactly over integers', async () => {
       const report = await read(usd, 'from=2026-01-04&to=2026-01-08');
       expect(report.dailyTotals).toEqual([
-        { date: '2026-01-04', totalOrders: 0, totalRevenue: 0, ordersWithGifts: 0, revenueWithGifts: 0 },
+        { date: '2026-01-04', totalOrders: 0, totalRevenue: 0, ordersWithGifts: 0, revenueWithGifts: 0, ordersWithGiftsRefunded: 0 },
         // 0.10 + 0.20 is 0.3 here, not 0.30000000000000004.
-        { date: '2026-01-05', totalOrders: 2, totalRevenue: 0.3, ordersWithGifts: 1, revenueWithGifts: 0.2 },
-        { date: '2026-01-06', totalOrders: 0, totalRevenue: 0, ordersWithGifts: 0, revenueWithGifts: 0 },
-        { date: '2026-01-07', totalOrders: 1, totalRevenue: 12.34, ordersWithGifts: 1, revenueWithGifts: 12.34 },
-        { date: '2026-01-08', totalOrders: 0, totalRevenue: 0, ordersWithGifts: 0, revenueWithGifts: 0 },
+        { date: '2026-01-05', totalOrders: 2, totalRevenue: 0.3, ordersWithGifts: 1, revenueWithGifts: 0.2, ordersWithGiftsRefunded: 0 },
+        { date: '2026-01-06', totalOrders: 0, totalRevenue: 0, ordersWithGifts: 0, revenueWithGifts: 0, ordersWithGiftsRefunded: 0 },
+        { date: '2026-01-07', totalOrders: 1, totalRevenue: 12.34, ordersWithGifts: 1, revenueWithGifts: 12.34, ordersWithGiftsRefunded: 0 },
+        { date: '2026-01-08', totalOrders: 0, totalRevenue: 0, ordersWithGifts: 0, revenueWithGifts: 0, ordersWithGiftsRefunded: 0 },
       ]);
       expect(report.campaignStats).toEqual(
         [
-          { date: '2026-01-05', campaignId: promo.campaignId, ordersWithGifts: 1, giftsGiven: 2, revenueWithGifts: 0.2 },
-          { date: '2026-01-07', campaignId: promo.campaignId, ordersWithGifts: 1, giftsGiven: 1, revenueWithGifts: 12.34 },
-          { date: '2026-01-07', campaignId: other.campaignId, ordersWithGifts: 1, giftsGiven: 3, revenueWithGifts: 12.34 },
+          { date: '2026-01-05', campaignId: promo.campaignId, ordersWithGifts: 1, giftsGiven: 2, revenueWithGifts: 0.2, giftsRefunded: 0, ordersWithGiftsRefunded: 0 },
+          { date: '2026-01-07', campaignId: promo.campaignId, ordersWithGifts: 1, giftsGiven: 1, revenueWithGifts: 12.34, giftsRefunded: 0, ordersWithGiftsRefunded: 0 },
+          { date: '2026-01-07', campaignId: other.campaignId, ordersWithGifts: 1, giftsGiven: 3, revenueWithGifts: 12.34, giftsRefunded: 0, ordersWithGiftsRefunded: 0 },
           // Byte order, as ids sort on every store (src/db/collation.ts).
         ].sort((a, b) => (a.date === b.date ? (a.campaignId < b.campaignId ? -1 : 1) : a.date < b.date ? -1 : 1)),
       );
-      expect(report.summary).toEqual({ totalOrders: 3, totalGifts: 6, totalRevenue: 12.64 });
+      expect(report.summary).toEqual({ totalOrders: 3, totalGifts: 6, totalRevenue: 12.64, totalGiftsRefunded: 0 });
     });
 
     it('narrows campaignStats to campaignId, keeping dailyTotals and summary shop-wide', async () => {
       const report = await read(usd, `from=2026-01-04&to=2026-01-08&campaignId=${other.campaignId}`);
       expect(report.campaignStats).toEqual([
-        { date: '2026-01-07', campaignId: other.campaignId, ordersWithGifts: 1, giftsGiven: 3, revenueWithGifts: 12.34 },
+        { date: '2026-01-07', campaignId: other.campaignId, ordersWithGifts: 1, giftsGiven: 3, revenueWithGifts: 12.34, giftsRefunded: 0, ordersWithGiftsRefunded: 0 },
       ]);
       expect(report.dailyTotals).toHaveLength(5);
-      expect(report.summary).toEqual({ totalOrders: 3, totalGifts: 6, totalRevenue: 12.64 });
+      expect(report.summary).toEqual({ totalOrders: 3, totalGifts: 6, totalRevenue: 12.64, totalGiftsRefunded: 0 });
     });
 
     it('answers from the rollups alone, never from raw orders', async () => {
@@ -125,7 +125,7 @@ describe('GET /analytics', () => {
       const stranger = await t.createShop('scale');
       const report = await read(stranger, `from=2026-01-04&to=2026-01-08&campaignId=${promo.campaignId}`);
       expect(report.campaignStats).toEqual([]);
-      expect(report.summary).toEqual({ totalOrders: 0, totalGifts: 0, totalRevenue: 0 });
+      expect(report.summary).toEqual({ totalOrders: 0, totalGifts: 0, totalRevenue: 0, totalGiftsRefunded: 0 });
     });
 
     it('uses whole units for JPY and three digits for KWD', async () => {
@@ -206,6 +206,6 @@ describe('GET /analytics', () => {
     await postOrder(t, free.id, order({ completedAt: '2026-01-05T10:00:00Z', total: 500 }));
     const res = await t.admin({ method: 'GET', url: `/admin/v1/shops/${free.id}/analytics?from=2026-01-05&to=2026-01-05` });
     expect(res.statusCode).toBe(200);
-    expect((res.json() as Analytics).summary).toEqual({ totalOrders: 1, totalGifts: 0, totalRevenue: 5 });
+    expect((res.json() as Analytics).summary).toEqual({ totalOrders: 1, totalGifts: 0, totalRevenue: 5, totalGiftsRefunded: 0 });
   });
 });

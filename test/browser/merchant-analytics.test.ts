@@ -1,7 +1,7 @@
 /**
  * Issue 12, analytics and experiments screens in Chromium: orders posted through the admin API
  * are read in the analytics screen (charts, the per-campaign row, both CSV downloads match the
- * data), a range over 90 days shows the API's 400 at its field; an experiment is started (the
+ * data, a refund delivered by the platform beside them), a range over 90 days shows the API's 400 at its field; an experiment is started (the
  * server's 400 first, at its field), stopped and concluded, each checked through the API.
  */
 import { readFile } from 'node:fs/promises';
@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaign } from '../campaigns/fixtures.ts';
 import { createGiftCampaign, order, postOrder } from '../orders/fixtures.ts';
 import type { GiftCampaign } from '../orders/fixtures.ts';
+import { refundText } from '../give-backs/fixtures.ts';
+import { SECRET, deliver, domainOf } from '../platform-webhooks/fixtures.ts';
 import { skipWithoutChromium } from '../support/chromium.ts';
 import type { Browser } from '../support/chromium.ts';
 import { checkScreen, openPage, startMerchantAdmin } from '../support/merchant-admin.ts';
@@ -27,7 +29,7 @@ describe.skipIf(skipWithoutChromium())('merchant admin analytics and experiments
   const today = new Date().toISOString().slice(0, 10);
 
   beforeAll(async () => {
-    stack = await startMerchantAdmin();
+    stack = await startMerchantAdmin({ PLATFORM_APP_SECRET: SECRET });
     ({ t, browser } = stack);
     shop = await t.createShop('scale');
     gift = await createGiftCampaign(t, shop.id, 2);
@@ -43,11 +45,15 @@ describe.skipIf(skipWithoutChromium())('merchant admin analytics and experiments
     for (const body of [
       order({ completedAt: now, total: 2500 }),
       order({ completedAt: now, total: 4050, lines: [{ price: 4050 }, { quantity: 2, gift: { campaignId: gift.campaignId, ruleId: gift.ruleIds[0] } }] }),
-      order({ completedAt: now, total: 1000, lines: [{ price: 1000 }, { gift: { campaignId: formula } }] }),
+      order({ id: '7300001', completedAt: now, total: 1000, lines: [{ price: 1000 }, { gift: { campaignId: formula } }] }),
     ]) {
       const res = await postOrder(t, shop.id, body);
       expect(res.statusCode, res.body).toBeLessThan(300);
     }
+    // The last order's gift refunded today: the order stays, the refund shows beside it.
+    const refund = refundText({ id: '7390001', orderId: '7300001', createdAt: now, lines: [{ quantity: 1, gift: { campaignId: formula, ruleId: '' } }] });
+    const refunded = await deliver(t, refund, { topic: 'refunds/create', domain: await domainOf(t, shop.id) });
+    expect(refunded.json(), refunded.body).toMatchObject({ givenBack: { giftUnits: 1 } });
   }, 120_000);
   afterAll(async () => {
     await stack?.close();
@@ -67,16 +73,17 @@ describe.skipIf(skipWithoutChromium())('merchant admin analytics and experiments
     await page.getByText('$75.50').first().waitFor();
     const charts = page.getByRole('img', { name: /per day/ });
     expect(await charts.count()).toBe(2);
-    expect(await charts.first().getAttribute('aria-label')).toContain('3 orders, 2 with gifts');
+    expect(await charts.first().getAttribute('aria-label')).toContain('3 orders, 2 with gifts, 1 gift orders refunded');
+    expect((await page.getByRole('heading', { name: 'Gifts refunded' }).locator('xpath=..').innerText()).replace(/\s+/g, ' ')).toBe('Gifts refunded 1');
     const row = page.getByRole('row', { name: /Gift promo/ });
     await row.waitFor();
-    expect((await row.innerText()).replace(/\s+/g, ' ')).toMatch(/Gift promo 1 2 \$40\.50/);
+    expect((await row.innerText()).replace(/\s+/g, ' ')).toMatch(/Gift promo 1 2 \$40\.50 0/);
     await check(page, 'analytics');
 
     // The daily table alternative, opened by keyboard.
     await page.getByText('Show the daily figures as a table').focus();
     await page.keyboard.press('Enter');
-    expect((await page.getByRole('row', { name: new RegExp(today) }).innerText()).replace(/\s+/g, ' ')).toMatch(/3 \$75\.50 2 \$50\.50/);
+    expect((await page.getByRole('row', { name: new RegExp(today) }).innerText()).replace(/\s+/g, ' ')).toMatch(/3 \$75\.50 2 \$50\.50 1/);
 
     // CSV downloads: the same figures the API gives.
     const api = (await t.api(shop, { method: 'GET', url: `/api/v1/analytics?from=${today}&to=${today}` })).json() as { dailyTotals: Array<Record<string, number | string>> };
@@ -84,17 +91,17 @@ describe.skipIf(skipWithoutChromium())('merchant admin analytics and experiments
     expect(daily.suggestedFilename()).toMatch(/^analytics-daily-\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}\.csv$/);
     const dailyText = await readFile((await daily.path()) ?? '', 'utf8');
     const lines = dailyText.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('date,orders,revenue (USD),orders with gifts,revenue with gifts (USD)');
+    expect(lines[0]).toBe('date,orders,revenue (USD),orders with gifts,revenue with gifts (USD),gift orders refunded');
     expect(lines).toHaveLength(31);
-    expect(lines.at(-1)).toBe(`${today},3,75.5,2,50.5`);
-    expect(api.dailyTotals[0]).toMatchObject({ date: today, totalOrders: 3, totalRevenue: 75.5, ordersWithGifts: 2, revenueWithGifts: 50.5 });
+    expect(lines.at(-1)).toBe(`${today},3,75.5,2,50.5,1`);
+    expect(api.dailyTotals[0]).toMatchObject({ date: today, totalOrders: 3, totalRevenue: 75.5, ordersWithGifts: 2, revenueWithGifts: 50.5, ordersWithGiftsRefunded: 1 });
 
     const [perCampaign] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download campaigns CSV' }).click()]);
     expect(perCampaign.suggestedFilename()).toMatch(/^campaigns-.*\.csv$/);
     const campaignLines = (await readFile((await perCampaign.path()) ?? '', 'utf8')).split('\r\n');
-    expect(campaignLines[0]).toBe('campaign id,campaign,orders with gifts,gifts given,revenue with gifts (USD)');
+    expect(campaignLines[0]).toBe('campaign id,campaign,orders with gifts,gifts given,revenue with gifts (USD),gifts refunded');
     expect(campaignLines.slice(1).sort()).toEqual(
-      ['', `${gift.campaignId},Gift promo,1,2,40.5`, `${formula},"'=HYPERLINK(""x""), promo",1,1,10`].sort(),
+      ['', `${gift.campaignId},Gift promo,1,2,40.5,0`, `${formula},"'=HYPERLINK(""x""), promo",1,1,10,1`].sort(),
     );
 
     // 91 days: the API's 400 at the field its path names; a range without orders shows the empty state.

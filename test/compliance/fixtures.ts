@@ -22,6 +22,7 @@ import type { TestApp, TestShop } from '../support/test-app.ts';
 import { createGiftCampaign, order, postOrder } from '../orders/fixtures.ts';
 import type { GiftCampaign } from '../orders/fixtures.ts';
 import { deliver, productPayload } from '../platform-webhooks/fixtures.ts';
+import { refundText } from '../give-backs/fixtures.ts';
 
 export { SECRET, deliver, domainOf } from '../platform-webhooks/fixtures.ts';
 
@@ -121,6 +122,11 @@ export async function seedEveryTable(t: TestApp, shop: TestShop, domain: string,
     await ok(postOrder(t, shop.id, order({ id, customerId, lines: [{}, { gift }] })));
   }
   await ok(postOrder(t, shop.id, order({ customerId: null })));
+  // A guest's gift order, refunded: a give-back record (order_give_backs); the customer's counts stay.
+  const refunded = `${Date.now()}3`;
+  await ok(postOrder(t, shop.id, order({ id: refunded, customerId: null, lines: [{}, { gift }] })));
+  const refund = refundText({ id: `${Date.now()}9`, orderId: refunded, lines: [{ quantity: 1, gift: { campaignId: promo.campaignId, ruleId: ruleId ?? '' } }] });
+  await ok(deliver(t, refund, { topic: 'refunds/create', domain }));
   await ok(
     t.api(shop, {
       method: 'POST',

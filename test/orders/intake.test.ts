@@ -60,7 +60,7 @@ describe('POST /admin/v1/shops/:shopId/orders', () => {
 
     expect(await totalsOf(shop.id, '2026-01-10')).toMatchObject({ totalOrders: 1, totalRevenue: 5000, ordersWithGifts: 1, revenueWithGifts: 5000 });
     expect(await statsOf(shop.id, '2026-01-10')).toEqual([
-      { shopId: shop.id, day: '2026-01-10', campaignId: promo.campaignId, ordersWithGifts: 1, giftsGiven: 4, revenueWithGifts: 5000 },
+      { shopId: shop.id, day: '2026-01-10', campaignId: promo.campaignId, ordersWithGifts: 1, giftsGiven: 4, revenueWithGifts: 5000, giftsRefunded: 0, ordersWithGiftsRefunded: 0 },
     ]);
     // One redemption per (customer, rule) per order, however many lines the rule's gift took.
     const counted = await redemptionsOf(shop.id, '1001');

@@ -3304,8 +3304,10 @@ export interface operations {
                             ordersWithGifts: number;
                             /** @description Decimal units of the shop base currency */
                             revenueWithGifts: number;
+                            /** @description Orders with gifts that stopped carrying any (cancelled, or every gift line refunded), counted on the day of that refund; the order itself stays on its own day */
+                            ordersWithGiftsRefunded: number;
                         }[];
-                        /** @description Days and campaigns with orders, oldest first */
+                        /** @description Days and campaigns with orders or refunds, oldest first */
                         campaignStats: {
                             /** @example 2026-01-31 */
                             date: string;
@@ -3314,12 +3316,18 @@ export interface operations {
                             giftsGiven: number;
                             /** @description Decimal units of the shop base currency */
                             revenueWithGifts: number;
+                            /** @description Gift units of the campaign refunded or cancelled on this day (the orders' own days keep giftsGiven) */
+                            giftsRefunded: number;
+                            /** @description Orders that stopped carrying a gift of the campaign on this day */
+                            ordersWithGiftsRefunded: number;
                         }[];
                         summary: {
                             totalOrders: number;
                             totalGifts: number;
                             /** @description Decimal units of the shop base currency */
                             totalRevenue: number;
+                            /** @description Gift units refunded or cancelled in the range, every campaign */
+                            totalGiftsRefunded: number;
                         };
                     };
                 };

@@ -2,7 +2,8 @@
  * Analytics: a date range (at most 90 days; the server's 400 shown at the field its `path`
  * names), summary figures, daily charts (orders and orders with gifts; revenue) with the same
  * figures as a table, the per-campaign table (campaignStats summed over the range, with names),
- * and CSV downloads of both tables built in the browser from the same answer.
+ * and CSV downloads of both tables built in the browser from the same answer. Refunds show
+ * beside, on the day of the refund: an order stays on its own day (docs/events-orders-analytics.md).
  */
 import { Banner, BlockStack, Box, Button, Card, FormLayout, InlineGrid, InlineStack, Page, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip } from 'chart.js';
@@ -40,7 +41,7 @@ function rangeProblem(range: Range): { field: 'from' | 'to'; text: string } | un
   return undefined;
 }
 
-type CampaignRow = { campaignId: string; name: string; ordersWithGifts: number; giftsGiven: number; revenueWithGifts: number };
+type CampaignRow = { campaignId: string; name: string; ordersWithGifts: number; giftsGiven: number; revenueWithGifts: number; giftsRefunded: number };
 
 /** campaignStats summed per campaign over the range, most orders with gifts first. */
 function perCampaign(stats: Analytics['campaignStats'], names: ReadonlyMap<string, string>, digits: number): CampaignRow[] {
@@ -52,9 +53,11 @@ function perCampaign(stats: Analytics['campaignStats'], names: ReadonlyMap<strin
       ordersWithGifts: 0,
       giftsGiven: 0,
       revenueWithGifts: 0,
+      giftsRefunded: 0,
     };
     row.ordersWithGifts += stat.ordersWithGifts;
     row.giftsGiven += stat.giftsGiven;
+    row.giftsRefunded += stat.giftsRefunded;
     // Summed in minor units so 0.1 + 0.2 stays 0.3.
     row.revenueWithGifts = Math.round((row.revenueWithGifts + stat.revenueWithGifts) * 10 ** digits) / 10 ** digits;
     rows.set(stat.campaignId, row);
@@ -189,6 +192,7 @@ function AnalyticsScreen({ timezone, currency }: { timezone: string; currency: s
     () => [
       { label: 'Orders', data: daily.map((day) => day.totalOrders), color: '#8a8a8a' },
       { label: 'Orders with gifts', data: daily.map((day) => day.ordersWithGifts), color: '#008060' },
+      { label: 'Gift orders refunded', data: daily.map((day) => day.ordersWithGiftsRefunded), color: '#c05717' },
     ],
     [daily],
   );
@@ -205,8 +209,8 @@ function AnalyticsScreen({ timezone, currency }: { timezone: string; currency: s
     () =>
       data &&
       toCsv(
-        ['date', 'orders', `revenue (${currency})`, 'orders with gifts', `revenue with gifts (${currency})`],
-        data.dailyTotals.map((day) => [day.date, day.totalOrders, day.totalRevenue, day.ordersWithGifts, day.revenueWithGifts]),
+        ['date', 'orders', `revenue (${currency})`, 'orders with gifts', `revenue with gifts (${currency})`, 'gift orders refunded'],
+        data.dailyTotals.map((day) => [day.date, day.totalOrders, day.totalRevenue, day.ordersWithGifts, day.revenueWithGifts, day.ordersWithGiftsRefunded]),
       ),
     [data, currency],
   );
@@ -214,8 +218,8 @@ function AnalyticsScreen({ timezone, currency }: { timezone: string; currency: s
     () =>
       data &&
       toCsv(
-        ['campaign id', 'campaign', 'orders with gifts', 'gifts given', `revenue with gifts (${currency})`],
-        campaigns.map((row) => [row.campaignId, row.name, row.ordersWithGifts, row.giftsGiven, row.revenueWithGifts]),
+        ['campaign id', 'campaign', 'orders with gifts', 'gifts given', `revenue with gifts (${currency})`, 'gifts refunded'],
+        campaigns.map((row) => [row.campaignId, row.name, row.ordersWithGifts, row.giftsGiven, row.revenueWithGifts, row.giftsRefunded]),
       ),
     [data, campaigns, currency],
   );
@@ -225,6 +229,7 @@ function AnalyticsScreen({ timezone, currency }: { timezone: string; currency: s
 
   const orderDays = daily.filter((day) => day.totalOrders > 0).length;
   const giftOrders = daily.reduce((sum, day) => sum + day.ordersWithGifts, 0);
+  const refundedOrders = daily.reduce((sum, day) => sum + day.ordersWithGiftsRefunded, 0);
 
   return (
     <Page title="Analytics" subtitle={`Days in the shop's time zone (${timezone}); amounts in ${currency}`}>
@@ -280,10 +285,11 @@ function AnalyticsScreen({ timezone, currency }: { timezone: string; currency: s
                 {range.from} to {range.to} ({dayCount(range)} days)
               </Text>
             </Box>
-            <InlineGrid columns={{ xs: 1, sm: 3 }} gap="400">
+            <InlineGrid columns={{ xs: 1, sm: 2, md: 4 }} gap="400">
               {[
                 ['Orders', String(data.summary.totalOrders)],
                 ['Gifts given', String(data.summary.totalGifts)],
+                ['Gifts refunded', String(data.summary.totalGiftsRefunded)],
                 ['Revenue', money.format(data.summary.totalRevenue)],
               ].map(([label, value]) => (
                 <Card key={label}>
@@ -310,7 +316,7 @@ function AnalyticsScreen({ timezone, currency }: { timezone: string; currency: s
                 <DailyChart
                   kind="bar"
                   title="Orders per day"
-                  description={`${data.summary.totalOrders} orders, ${giftOrders} with gifts, over ${daily.length} days.`}
+                  description={`${data.summary.totalOrders} orders, ${giftOrders} with gifts, ${refundedOrders} gift orders refunded, over ${daily.length} days.`}
                   labels={labels}
                   datasets={orderSets}
                 />
@@ -338,14 +344,14 @@ function AnalyticsScreen({ timezone, currency }: { timezone: string; currency: s
                 </InlineStack>
                 {campaigns.length === 0 ? (
                   <Text as="p" tone="subdued">
-                    No order in this range carried a gift of a campaign.
+                    No order in this range carried a gift of a campaign, and no gift was refunded.
                   </Text>
                 ) : (
                   <FigureTable
                     label="Orders with gifts by campaign"
-                    numeric={[false, true, true, true]}
-                    headings={['Campaign', 'Orders with gifts', 'Gifts given', 'Revenue with gifts']}
-                    rows={campaigns.map((row) => [row.name, row.ordersWithGifts, row.giftsGiven, money.format(row.revenueWithGifts)])}
+                    numeric={[false, true, true, true, true]}
+                    headings={['Campaign', 'Orders with gifts', 'Gifts given', 'Revenue with gifts', 'Gifts refunded']}
+                    rows={campaigns.map((row) => [row.name, row.ordersWithGifts, row.giftsGiven, money.format(row.revenueWithGifts), row.giftsRefunded])}
                   />
                 )}
               </BlockStack>
@@ -368,9 +374,16 @@ function AnalyticsScreen({ timezone, currency }: { timezone: string; currency: s
                   <Box paddingBlockStart="200">
                     <FigureTable
                       label="Daily figures"
-                      numeric={[false, true, true, true, true]}
-                      headings={['Date', 'Orders', 'Revenue', 'Orders with gifts', 'Revenue with gifts']}
-                      rows={daily.map((day) => [day.date, day.totalOrders, money.format(day.totalRevenue), day.ordersWithGifts, money.format(day.revenueWithGifts)])}
+                      numeric={[false, true, true, true, true, true]}
+                      headings={['Date', 'Orders', 'Revenue', 'Orders with gifts', 'Revenue with gifts', 'Gift orders refunded']}
+                      rows={daily.map((day) => [
+                        day.date,
+                        day.totalOrders,
+                        money.format(day.totalRevenue),
+                        day.ordersWithGifts,
+                        money.format(day.revenueWithGifts),
+                        day.ordersWithGiftsRefunded,
+                      ])}
                     />
                   </Box>
                 </details>

@@ -1,0 +1,48 @@
+/**
+ * `refunds/create` and `orders/cancelled` (CONTRACT part three "Refunds and repairs"): each
+ * validates its payload (400 at the payload's path), then claims the delivery and gives back in
+ * one transaction (give-back.ts). As `orders/paid`, not a unit of work of the shop: give-backs
+ * queue on the order's row, not the shop's. The answer says what happened:
+ * - `{ duplicate: true }`: this webhook id, or this refund (cancellation) under any webhook id,
+ *   was already given back;
+ * - `{ duplicate: false, ignored: 'unknown_order' }`: the service never recorded the order
+ *   (nothing changes, logged);
+ * - `{ duplicate: false, givenBack: { giftUnits, budgetUnits, redemptions } }` otherwise.
+ */
+import type { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import { parseOr400 } from '../http/errors.ts';
+import { claimDelivery } from '../platform-webhooks/deliveries.ts';
+import type { Delivery, TopicHandler, TopicOutcome } from '../platform-webhooks/topics.ts';
+import { giveBackIn } from './give-back.ts';
+import { cancelPayloadSchema, refundPayloadSchema } from './payloads.ts';
+import type { GiveBackRequest } from './payloads.ts';
+
+function giveBackTopic(schema: z.ZodType<GiveBackRequest, unknown>): TopicHandler {
+  return async (ctx: AppContext, delivery: Delivery): Promise<TopicOutcome> => {
+    const request = parseOr400(schema, delivery.payload, `Invalid ${delivery.topic} payload`);
+    const result = await ctx.db.transaction(async (tx) => {
+      if (!(await claimDelivery(tx, delivery.shop.id, delivery.webhookId, delivery.topic))) return undefined;
+      return giveBackIn(tx, delivery.shop, request, ctx.now());
+    });
+    if (result === undefined || result.outcome === 'duplicate') return { duplicate: true };
+    if (result.outcome === 'unknown_order') {
+      delivery.log.info({ orderId: request.orderId }, 'give-back for an order the service never recorded; nothing changed');
+      return { duplicate: false, ignored: 'unknown_order' };
+    }
+    if (result.rulesChanged) {
+      // As after an intake that spends a budget (orders/receive.ts afterIntake): every instance evicts.
+      ctx.rulesCache.invalidate(delivery.shop.id);
+      await ctx.shopVersions.bump(delivery.shop.id);
+    }
+    const { giftUnits, budgetUnits, redemptions } = result;
+    if (giftUnits > 0) delivery.log.info({ orderId: request.orderId, giftUnits, budgetUnits, redemptions }, 'order gave back');
+    return { duplicate: false, givenBack: { giftUnits, budgetUnits, redemptions } };
+  };
+}
+
+/** The give-back topics, by `X-Shopify-Topic`; joined to PLATFORM_TOPICS. */
+export const GIVE_BACK_TOPICS: ReadonlyArray<[string, TopicHandler]> = [
+  ['refunds/create', giveBackTopic(refundPayloadSchema)],
+  ['orders/cancelled', giveBackTopic(cancelPayloadSchema)],
+];
