@@ -31,7 +31,14 @@ import type { CountedDecision, VersionRead } from '../rate-limit/limiter.ts';
 import { shopIdOfKey, verifyApiKey } from './store.ts';
 import type { VerifiedKey } from './store.ts';
 
-const DEFAULT_MAX_ENTRIES = 10_000;
+/**
+ * Keys kept per instance, first in first out. An instance serving 10,000 shops holds a key or
+ * more of each (a storefront's, a server's), and once the keys in use outnumber the bound
+ * every request of a key that was pushed out reads the database (a cyclic load over 10,001
+ * keys with a bound of 10,000 misses on every request). An entry is the key's id and prefix
+ * and its shop row: ~1–2 KB of heap, so the bound costs at most ~100 MB.
+ */
+export const API_KEY_CACHE_MAX_ENTRIES = 50_000;
 
 /** Counts the request against the key's window; with `version`, also reads the shop's version. */
 export type CountRequest = (shopId: string, keyId: string, version: VersionRead | undefined) => Promise<CountedDecision>;
@@ -68,7 +75,7 @@ type Entry = { verified: VerifiedKey; shopId: string; versionRead: VersionRead |
  */
 export function createApiKeyVerifier(options: { db: Queryable; versions: ShopVersions; maxEntries?: number }): ApiKeyVerifier {
   const { db, versions } = options;
-  const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+  const maxEntries = options.maxEntries ?? API_KEY_CACHE_MAX_ENTRIES;
   // Keyed by the full key text: only a caller holding the secret finds an entry.
   const entries = new Map<string, Entry>();
 

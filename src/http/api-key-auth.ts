@@ -5,6 +5,7 @@
  * served from memory is counted in the round trip that confirms it; key-cache.ts says why
  * that is still only the shop's own).
  */
+import { API_KEY_CACHE_MAX_ENTRIES } from '../api-keys/key-cache.ts';
 import type { ApiKeyVerifier, CountRequest } from '../api-keys/key-cache.ts';
 import { childLogger } from '../logging/child.ts';
 import type { RateLimitDecision, RateLimiter } from '../rate-limit/limiter.ts';
@@ -17,7 +18,7 @@ import { planRequired, rateLimited, unauthorized } from './errors.ts';
 import type { ShopResolver } from './shop-routes.ts';
 
 /** Limiter keys remembered per policy (the key cache's own bound). */
-const MAX_LIMITER_KEYS = 10_000;
+const MAX_LIMITER_KEYS = API_KEY_CACHE_MAX_ENTRIES;
 
 export function createApiKeyResolver(deps: { verifier: Pick<ApiKeyVerifier, 'authenticate' | 'authenticateNow'>; limiter: RateLimiter; rateLimitScale: number }): ShopResolver {
   // Per policy, once: the scaled limit, the limiter call and the header writer.
