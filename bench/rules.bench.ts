@@ -226,6 +226,9 @@ async function manyShops(e: BenchEnv, app: BenchChild, appUrl: string, loader: B
     print(`           CPU/req 1 shop ÷ ${n} shops, both ${n} keys (same limiter calls) ${verdict(singleManyKeys.cpuPerRequest / many.cpuPerRequest, 0.7)}, req/s ${(many.rate / singleManyKeys.rate).toFixed(2)}; ` +
       `1 shop of 1 key (leased limiter slots) ÷ ${n} shops ${(single.cpuPerRequest / many.cpuPerRequest).toFixed(2)}, req/s ${(many.rate / single.rate).toFixed(2)}`);
     print(`           app µs CPU/req: ${split(many)} (${n} shops) / ${split(singleManyKeys)} (1 shop, ${n} keys) / ${split(single)} (1 key)`);
+    // Each round's own figure: on a shared machine one round can be several times another.
+    const byRound = (t: Totals) => t.rounds.map((r) => fmt((r.cpu * 1e6) / r.requests)).join(', ');
+    print(`           µs CPU/req round by round: ${byRound(many)} (${n} shops) / ${byRound(singleManyKeys)} (1 shop, ${n} keys) / ${byRound(single)} (1 key)`);
     print(`           load generator ${fmt(many.loaderCpuPerRequest * 1e6)} / ${fmt(singleManyKeys.loaderCpuPerRequest * 1e6)} / ${fmt(single.loaderCpuPerRequest * 1e6)} µs CPU/req; warm-up ${fmt(warm.requests)} requests, ${fmt((warm.cpu * 1e6) / warm.requests)} µs CPU/req; cache ${fmt(rules.entries)} entries, ` +
       `${fmt(rules.bytes / 2 ** 20, 1)} of ${fmt(rules.maxBytes / 2 ** 20)} MiB counted, ${fmt(rules.compressions.br)} br compressions so far; ` +
       `heap ${fmt(memory.heapUsed / 2 ** 20)} MiB, RSS ${fmt(memory.rss / 2 ** 20)} MiB`);
