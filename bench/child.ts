@@ -4,7 +4,7 @@
  */
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { processCpuSeconds } from './proc-cpu.ts';
+import { processCpuSeconds, processCpuTimes, processThreadCpu } from './proc-cpu.ts';
 
 /** A forked bench process and one-message-at-a-time requests to it. */
 export type BenchChild = {
@@ -13,6 +13,10 @@ export type BenchChild = {
   ask<T>(message: unknown, expect: string): Promise<T>;
   /** The process's user + system CPU seconds so far. */
   cpuSeconds(): number;
+  /** The same, split into user and system (kernel) seconds. */
+  cpuTimes(): { user: number; system: number };
+  /** CPU seconds so far by thread name (proc-cpu.ts processThreadCpu). */
+  threadCpu(): Map<string, number>;
   stop(): Promise<void>;
 };
 
@@ -44,6 +48,8 @@ export async function startChild<R>(script: string, env: NodeJS.ProcessEnv, firs
       return answer;
     },
     cpuSeconds: () => processCpuSeconds(proc.pid ?? 0),
+    cpuTimes: () => processCpuTimes(proc.pid ?? 0),
+    threadCpu: () => processThreadCpu(proc.pid ?? 0),
     async stop() {
       if (proc.exitCode !== null) return;
       proc.send({ type: 'stop' });

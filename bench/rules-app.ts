@@ -57,7 +57,8 @@ async function main() {
     keys.push((res.json() as { key: string }).key);
   }
   const shops = Number(env.BENCH_SHOPS_MAX ?? '0');
-  if (shops > 0) await seedShops(ctx.db, { count: shops, rules: Number(env.BENCH_SHOP_RULES ?? '10'), rule: smallShopRule });
+  // Shop 0 also gets as many keys as the most shops, for the one-shop side with as many keys.
+  if (shops > 0) await seedShops(ctx.db, { count: shops, rules: Number(env.BENCH_SHOP_RULES ?? '10'), shopZeroKeys: shops - 1, rule: smallShopRule });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no port');
   send({

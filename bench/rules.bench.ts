@@ -8,9 +8,11 @@
  * 1. App against bare Fastify, one shop of 100 rules (~90 KB of JSON), for 200 and for 304
  *    (the current ETag sent back), for each coding of BENCH_ACCEPT_ENCODING; alternating
  *    rounds. Goal: bare's CPU per request / the app's ≥ 0.8.
- * 2. Many shops: one key per shop of BENCH_SHOP_RULES rules, the load cycling through the keys
- *    of 1 shop, then of each count of BENCH_SHOPS, after a warm-up that asks every shop once
- *    (the steady state). Goal: one shop's CPU per request / N shops' ≥ 0.7.
+ * 2. Many shops: one key per shop of BENCH_SHOP_RULES rules, for each count N of BENCH_SHOPS
+ *    three loads in rotation after a warm-up that asks every shop and key once (the steady
+ *    state): the N shops' keys, N keys of shop 0, shop 0's one key. Goal: CPU per request of
+ *    shop 0 over N keys (the same limiter calls as N shops) / N shops' ≥ 0.7; the one-key
+ *    ratio, whose key is counted from leased limiter slots, is printed beside it.
  *
  * Stores, one after the other: a fresh embedded PGlite, then with DATABASE_URL PostgreSQL
  * (with REDIS_URL, Redis). The limiter runs, scaled by RATE_LIMIT_SCALE=1e6 so it refuses
@@ -28,8 +30,9 @@ import { availableParallelism, loadavg } from 'node:os';
 import { z } from 'zod';
 import { startChild } from './child.ts';
 import type { BenchChild } from './child.ts';
+import { MAIN_THREAD } from './proc-cpu.ts';
 import type { LoadJob, LoadResult } from './rules-load.ts';
-import { benchShopKey } from './seed-shops.ts';
+import { benchShopKey, benchShopZeroKey } from './seed-shops.ts';
 
 const envSchema = z.object({
   BENCH_ROUND_SECONDS: z.coerce.number().positive().default(3),
@@ -79,40 +82,62 @@ async function assertSameAnswer(appUrl: string, bareUrl: string, headers: Record
   }
 }
 
-/** One measured round: the load child's counts and the server's CPU seconds over them. */
-type Round = { requests: number; seconds: number; cpu: number; loaderCpu: number };
+/**
+ * One measured round: the load child's counts and the server's CPU seconds over them, with
+ * the kernel's part (`system`) and the part of threads other than the event loop's (`helpers`:
+ * V8's garbage collection helpers, libuv's pool, PGlite's thread).
+ */
+type Round = { requests: number; seconds: number; cpu: number; system: number; helpers: number; loaderCpu: number };
+
+/** CPU seconds of every thread but the event loop's. */
+const helperSeconds = (threads: Map<string, number>): number =>
+  [...threads].reduce((total, [name, seconds]) => (name === MAIN_THREAD ? total : total + seconds), 0);
 
 async function measure(loader: BenchChild, server: BenchChild, job: LoadJob, expected: 200 | 304): Promise<Round> {
-  const [before, loaderBefore] = [server.cpuSeconds(), loader.cpuSeconds()];
+  const [before, loaderBefore, threadsBefore] = [server.cpuTimes(), loader.cpuSeconds(), server.threadCpu()];
   const { result } = await loader.ask<{ result: LoadResult }>({ type: 'run', job }, 'result');
-  const [cpu, loaderCpu] = [server.cpuSeconds() - before, loader.cpuSeconds() - loaderBefore];
+  const [after, loaderCpu, threadsAfter] = [server.cpuTimes(), loader.cpuSeconds() - loaderBefore, server.threadCpu()];
   const wrong = expected === 200 ? result.non2xx : result.requests - result.notModified;
   if (result.errors > 0 || wrong > 0) throw new Error(`unexpected answers from ${job.url}: errors ${result.errors}, not ${expected}: ${wrong}`);
-  return { requests: result.requests, seconds: result.seconds, cpu, loaderCpu };
+  const cpu = after.user + after.system - before.user - before.system;
+  const helpers = helperSeconds(threadsAfter) - helperSeconds(threadsBefore);
+  return { requests: result.requests, seconds: result.seconds, cpu, system: after.system - before.system, helpers, loaderCpu };
 }
 
-type Totals = { rate: number; cpuPerRequest: number; loaderCpuPerRequest: number; rounds: Round[] };
+type Totals = { rate: number; cpuPerRequest: number; systemPerRequest: number; helpersPerRequest: number; loaderCpuPerRequest: number; rounds: Round[] };
 const totals = (rounds: Round[]): Totals => {
   const sum = (pick: (r: Round) => number) => rounds.reduce((total, r) => total + pick(r), 0);
   const requests = sum((r) => r.requests);
-  return { rate: requests / sum((r) => r.seconds), cpuPerRequest: sum((r) => r.cpu) / requests, loaderCpuPerRequest: sum((r) => r.loaderCpu) / requests, rounds };
+  return {
+    rate: requests / sum((r) => r.seconds),
+    cpuPerRequest: sum((r) => r.cpu) / requests,
+    systemPerRequest: sum((r) => r.system) / requests,
+    helpersPerRequest: sum((r) => r.helpers) / requests,
+    loaderCpuPerRequest: sum((r) => r.loaderCpu) / requests,
+    rounds,
+  };
 };
+/** Where a side's CPU per request went: the kernel's part and other threads' part, in µs. */
+const split = (t: Totals) => `${fmt(t.systemPerRequest * 1e6)} kernel, ${fmt(t.helpersPerRequest * 1e6)} off the event loop's thread`;
 const side = (label: string, t: Totals) => `${label} ${fmt(t.rate).padStart(6)} req/s ${fmt(t.cpuPerRequest * 1e6).padStart(5)} µs CPU/req`;
 const verdict = (ratio: number, goal: number) => `${ratio.toFixed(2)} (goal ≥ ${goal}: ${ratio >= goal ? 'met' : 'NOT met'})`;
 
 /** Runs `a` and `b` in alternating rounds (which goes first alternates too). */
 async function alternate(e: BenchEnv, a: () => Promise<Round>, b: () => Promise<Round>): Promise<[Totals, Totals]> {
-  const [ra, rb] = [[] as Round[], [] as Round[]];
+  const [ta, tb] = await rotate(e, [a, b]);
+  return [ta as Totals, tb as Totals];
+}
+
+/** Runs each of `sides` once per round, the first of each round moving one along, so none always goes first. */
+async function rotate(e: BenchEnv, sides: ReadonlyArray<() => Promise<Round>>): Promise<Totals[]> {
+  const rounds: Round[][] = sides.map(() => []);
   for (let round = 0; round < e.BENCH_ROUNDS; round += 1) {
-    if (round % 2 === 0) {
-      ra.push(await a());
-      rb.push(await b());
-    } else {
-      rb.push(await b());
-      ra.push(await a());
+    for (let i = 0; i < sides.length; i += 1) {
+      const which = (round + i) % sides.length;
+      rounds[which]?.push(await (sides[which] as () => Promise<Round>)());
     }
   }
-  return [totals(ra), totals(rb)];
+  return rounds.map(totals);
 }
 
 /** With BENCH_CPU_PROFILE, one more round of `run` (not counted) under the app's CPU profiler, written to `<dir>/<name>.cpuprofile`. */
@@ -159,6 +184,7 @@ async function appAgainstBare(e: BenchEnv, app: BenchChild, appUrl: string, keys
         await profileRound(e, app, `rules-${status}-${coding}`, () => measure(loader, app, job(appUrl, e.BENCH_ROUND_SECONDS), status));
         print(`    ${coding.padEnd(8)} ${status} (${first.body.length} bytes): ${side('app', a)} | ${side('bare', b)} | ` +
           `CPU/req bare/app ${verdict(b.cpuPerRequest / a.cpuPerRequest, 0.8)}, req/s app/bare ${(a.rate / b.rate).toFixed(2)}  [load ${load()}]`);
+        print(`             µs CPU/req: app ${split(a)} | bare ${split(b)}`);
       }
     } finally {
       await bare.stop();
@@ -166,30 +192,46 @@ async function appAgainstBare(e: BenchEnv, app: BenchChild, appUrl: string, keys
   }
 }
 
-/** Part 2: one shop against many, each shop its own key, at steady state. */
+/**
+ * Part 2: one shop against many, each shop its own key, at steady state. Two one-shop sides:
+ * one key on every lane, and as many keys of the shop as there are shops (each lane cycling
+ * through its own share, as the many-shop load does). With the bench's RATE_LIMIT_SCALE one
+ * key is busy enough for leases of limiter slots and is counted mostly without Redis, while
+ * each of N shops' keys makes its own (batched) Redis call; the many-key side makes the same
+ * calls as the many-shop side, so comparing with it leaves only what N shops cost beyond one.
+ */
 async function manyShops(e: BenchEnv, app: BenchChild, appUrl: string, loader: BenchChild, counts: number[]) {
   const coding = e.BENCH_SCALE_ENCODING;
   const probe = await getRaw(appUrl, { authorization: `Bearer ${benchShopKey(0)}`, 'accept-encoding': coding });
   if (probe.status !== 200) throw new Error(`small shop: GET /rules answered ${probe.status}`);
   print(`  many shops: 200, ${coding}, shops of ${e.BENCH_SHOP_RULES} rules (${probe.body.length} bytes ${probe.headers['content-encoding'] ?? 'identity'}), ` +
-    `one key per shop, each of ${e.BENCH_CONNECTIONS} connections cycling through its own share of the keys; every shop asked once before measuring`);
+    `one key per shop, each of ${e.BENCH_CONNECTIONS} connections cycling through its own share of the keys; every shop and key asked once before measuring`);
   const job = (keys: string[], seconds: number, once = false): LoadJob => ({ url: appUrl, headers: { 'accept-encoding': coding }, connections: e.BENCH_CONNECTIONS, seconds, once, keys });
-  // The same ten one-connection lanes as the many-shop load, every lane on shop 0.
+  // The same ten one-connection lanes as the many-shop load, every lane on shop 0's first key.
   const one = Array.from({ length: e.BENCH_CONNECTIONS }, () => benchShopKey(0));
   for (const count of counts) {
     const keys = Array.from({ length: count }, (_, i) => benchShopKey(i));
+    const shopZeroKeys = Array.from({ length: count }, (_, j) => (j === 0 ? benchShopKey(0) : benchShopZeroKey(j)));
     const warm = await measure(loader, app, job(keys, 0, true), 200);
+    await measure(loader, app, job(shopZeroKeys, 0, true), 200);
     await measure(loader, app, job(keys, 1), 200);
-    const [single, many] = await alternate(
-      e,
+    const [single, singleManyKeys, many] = (await rotate(e, [
       () => measure(loader, app, job(one, e.BENCH_ROUND_SECONDS), 200),
+      () => measure(loader, app, job(shopZeroKeys, e.BENCH_ROUND_SECONDS), 200),
       () => measure(loader, app, job(keys, e.BENCH_ROUND_SECONDS), 200),
-    );
+    ])) as [Totals, Totals, Totals];
     await profileRound(e, app, `rules-${count}-shops`, () => measure(loader, app, job(keys, e.BENCH_ROUND_SECONDS), 200));
+    await profileRound(e, app, `rules-1-shop-${count}-keys`, () => measure(loader, app, job(shopZeroKeys, e.BENCH_ROUND_SECONDS), 200));
     const { rules, memory } = await app.ask<{ rules: { entries: number; bytes: number; maxBytes: number; compressions: { br: number; gzip: number } }; memory: NodeJS.MemoryUsage }>({ type: 'stats' }, 'stats');
-    print(`    ${fmt(count).padStart(6)} shops: ${side('1 shop', single)} | ${side(`${fmt(count)} shops`, many)} | ` +
-      `CPU/req 1/N ${verdict(single.cpuPerRequest / many.cpuPerRequest, 0.7)}, req/s N/1 ${(many.rate / single.rate).toFixed(2)}  [load ${load()}]`);
-    print(`           load generator ${fmt(single.loaderCpuPerRequest * 1e6)} / ${fmt(many.loaderCpuPerRequest * 1e6)} µs CPU/req (1 / N shops); warm-up ${fmt(warm.requests)} requests, ${fmt((warm.cpu * 1e6) / warm.requests)} µs CPU/req; cache ${fmt(rules.entries)} entries, ` +
+    const n = fmt(count);
+    print(`    ${n.padStart(6)} shops: ${side(`${n} shops`, many)} | ${side(`1 shop, ${n} keys`, singleManyKeys)} | ${side('1 shop, 1 key', single)}  [load ${load()}]`);
+    print(`           CPU/req 1 shop ÷ ${n} shops, both ${n} keys (same limiter calls) ${verdict(singleManyKeys.cpuPerRequest / many.cpuPerRequest, 0.7)}, req/s ${(many.rate / singleManyKeys.rate).toFixed(2)}; ` +
+      `1 shop of 1 key (leased limiter slots) ÷ ${n} shops ${(single.cpuPerRequest / many.cpuPerRequest).toFixed(2)}, req/s ${(many.rate / single.rate).toFixed(2)}`);
+    print(`           app µs CPU/req: ${split(many)} (${n} shops) / ${split(singleManyKeys)} (1 shop, ${n} keys) / ${split(single)} (1 key)`);
+    // Each round's own figure: on a shared machine one round can be several times another.
+    const byRound = (t: Totals) => t.rounds.map((r) => fmt((r.cpu * 1e6) / r.requests)).join(', ');
+    print(`           µs CPU/req round by round: ${byRound(many)} (${n} shops) / ${byRound(singleManyKeys)} (1 shop, ${n} keys) / ${byRound(single)} (1 key)`);
+    print(`           load generator ${fmt(many.loaderCpuPerRequest * 1e6)} / ${fmt(singleManyKeys.loaderCpuPerRequest * 1e6)} / ${fmt(single.loaderCpuPerRequest * 1e6)} µs CPU/req; warm-up ${fmt(warm.requests)} requests, ${fmt((warm.cpu * 1e6) / warm.requests)} µs CPU/req; cache ${fmt(rules.entries)} entries, ` +
       `${fmt(rules.bytes / 2 ** 20, 1)} of ${fmt(rules.maxBytes / 2 ** 20)} MiB counted, ${fmt(rules.compressions.br)} br compressions so far; ` +
       `heap ${fmt(memory.heapUsed / 2 ** 20)} MiB, RSS ${fmt(memory.rss / 2 ** 20)} MiB`);
   }

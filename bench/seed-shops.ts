@@ -13,19 +13,27 @@ const pad = (i: number, width: number) => String(i).padStart(width, '0');
 /** The API key of bench shop `i` (the form `gcr_<16 base62>_<32 base62>` of api-keys/store.ts). */
 export const benchShopKey = (i: number): string => `gcr_rb${pad(i, 14)}_${pad(i, 32)}`;
 
+/**
+ * Key `j` (≥ 1) of bench shop 0 besides its first, `benchShopKey(0)`: the keys the bench's
+ * one-shop-many-keys side spreads its load over.
+ */
+export const benchShopZeroKey = (j: number): string => `gcr_rb${pad(0, 14)}_k${pad(j, 31)}`;
+
 /** SQL text that builds the same key from the integer `i` inside the database. */
 const keyExpr = `'gcr_rb' || lpad(i::text, 14, '0') || '_' || lpad(i::text, 32, '0')`;
+const zeroKeyExpr = `'gcr_rb' || lpad('0', 14, '0') || '_k' || lpad(j::text, 31, '0')`;
 
 /**
  * Writes shops 0 … count−1 (Scale plan), each with one live campaign of `rules` rules made by
- * `rule(r)` (the same rules in every shop) and one API key.
+ * `rule(r)` (the same rules in every shop) and one API key, and `shopZeroKeys` more keys of
+ * shop 0 (benchShopZeroKey 1 … shopZeroKeys).
  *
  * @example
  *   await seedShops(ctx.db, { count: 10_000, rules: 10, rule: benchRule });
  */
 export async function seedShops(
   db: Database,
-  options: { count: number; rules: number; rule: (r: number) => { name: string; conditionTree: unknown; giftConfig: unknown; options: unknown } },
+  options: { count: number; rules: number; shopZeroKeys?: number; rule: (r: number) => { name: string; conditionTree: unknown; giftConfig: unknown; options: unknown } },
 ): Promise<void> {
   const last = sql.raw(String(options.count - 1));
   const templates = JSON.stringify(Array.from({ length: options.rules }, (_, r) => options.rule(r)));
@@ -42,6 +50,13 @@ export async function seedShops(
     SELECT 'shp_rb' || lpad(i::text, 14, '0'), 'key_rb' || i, 'bench',
            left(${sql.raw(keyExpr)}, 25), encode(sha256(convert_to(${sql.raw(keyExpr)}, 'UTF8')), 'hex')
       FROM generate_series(0, ${last}) AS i`);
+  if ((options.shopZeroKeys ?? 0) > 0) {
+    await db.execute(sql`
+      INSERT INTO api_keys (shop_id, id, name, prefix, key_hash)
+      SELECT 'shp_rb' || lpad('0', 14, '0'), 'key_rb0k' || j, 'bench ' || j,
+             left(${sql.raw(zeroKeyExpr)}, 25), encode(sha256(convert_to(${sql.raw(zeroKeyExpr)}, 'UTF8')), 'hex')
+        FROM generate_series(1, ${sql.raw(String(options.shopZeroKeys))}) AS j`);
+  }
   await db.execute(sql`
     INSERT INTO campaigns (shop_id, id, name, enabled, is_draft)
     SELECT 'shp_rb' || lpad(i::text, 14, '0'), 'cmp_rb' || i, 'Bench campaign', true, false

@@ -31,10 +31,23 @@ import type { CountedDecision, VersionRead } from '../rate-limit/limiter.ts';
 import { shopIdOfKey, verifyApiKey } from './store.ts';
 import type { VerifiedKey } from './store.ts';
 
-const DEFAULT_MAX_ENTRIES = 10_000;
+/**
+ * Keys kept per instance, first in first out. An instance serving 10,000 shops holds a key or
+ * more of each (a storefront's, a server's), and once the keys in use outnumber the bound
+ * every request of a key that was pushed out reads the database (a cyclic load over 10,001
+ * keys with a bound of 10,000 misses on every request). An entry is the key's id and prefix
+ * and its shop row: ~1–2 KB of heap, so the bound costs at most ~100 MB.
+ */
+export const API_KEY_CACHE_MAX_ENTRIES = 50_000;
 
 /** Counts the request against the key's window; with `version`, also reads the shop's version. */
 export type CountRequest = (shopId: string, keyId: string, version: VersionRead | undefined) => Promise<CountedDecision>;
+
+/**
+ * CountRequest decided at once where the limiter can (RateLimiter.hitNow): with
+ * `expectedVersion`, only from a lease that read that token. Undefined, counting nothing, otherwise.
+ */
+export type CountRequestNow = (shopId: string, keyId: string, version: VersionRead | undefined, expectedVersion: string | undefined) => CountedDecision | undefined;
 
 /** A verified key, and the limiter's decision when verification already counted the request. */
 export type Authentication = { verified: VerifiedKey; decision: CountedDecision | undefined };
@@ -43,10 +56,13 @@ export type ApiKeyVerifier = {
   /** The live key `key` names with its shop (verifyApiKey), from memory while that is exact. */
   authenticate(key: string, count: CountRequest): Promise<Authentication | undefined>;
   /**
-   * The verified key when memory answers without waiting and without counting (embedded
-   * PGlite: an entry of the shop's current version); undefined otherwise: call `authenticate`.
+   * `authenticate`'s answer when memory gives it without waiting: on embedded PGlite an entry
+   * of the shop's current version (not counted: `decision` undefined); with Redis an entry
+   * whose version token a live limiter lease of this instance read, counted from that lease by
+   * `countNow` (the same decision `authenticate` would get from it). Undefined otherwise, with
+   * nothing counted: call `authenticate`.
    */
-  authenticateNow(key: string): VerifiedKey | undefined;
+  authenticateNow(key: string, countNow?: CountRequestNow): Authentication | undefined;
   /** Whether entries are kept at all (not on PostgreSQL without Redis). */
   readonly caching: boolean;
   close(): void;
@@ -68,7 +84,7 @@ type Entry = { verified: VerifiedKey; shopId: string; versionRead: VersionRead |
  */
 export function createApiKeyVerifier(options: { db: Queryable; versions: ShopVersions; maxEntries?: number }): ApiKeyVerifier {
   const { db, versions } = options;
-  const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+  const maxEntries = options.maxEntries ?? API_KEY_CACHE_MAX_ENTRIES;
   // Keyed by the full key text: only a caller holding the secret finds an entry.
   const entries = new Map<string, Entry>();
 
@@ -121,10 +137,16 @@ export function createApiKeyVerifier(options: { db: Queryable; versions: ShopVer
   return {
     caching: versions.mode !== 'off',
     authenticate,
-    authenticateNow(key) {
-      if (versions.mode !== 'local') return undefined;
+    authenticateNow(key, countNow) {
+      if (versions.mode === 'off') return undefined;
       const entry = entries.get(key);
-      return entry !== undefined && entry.version === versions.read(entry.shopId) ? entry.verified : undefined;
+      if (entry === undefined) return undefined;
+      if (versions.mode === 'local') return entry.version === versions.read(entry.shopId) ? withoutCount(entry.verified) : undefined;
+      if (entry.epoch !== versions.epoch || countNow === undefined) return undefined;
+      // As in `authenticate`, but only a lease that read this entry's very token may count it.
+      const versionRead = entry.versionRead ?? versions.versionRead(entry.shopId);
+      const decision = countNow(entry.verified.shop.id, entry.verified.keyId, versionRead, entry.version);
+      return decision !== undefined && decision.version === entry.version ? { verified: entry.verified, decision } : undefined;
     },
     close() {
       entries.clear();

@@ -5,9 +5,10 @@
  * served from memory is counted in the round trip that confirms it; key-cache.ts says why
  * that is still only the shop's own).
  */
-import type { ApiKeyVerifier, CountRequest } from '../api-keys/key-cache.ts';
+import { API_KEY_CACHE_MAX_ENTRIES } from '../api-keys/key-cache.ts';
+import type { ApiKeyVerifier, CountRequest, CountRequestNow } from '../api-keys/key-cache.ts';
 import { childLogger } from '../logging/child.ts';
-import type { RateLimitDecision, RateLimiter } from '../rate-limit/limiter.ts';
+import type { RateLimiter } from '../rate-limit/limiter.ts';
 import { rateLimitHeaderWriter } from '../rate-limit/headers.ts';
 import { RATE_LIMIT_POLICIES, rateLimitKey } from '../rate-limit/policies.ts';
 import type { RateLimitPolicyName } from '../rate-limit/policies.ts';
@@ -17,11 +18,11 @@ import { planRequired, rateLimited, unauthorized } from './errors.ts';
 import type { ShopResolver } from './shop-routes.ts';
 
 /** Limiter keys remembered per policy (the key cache's own bound). */
-const MAX_LIMITER_KEYS = 10_000;
+const MAX_LIMITER_KEYS = API_KEY_CACHE_MAX_ENTRIES;
 
 export function createApiKeyResolver(deps: { verifier: Pick<ApiKeyVerifier, 'authenticate' | 'authenticateNow'>; limiter: RateLimiter; rateLimitScale: number }): ShopResolver {
   // Per policy, once: the scaled limit, the limiter call and the header writer.
-  const counters = new Map<RateLimitPolicyName, { count: CountRequest; countNow: ((shopId: string, keyId: string) => RateLimitDecision) | undefined; headers: ReturnType<typeof rateLimitHeaderWriter> }>();
+  const counters = new Map<RateLimitPolicyName, { count: CountRequest; countNow: CountRequestNow | undefined; headers: ReturnType<typeof rateLimitHeaderWriter> }>();
   const hitNow = deps.limiter.hitNow?.bind(deps.limiter);
   for (const [name, policy] of Object.entries(RATE_LIMIT_POLICIES) as Array<[RateLimitPolicyName, (typeof RATE_LIMIT_POLICIES)[RateLimitPolicyName]]>) {
     const limit = Math.max(1, Math.round(policy.limit * deps.rateLimitScale));
@@ -39,7 +40,7 @@ export function createApiKeyResolver(deps: { verifier: Pick<ApiKeyVerifier, 'aut
     };
     counters.set(name, {
       count: (shopId, keyId, version) => deps.limiter.hit(limiterKey(shopId, keyId), limit, policy.windowMs, version),
-      countNow: hitNow && ((shopId, keyId) => hitNow(limiterKey(shopId, keyId), limit, policy.windowMs)),
+      countNow: hitNow && ((shopId, keyId, version, expectedVersion) => hitNow(limiterKey(shopId, keyId), limit, policy.windowMs, version, expectedVersion)),
       headers: rateLimitHeaderWriter(policy.name, limit, policy.windowMs / 1000),
     });
   }
@@ -48,16 +49,16 @@ export function createApiKeyResolver(deps: { verifier: Pick<ApiKeyVerifier, 'aut
     const counter = counters.get(route.rateLimit);
     if (!counter) throw new Error(`no rate limit policy ${route.rateLimit}`);
     const token = bearerToken(request.headers.authorization);
-    // From memory when it can answer at once (no promise on the hot path), else with the wait.
-    const known = token === undefined ? undefined : deps.verifier.authenticateNow(token);
-    const auth = known !== undefined ? { verified: known, decision: undefined } : token === undefined ? undefined : await deps.verifier.authenticate(token, counter.count);
+    // From memory when it can answer at once (no promise on the hot path: PGlite's versions,
+    // or a live limiter lease with Redis), else with the wait.
+    const auth = token === undefined ? undefined : (deps.verifier.authenticateNow(token, counter.countNow) ?? (await deps.verifier.authenticate(token, counter.count)));
     if (!auth) throw unauthorized();
     const { shop, keyId, prefix } = auth.verified;
     // The prefix identifies the key in logs; the key itself is never logged.
     request.log = childLogger(request.log, { shopId: shop.id, keyPrefix: prefix });
     if (!hasApiAccess(shop.plan)) throw planRequired();
 
-    const decision = auth.decision ?? counter.countNow?.(shop.id, keyId) ?? (await counter.count(shop.id, keyId, undefined));
+    const decision = auth.decision ?? counter.countNow?.(shop.id, keyId, undefined, undefined) ?? (await counter.count(shop.id, keyId, undefined));
     const headers = counter.headers(decision);
     if (!decision.allowed) throw rateLimited(headers);
     reply.headers(headers);

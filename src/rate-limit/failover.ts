@@ -58,6 +58,9 @@ export function createFailoverRateLimiter(options: FailoverRateLimiterOptions): 
         return fallBack(key, limit, windowMs, error);
       }
     },
+    // Only the primary's leases answer at once; while it is away every request goes by `hit`.
+    hitNow: (key, limit, windowMs, version, expectedVersion) =>
+      isAvailable() ? primary.hitNow?.(key, limit, windowMs, version, expectedVersion) : undefined,
     close: async () => {
       await Promise.all([primary.close(), fallback.close()]);
     },

@@ -35,10 +35,15 @@ export interface RateLimiter {
    */
   hit(key: string, limit: number, windowMs: number, version?: VersionRead): Promise<CountedDecision>;
   /**
-   * `hit` with its decision in hand, for a limiter that decides without waiting (the in-process
-   * window): the hot path then waits for no promise. Absent where deciding takes I/O.
+   * `hit` with its decision in hand where this limiter can decide without waiting: the hot
+   * path then waits for no promise. The in-process window always can. The Redis window can
+   * only from a live lease of this instance (lease.ts) — exactly the answer `hit` would give
+   * from it — and, with `expectedVersion`, only when that lease read this version token.
+   * Undefined, with nothing counted, when it cannot: then call `hit`. A limiter that cannot
+   * read versions answers undefined whenever `version` is asked for. Absent where every
+   * decision takes I/O.
    */
-  hitNow?(key: string, limit: number, windowMs: number): RateLimitDecision;
+  hitNow?(key: string, limit: number, windowMs: number, version?: VersionRead, expectedVersion?: string): CountedDecision | undefined;
   close(): Promise<void>;
 }
 

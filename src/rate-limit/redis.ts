@@ -207,8 +207,20 @@ export function createRedisRateLimiter(redis: RedisClient, options: RedisRateLim
     return reply.version === undefined ? decision : { ...decision, version: reply.version };
   };
 
+  // The first step of `hit`, alone: a live lease of this instance answers at once.
+  const hitNow = (key: string, limit: number, windowMs: number, version?: VersionRead, expectedVersion?: string): CountedDecision | undefined => {
+    if (closed) return undefined;
+    assertHitArguments(limit, windowMs);
+    const state = states.get(key);
+    const now = performance.now();
+    if (state === undefined || !leaseServes(state.lease, limit, windowMs, version?.key, now)) return undefined;
+    if (expectedVersion !== undefined && state.lease.version !== expectedVersion) return undefined;
+    return fromLease(state, key, state.lease, now);
+  };
+
   return {
     hit,
+    hitNow,
     close: async () => {
       closed = true;
       clearInterval(sweep);

@@ -54,4 +54,23 @@ describe('failover rate limiter', () => {
     await expect(limiter.hit('k', 0, 1000)).rejects.toThrow(RangeError);
     await limiter.close();
   });
+
+  it('answers at once (hitNow) only through an available primary: otherwise nothing is counted and hit decides', async () => {
+    let available = true;
+    const primary = createMemoryRateLimiter();
+    const fallback = createMemoryRateLimiter();
+    const { logger } = capture();
+    const limiter = createFailoverRateLimiter({ primary, fallback, isAvailable: () => available, logger });
+    expect(limiter.hitNow?.('k', 2, 60_000)).toMatchObject({ allowed: true, remaining: 1 });
+    // The in-process window reads no versions: asked for one, it leaves the request to hit.
+    expect(limiter.hitNow?.('k', 2, 60_000, { key: 'v', ttlMs: 1000, fenceKey: 'f' })).toBeUndefined();
+    available = false;
+    expect(limiter.hitNow?.('k', 2, 60_000)).toBeUndefined();
+    expect(primary.keyCount + fallback.keyCount).toBe(1);
+    // The fallback decides alone while the primary is away; the primary counted one request only.
+    expect(await limiter.hit('k', 2, 60_000)).toMatchObject({ allowed: true, remaining: 1 });
+    available = true;
+    expect(limiter.hitNow?.('k', 2, 60_000)).toMatchObject({ allowed: true, remaining: 0 });
+    await limiter.close();
+  });
 });

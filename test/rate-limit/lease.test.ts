@@ -131,6 +131,42 @@ describe.skipIf(!redisUrl)('rate limiter leases on Redis', { retry: 2 }, () => {
     });
   });
 
+  it('answers at once (hitNow) only from a live lease, as hit would, and otherwise counts nothing', async () => {
+    await withInstances(1, async ({ prefix, redis: [redis], limiters: [limiter], calls }) => {
+      if (!limiter?.hitNow || !redis) throw new Error('no instance');
+      const shopId = `shp_${randomUUID().replaceAll('-', '')}`;
+      const version = { key: shopVersionKey(shopId), ttlMs: 30_000, fenceKey: shopLeaseFenceKey(shopId) };
+      try {
+        const limit = 1600;
+        // No lease yet: nothing is decided, counted or sent.
+        expect(limiter.hitNow('now', limit, 60_000, version)).toBeUndefined();
+        expect(calls()).toBe(0);
+        expect(await redis.zcard(`${prefix}now`)).toBe(0);
+        const first = await Promise.all(Array.from({ length: 10 }, () => limiter.hit('now', limit, 60_000, version)));
+        const token = first[0]?.version;
+        const callsAfterBurst = calls();
+        // Another token expected, or another limit or window: not this lease's, so not now.
+        expect(limiter.hitNow('now', limit, 60_000, version, 'another token')).toBeUndefined();
+        expect(limiter.hitNow('now', limit - 1, 60_000, version, token)).toBeUndefined();
+        expect(limiter.hitNow('now', limit, 60_000, undefined)).toBeUndefined();
+        // The lease's own: decided at once, counted in order, with the token the lease read.
+        const now = [limiter.hitNow('now', limit, 60_000, version, token), limiter.hitNow('now', limit, 60_000, version)];
+        expect(now).toMatchObject([
+          { allowed: true, remaining: limit - 11, version: token },
+          { allowed: true, remaining: limit - 12, version: token },
+        ]);
+        expect(calls()).toBe(callsAfterBurst);
+        // Once the lease has ended, nothing at once again; the unused slots went back and only
+        // the 12 requests stay counted.
+        await sleep(LEASE_MS * 3);
+        expect(limiter.hitNow('now', limit, 60_000, version, token)).toBeUndefined();
+        expect(await redis.zcard(`${prefix}now`)).toBe(12);
+      } finally {
+        await redis.del(shopVersionKey(shopId), shopLeaseFenceKey(shopId));
+      }
+    });
+  });
+
   it('never lets two busy instances exceed the limit in any sliding window', async () => {
     await withInstances(2, async ({ limiters, calls }) => {
       const limit = 480;
@@ -140,16 +176,17 @@ describe.skipIf(!redisUrl)('rate limiter leases on Redis', { retry: 2 }, () => {
       const allowed: Array<{ asked: number; answered: number }> = [];
       let hits = 0;
       const start = performance.now();
-      const worker = async (limiter: RateLimiter) => {
+      // Half the loops ask for an answer at once first, as the API's authentication does.
+      const worker = async (limiter: RateLimiter, atOnce: boolean) => {
         while (performance.now() - start < runMs) {
           const asked = performance.now();
-          const decision = await limiter.hit('shared', limit, windowMs);
+          const decision = (atOnce ? limiter.hitNow?.('shared', limit, windowMs) : undefined) ?? (await limiter.hit('shared', limit, windowMs));
           hits += 1;
           if (decision.allowed) allowed.push({ asked, answered: performance.now() });
           else await sleep(1);
         }
       };
-      await Promise.all(limiters.flatMap((limiter) => Array.from({ length: 8 }, () => worker(limiter))));
+      await Promise.all(limiters.flatMap((limiter) => Array.from({ length: 8 }, (_, i) => worker(limiter, i % 2 === 0))));
 
       // Leases answered a good share of the allowed requests (else this would not test them):
       // every other hit, allowed or refused, made one call.
@@ -221,7 +258,9 @@ describe.skipIf(!redisUrl)('rate limiter leases on Redis', { retry: 2 }, () => {
         // The lease was still live when the bump was asked: the bump waited for its end.
         expect(waited).toBeGreaterThan(5);
         expect(waited).toBeLessThan(LEASE_MS * 10);
-        // So the next request after the bump's answer reads the new version.
+        // So the next request after the bump's answer reads the new version: no answer at once
+        // comes from a lease of the old one.
+        expect(limiter.hitNow?.(`${prefix}v`, 1600, 60_000, version)).toBeUndefined();
         expect((await limiter.hit(`${prefix}v`, 1600, 60_000, version)).version).toBe(bumped);
         // Without a live lease a bump does not wait.
         await sleep(LEASE_MS * 3);
