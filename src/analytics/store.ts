@@ -3,8 +3,8 @@
  * a 90-day report is at most 90 rows of daily_totals plus the campaign rows of those days,
  * found by primary-key range scans, however many orders the shop has.
  */
-import { and, asc, between, eq, sum } from 'drizzle-orm';
-import type { Queryable } from '../db/database.ts';
+import { and, asc, between, eq, sql, sum } from 'drizzle-orm';
+import type { Queryable, Tx } from '../db/database.ts';
 import { dailyCampaignStats, dailyTotals } from '../db/schema.ts';
 import { bytewise } from '../db/collation.ts';
 
@@ -86,4 +86,28 @@ export async function readAnalytics(db: Queryable, shopId: string, range: Analyt
     .where(inRange(dailyCampaignStats));
   const [days, campaignDays, gifts] = await Promise.all([daysQuery, campaignQuery, giftsQuery]);
   return { days, campaignDays, totalGifts: gifts[0]?.gifts ?? 0, totalGiftsRefunded: gifts[0]?.refunded ?? 0 };
+}
+
+/** One campaign's gifts of an order on its day: what order intake and a repaired gift add. */
+export type CampaignDayGifts = { campaignId: string; ordersWithGifts: number; giftsGiven: number; revenueWithGifts: number };
+
+/**
+ * Adds gifts to campaigns' rows of `day` (created when missing), in the caller's transaction.
+ *
+ * @example await addCampaignDayGifts(tx, shop.id, '2026-11-27', [{ campaignId, ordersWithGifts: 1, giftsGiven: 1, revenueWithGifts: 5000 }]);
+ */
+export async function addCampaignDayGifts(tx: Tx, shopId: string, day: string, rows: readonly CampaignDayGifts[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx
+    .insert(dailyCampaignStats)
+    .values(rows.map((row) => ({ shopId, day, ...row })))
+    .onConflictDoUpdate({
+      target: [dailyCampaignStats.shopId, dailyCampaignStats.day, dailyCampaignStats.campaignId],
+      set: {
+        ordersWithGifts: sql`${dailyCampaignStats.ordersWithGifts} + excluded.orders_with_gifts`,
+        // Saturates at the column's 2^31 - 1 rather than failing the order (docs/operations.md).
+        giftsGiven: sql`least(${dailyCampaignStats.giftsGiven}::bigint + excluded.gifts_given, 2147483647)`,
+        revenueWithGifts: sql`${dailyCampaignStats.revenueWithGifts} + excluded.revenue_with_gifts`,
+      },
+    });
 }

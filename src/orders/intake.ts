@@ -10,8 +10,9 @@
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { localDateOf } from '../analytics/calendar.ts';
+import { addCampaignDayGifts } from '../analytics/store.ts';
 import type { Database, Queryable, Tx } from '../db/database.ts';
-import { campaigns, dailyCampaignStats, dailyTotals, orders, redemptions, rules } from '../db/schema.ts';
+import { campaigns, dailyTotals, orders, redemptions, rules } from '../db/schema.ts';
 import { enqueueJob, enqueueWebhookEvent } from '../outbox/enqueue.ts';
 import { chargeBudgets, ruleUnitsOf } from '../budgets/charge.ts';
 import { bumpRulesVersion } from '../shops/store.ts';
@@ -184,28 +185,13 @@ export async function recordOrderIn(
     });
 
   if (hasGifts) {
-    await tx
-      .insert(dailyCampaignStats)
-      .values(
-        byKey(gifts.giftsByCampaign).map(([campaignId, quantity]) => ({
-          shopId: shop.id,
-          day,
-          campaignId,
-          ordersWithGifts: 1,
-          giftsGiven: quantity,
-          // The whole order's revenue counts for each campaign that gave it a gift.
-          revenueWithGifts: order.total,
-        })),
-      )
-      .onConflictDoUpdate({
-        target: [dailyCampaignStats.shopId, dailyCampaignStats.day, dailyCampaignStats.campaignId],
-        set: {
-          ordersWithGifts: sql`${dailyCampaignStats.ordersWithGifts} + excluded.orders_with_gifts`,
-          // Saturates at the column's 2^31 - 1 rather than failing the order (docs/operations.md).
-          giftsGiven: sql`least(${dailyCampaignStats.giftsGiven}::bigint + excluded.gifts_given, 2147483647)`,
-          revenueWithGifts: sql`${dailyCampaignStats.revenueWithGifts} + excluded.revenue_with_gifts`,
-        },
-      });
+    // The whole order's revenue counts for each campaign that gave it a gift.
+    await addCampaignDayGifts(
+      tx,
+      shop.id,
+      day,
+      byKey(gifts.giftsByCampaign).map(([campaignId, quantity]) => ({ campaignId, ordersWithGifts: 1, giftsGiven: quantity, revenueWithGifts: order.total })),
+    );
   }
 
   await enqueueWebhookEvent(tx, shop.id, 'order.converted', {

@@ -8,12 +8,13 @@
 import type { Budget } from '@gcrs/engine';
 import { GIFT_ATTRIBUTE, numericIdOf } from '@gcrs/engine';
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import { addCampaignDayGifts } from '../analytics/store.ts';
 import { chargeBudgets } from '../budgets/charge.ts';
 import { windowStartOf } from '../budgets/window.ts';
 import { isSoldOut } from '../catalog/stock.ts';
 import { findVariants } from '../catalog/store.ts';
 import type { Tx } from '../db/database.ts';
-import { campaigns, dailyCampaignStats, dailyTotals, giftBudgetUsage, orderRepairs, orders, redemptions, rules } from '../db/schema.ts';
+import { campaigns, dailyTotals, giftBudgetUsage, orderRepairs, orders, redemptions, rules } from '../db/schema.ts';
 import { enqueueJob } from '../outbox/enqueue.ts';
 import { enqueueRedemptionsSync } from '../redemptions/limit-sync.ts';
 import { bumpRulesVersion } from '../shops/store.ts';
@@ -147,15 +148,7 @@ export async function countRepairedGift(tx: Tx, shopId: string, repair: RepairRo
       .where(and(eq(dailyTotals.shopId, shopId), eq(dailyTotals.day, order.day)));
   }
   const newForCampaign = !carriedCampaign(order.payload, repair.campaignId) && earlier.length === 0;
-  await tx
-    .insert(dailyCampaignStats)
-    .values({ shopId, day: order.day, campaignId: repair.campaignId, ordersWithGifts: newForCampaign ? 1 : 0, giftsGiven: repair.quantity, revenueWithGifts: newForCampaign ? order.total : 0 })
-    .onConflictDoUpdate({
-      target: [dailyCampaignStats.shopId, dailyCampaignStats.day, dailyCampaignStats.campaignId],
-      set: {
-        ordersWithGifts: sql`${dailyCampaignStats.ordersWithGifts} + excluded.orders_with_gifts`,
-        giftsGiven: sql`least(${dailyCampaignStats.giftsGiven}::bigint + excluded.gifts_given, 2147483647)`,
-        revenueWithGifts: sql`${dailyCampaignStats.revenueWithGifts} + excluded.revenue_with_gifts`,
-      },
-    });
+  await addCampaignDayGifts(tx, shopId, order.day, [
+    { campaignId: repair.campaignId, ordersWithGifts: newForCampaign ? 1 : 0, giftsGiven: repair.quantity, revenueWithGifts: newForCampaign ? order.total : 0 },
+  ]);
 }
