@@ -14,6 +14,23 @@ export function shopAdminRoutes(ctx: AppContext): MountableRoute[] {
   return [
     defineAdminRoute({
       scope: 'operator',
+      method: 'GET',
+      path: '/shops',
+      operationId: 'listShops',
+      summary: 'List shops',
+      description: 'Every shop, oldest first, a page at a time; `domain` finds one shop by its domain.',
+      tag: 'Shops',
+      query: listShopsQuerySchema,
+      responses: { 200: { description: 'A page of shops', schema: shopListResponseSchema }, 400: { description: 'Invalid query parameters' } },
+      handler: async ({ query }) => {
+        const page = await listShopsPage(ctx.db, { domain: query.domain, limit: query.limit, afterId: query.cursor });
+        const shops = await Promise.all(page.shops.map(async (shop) => presentShop(shop, ctx.config.planCaps, await connectionStatus(ctx.db, shop.id))));
+        return { shops, nextCursor: page.nextAfterId ?? null };
+      },
+    }),
+
+    defineAdminRoute({
+      scope: 'operator',
       method: 'POST',
       path: '/shops',
       operationId: 'createShop',
@@ -45,23 +62,6 @@ export function shopAdminRoutes(ctx: AppContext): MountableRoute[] {
           }
           throw error;
         }
-      },
-    }),
-
-    defineAdminRoute({
-      scope: 'operator',
-      method: 'GET',
-      path: '/shops',
-      operationId: 'listShops',
-      summary: 'List shops',
-      description: 'Every shop, oldest first, a page at a time; `domain` finds one shop by its domain.',
-      tag: 'Shops',
-      query: listShopsQuerySchema,
-      responses: { 200: { description: 'A page of shops', schema: shopListResponseSchema }, 400: { description: 'Invalid query parameters' } },
-      handler: async ({ query }) => {
-        const page = await listShopsPage(ctx.db, { domain: query.domain, limit: query.limit, afterId: query.cursor });
-        const shops = await Promise.all(page.shops.map(async (shop) => presentShop(shop, ctx.config.planCaps, await connectionStatus(ctx.db, shop.id))));
-        return { shops, nextCursor: page.nextAfterId ?? null };
       },
     }),
 

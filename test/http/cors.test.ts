@@ -34,7 +34,7 @@ describe('CORS preflight on the server-to-server APIs', () => {
     ['/api/v1/campaigns/cmp_1', 'PUT', 'GET, PUT, DELETE'],
     ['/api/v1/campaigns/cmp_1/enable', 'POST', 'POST'],
     ['/api/v1/evaluate', 'POST', 'POST'],
-    ['/admin/v1/shops', 'POST', 'POST'],
+    ['/admin/v1/shops', 'POST', 'GET, POST'],
   ])('OPTIONS %s (for %s) is a 405 with the reason and no CORS headers', async (url, method, allow) => {
     const res = await t.app.inject({ method: 'OPTIONS', url, headers: preflight(method) });
     expect(res.statusCode).toBe(405);
