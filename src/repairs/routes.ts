@@ -3,11 +3,13 @@
  * the orders whose missing gift the service added or decided not to add, newest first. A shop
  * route of the shared table, so the merchant admin lists them too (`/app/api/v1/repairs`).
  */
-import { and, desc, eq, lt } from 'drizzle-orm';
+import { numericIdOf } from '@gcrs/engine';
+import { and, desc, eq, inArray, lt } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { bytewise } from '../db/collation.ts';
-import { orderRepairs } from '../db/schema.ts';
+import { findVariants } from '../catalog/store.ts';
+import { orderRepairs, rules } from '../db/schema.ts';
 import { defineAdminRoute } from '../http/shop-routes.ts';
 import type { MountableRoute } from '../http/shop-routes.ts';
 
@@ -32,6 +34,10 @@ const repairSchema = z.object({
   campaignId: z.string(),
   ruleId: z.string(),
   variantId: z.string().meta({ description: 'The gift variant added (or that would have been)' }),
+  ruleName: z.string().nullable().meta({ description: 'The rule\'s name; null once the rule is deleted' }),
+  giftTitle: z.string().nullable().meta({
+    description: 'The gift as the catalog names it: the product title, with the variant title unless it is the platform\'s "Default Title"; null when the catalog does not know it',
+  }),
   quantity: z.int(),
   status: z.enum(REPAIR_STATUSES).meta({
     description:
@@ -74,12 +80,30 @@ export function repairAdminRoutes(ctx: AppContext): MountableRoute[] {
           .where(and(eq(orderRepairs.shopId, shop.id), before === undefined ? undefined : lt(orderRepairs.createdAt, before)))
           .orderBy(desc(orderRepairs.createdAt), desc(bytewise(orderRepairs.orderId)), desc(bytewise(orderRepairs.ruleId)))
           .limit(query.limit);
+        // Names a merchant reads (issue 23 "Words a merchant reads"): the rule's and the gift's.
+        const ruleIds = [...new Set(rows.map((row) => row.ruleId))];
+        const ruleNames = new Map(
+          ruleIds.length === 0
+            ? []
+            : (await ctx.db.select({ id: rules.id, name: rules.name }).from(rules).where(and(eq(rules.shopId, shop.id), inArray(rules.id, ruleIds)))).map(
+                (rule) => [rule.id, rule.name] as const,
+              ),
+        );
+        const numericIds = [...new Set(rows.flatMap((row) => numericIdOf(row.variantId) ?? []))];
+        const giftTitles = new Map(
+          (await findVariants(ctx.db, shop.id, numericIds)).map((variant) => [
+            numericIdOf(variant.id),
+            variant.title && variant.title !== 'Default Title' ? `${variant.productTitle} – ${variant.title}` : variant.productTitle,
+          ]),
+        );
         return {
           repairs: rows.map((row) => ({
             orderId: row.orderId,
             campaignId: row.campaignId,
             ruleId: row.ruleId,
             variantId: row.variantId,
+            ruleName: ruleNames.get(row.ruleId) ?? null,
+            giftTitle: giftTitles.get(numericIdOf(row.variantId)) ?? null,
             quantity: row.quantity,
             status: row.status,
             detail: row.detail,

@@ -22,9 +22,24 @@ describe.skipIf(skipWithoutChromium())('merchant admin repaired orders, in Chrom
     stack = await startMerchantAdmin();
     ({ t, browser } = stack);
     [shop, other] = await Promise.all([t.createShop('scale'), t.createShop('scale')]);
+    // The gift in the catalog and its rule, so the list names them as the merchant does.
+    const catalog = await t.admin({
+      method: 'POST',
+      url: `/admin/v1/shops/${shop.id}/catalog`,
+      payload: { products: [{ id: 'gid://shopify/Product/90', title: 'Mug', status: 'active', variants: [{ id: 'gid://shopify/ProductVariant/900', title: 'Default Title', inventoryQuantity: 5, inventoryPolicy: 'DENY' }] }] },
+    });
+    expect(catalog.statusCode).toBe(200);
+    const imported = await t.api(shop, {
+      method: 'POST',
+      url: '/api/v1/campaigns/import',
+      payload: { campaigns: [{ name: 'Gifts', rules: [{ name: 'Free mug', conditionTree: { type: 'cart.subtotal_gte', value: 5000 }, giftConfig: { type: 'fixed', gifts: [{ variantId: 'gid://shopify/ProductVariant/900', quantity: 1 }] } }] }] },
+    });
+    const campaignId = (imported.json() as { campaignIds: string[] }).campaignIds[0] ?? '';
+    const read = await t.api(shop, { method: 'GET', url: `/api/v1/campaigns/${campaignId}` });
+    const ruleId = (read.json() as { campaign: { rules: Array<{ id: string }> } }).campaign.rules[0]?.id ?? '';
     // What the repair job leaves (test/repairs/ drives the job itself on the stand-in).
     const row = (shopId: string, orderId: string, status: string, detail: string | null) =>
-      ({ shopId, orderId, ruleId: 'rul_0000000000000001', campaignId: 'cmp_0000000000000001', variantId: 'gid://shopify/ProductVariant/900', quantity: 1, status, detail });
+      ({ shopId, orderId, ruleId, campaignId, variantId: 'gid://shopify/ProductVariant/900', quantity: 1, status, detail });
     await t.ctx.db.insert(orderRepairs).values([
       row(shop.id, '820982911946154508', 'repaired', null),
       row(shop.id, '820982911946154509', 'skipped_budget', 'The gift budget is spent'),
@@ -42,6 +57,9 @@ describe.skipIf(skipWithoutChromium())('merchant admin repaired orders, in Chrom
     await page.getByRole('heading', { name: 'Order 820982911946154508' }).waitFor();
     await page.getByText('Gift added').waitFor();
     await page.getByText('Not added: budget spent').waitFor();
+    // Names, not ids: the gift's title and the rule's name.
+    expect(await page.getByText('1 × Mug · rule “Free mug”').count()).toBe(2);
+    expect(await page.getByText(/rul_|variant 900/).count()).toBe(0);
     expect(await page.getByText('Order 999999').count()).toBe(0);
     await checkScreen(page, 'repairs');
     await page.setViewportSize({ width: 360, height: 900 });

@@ -18,7 +18,7 @@ let tokens = 0;
 /** A fresh access token: the stand-in tells shops apart by their token. */
 const newToken = () => `shpat_${(tokens += 1).toString(16).padStart(4, '0')}${'e5'.repeat(14)}`;
 
-export type Repair = { orderId: string; campaignId: string; ruleId: string; variantId: string; quantity: number; status: string; detail: string | null; createdAt: string };
+export type Repair = { orderId: string; campaignId: string; ruleId: string; variantId: string; ruleName: string | null; giftTitle: string | null; quantity: number; status: string; detail: string | null; createdAt: string };
 
 const OPTIONS = { discountMethod: 'automatic', discountType: 'percentage', discountValue: 100, discountTitle: 'Free gift' };
 

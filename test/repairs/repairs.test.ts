@@ -43,7 +43,15 @@ describe('a missing auto-add gift', () => {
     expect(standinOrder(world.domain, id)?.edits).toEqual([{ notifyCustomer: false, staffNote: expect.stringContaining(world.ruleIds[0] ?? ''), committedAt: expect.any(Number) }]);
     const sent = platform.requests.filter((r) => /RepairEditBegin|RepairAddGift|RepairDiscountGift|RepairCommit/.test(r.query)).map((r) => /mutation (\w+)/.exec(r.query)?.[1]);
     expect(sent.slice(-4)).toEqual(['RepairEditBegin', 'RepairAddGift', 'RepairDiscountGift', 'RepairCommit']);
-    expect((await repairsOf(t, world.shop))[0]).toMatchObject({ status: 'repaired', detail: null });
+    expect((await repairsOf(t, world.shop))[0]).toMatchObject({ status: 'repaired', detail: null, ruleName: 'Free mug', giftTitle: null });
+    // Named as the catalog names the gift once it knows it ("Default Title" is the platform's placeholder).
+    const catalog = await t.admin({
+      method: 'POST',
+      url: `/admin/v1/shops/${world.shop.id}/catalog`,
+      payload: { products: [{ id: 'gid://shopify/Product/90', title: 'Mug', status: 'active', variants: [{ id: 'gid://shopify/ProductVariant/900', title: 'Default Title', inventoryQuantity: 5, inventoryPolicy: 'DENY' }] }] },
+    });
+    expect(catalog.statusCode, catalog.body).toBe(200);
+    expect((await repairsOf(t, world.shop))[0]).toMatchObject({ giftTitle: 'Mug' });
 
     const analytics = await t.api(world.shop, { method: 'GET', url: '/api/v1/analytics?from=2026-01-01&to=2026-01-31' });
     expect(analytics.statusCode, analytics.body).toBe(200);

@@ -4496,6 +4496,10 @@ export interface operations {
                             ruleId: string;
                             /** @description The gift variant added (or that would have been) */
                             variantId: string;
+                            /** @description The rule's name; null once the rule is deleted */
+                            ruleName: string | null;
+                            /** @description The gift as the catalog names it: the product title, with the variant title unless it is the platform's "Default Title"; null when the catalog does not know it */
+                            giftTitle: string | null;
                             quantity: number;
                             /**
                              * @description `repaired`: the gift was added and discounted; `pending`/`editing`/`reserved`: in progress (`reserved`: waiting for a retry); `failed`: the platform refused the edit (`detail` says why; budget and redemption given back); `interrupted`: stopped during the edit, check the order; `skipped_*`: not added, and why

@@ -68,7 +68,8 @@ export function RepairsPage() {
                     Order {repair.orderId}
                   </Text>
                   <Text as="p" tone="subdued" breakWord>
-                    {repair.quantity} × variant {numeric(repair.variantId)} · rule {repair.ruleId} · {new Date(repair.createdAt).toLocaleString()}
+                    {repair.quantity} × {repair.giftTitle ?? `variant ${numeric(repair.variantId)}`} · {repair.ruleName ? `rule “${repair.ruleName}”` : 'a deleted rule'} ·{' '}
+                    {new Date(repair.createdAt).toLocaleString()}
                   </Text>
                   {repair.detail ? (
                     <Text as="p" breakWord>
