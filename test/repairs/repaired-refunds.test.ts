@@ -170,6 +170,26 @@ describe('a cancellation of a repaired order', () => {
   });
 });
 
+describe.skipIf(testDbKind() !== 'postgres')('a repair racing refunds of its order', () => {
+  it('whichever commits first, the counters agree with what was given back, never below zero', async () => {
+    const world = await connectedShop(t, platform, [giftRule('Free mug', 936, {}, { budget: { maxGifts: 5 } })]);
+    const ruleId = world.ruleIds[0] ?? '';
+    const { id } = await paidOrder(t, platform, world.domain, { customerId: CUSTOMER });
+    const refunds = ['8700001', '8700002', '8700003'].map((refundId) => refund(world.domain, refundText({ id: refundId, orderId: id, lines: [repairedLine(936)] })));
+    const [answers] = await Promise.all([Promise.all(refunds), runJobs(t)]);
+    expect(await repairsOf(t, world.shop)).toMatchObject([{ orderId: id, status: 'repaired' }]);
+    const given = answers.map((res) => (res.json() as { givenBack: { giftUnits: number } }).givenBack.giftUnits).reduce((sum, units) => sum + units, 0);
+    expect(given).toBeLessThanOrEqual(1);
+    expect(await budgetUsed(world.shop.id, ruleId)).toBe(1 - given);
+    expect(await redemptionCount(world.shop.id, ruleId)).toBe(1 - given);
+    // Once repaired, a refund of the line gives back what is left, and nothing more.
+    const late = await refund(world.domain, refundText({ id: '8700004', orderId: id, lines: [repairedLine(936)] }));
+    expect((late.json() as { givenBack: { giftUnits: number } }).givenBack.giftUnits).toBe(1 - given);
+    expect(await budgetUsed(world.shop.id, ruleId)).toBe(0);
+    expect(await redemptionCount(world.shop.id, ruleId)).toBe(0);
+  });
+});
+
 describe('a repair the platform refuses', () => {
   it('leaves no budget charge on the order for a refund to find', async () => {
     const world = await connectedShop(t, platform, [giftRule('Free mug', 935, {}, { budget: { maxGifts: 5 } })]);
