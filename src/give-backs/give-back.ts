@@ -2,8 +2,8 @@
  * Refunds and cancellations give back what an order took (CONTRACT part three "Refunds and
  * repairs"; docs/events-orders-analytics.md "Refunds and cancellations"), in one transaction
  * with the webhook's delivery claim:
- * - budget units, by the refunded gift units, to exactly the counters intake charged
- *   (`orders.budget_charges`); units intake could not grant (over budget) are refunded first;
+ * - budget units, by the refunded gift units, to exactly the counters intake (or a repair)
+ *   charged (`orders.budget_charges`); units intake could not grant (over budget) are refunded first;
  * - a per-customer redemption of a rule, when the order no longer carries a gift unit of it;
  * - analytics: gift units refunded and orders no longer carrying a gift, on the refund's day
  *   (the order stays on its own).
@@ -16,12 +16,12 @@
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Budget } from '@gcrs/engine';
-import { GIFT_ATTRIBUTE } from '@gcrs/engine';
+import { GIFT_ATTRIBUTE, numericIdOf } from '@gcrs/engine';
 import { localDateOf } from '../analytics/calendar.ts';
 import { usageKey } from '../budgets/spent.ts';
 import type { CounterKey } from '../budgets/usage.ts';
 import type { Tx } from '../db/database.ts';
-import { campaigns, dailyCampaignStats, dailyTotals, giftBudgetUsage, orderGiveBacks, orders, redemptions, rules } from '../db/schema.ts';
+import { campaigns, dailyCampaignStats, dailyTotals, giftBudgetUsage, orderGiveBacks, orderRepairs, orders, redemptions, rules } from '../db/schema.ts';
 import { enqueueJob } from '../outbox/enqueue.ts';
 import { enqueueRedemptionsSync } from '../redemptions/limit-sync.ts';
 import { bumpRulesVersion } from '../shops/store.ts';
@@ -53,6 +53,7 @@ function giftUnitsOf(lines: ReadonlyArray<{ quantity: number; attributes?: Recor
 }
 
 type StoredLine = { quantity: number; attributes?: Record<string, string> };
+type RepairedGift = { campaignId: string; ruleId: string; variant: string; quantity: number };
 
 /**
  * Gives back what `request` refunds or cancels of a recorded order, inside the caller's
@@ -77,19 +78,30 @@ export async function giveBackIn(tx: Tx, shop: Pick<ShopRecord, 'id' | 'timezone
   if (previous.some((row) => row.ref === ref)) return { outcome: 'duplicate' };
 
   const orderLines = ((order.payload.lines ?? []) as StoredLine[]).filter((line) => line && typeof line.quantity === 'number');
-  const named = [...new Set(orderLines.map((line) => line.attributes?.[GIFT_ATTRIBUTE.campaignId]?.trim()).filter((id): id is string => !!id))];
+  // Gifts a committed repair added (docs/repairs.md): the order carries them as gift lines of their rule.
+  const repaired: RepairedGift[] = (
+    await tx
+      .select({ campaignId: orderRepairs.campaignId, ruleId: orderRepairs.ruleId, variantId: orderRepairs.variantId, quantity: orderRepairs.quantity })
+      .from(orderRepairs)
+      .where(and(eq(orderRepairs.shopId, shop.id), eq(orderRepairs.orderId, request.orderId), eq(orderRepairs.status, 'repaired')))
+  )
+    .map((row) => ({ campaignId: row.campaignId, ruleId: row.ruleId, variant: numericIdOf(row.variantId) ?? row.variantId, quantity: row.quantity }))
+    .sort((a, b) => (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0));
+  const named = [
+    ...new Set([...orderLines.map((line) => line.attributes?.[GIFT_ATTRIBUTE.campaignId]?.trim()), ...repaired.map((row) => row.campaignId)].filter((id): id is string => !!id)),
+  ];
   const known = new Set(
     named.length === 0
       ? []
       : (await tx.select({ id: campaigns.id }).from(campaigns).where(and(eq(campaigns.shopId, shop.id), inArray(campaigns.id, named)))).map((row) => row.id),
   );
-  const carried = giftUnitsOf(orderLines, known);
+  const carried = giftUnitsOf([...orderLines, ...repaired.map(repairedLine)], known);
   const returned = new Map<string, number>();
   for (const row of previous) for (const line of row.lines) returned.set(keyOf(line.campaignId, line.ruleId), (returned.get(keyOf(line.campaignId, line.ruleId)) ?? 0) + line.units);
   const left = (key: string) => Math.max(0, (carried.get(key)?.units ?? 0) - (returned.get(key) ?? 0));
 
   // What this request gives back, per (campaign, rule): never more than the order still carries.
-  const asked = request.kind === 'cancel' ? new Map([...carried].map(([key]) => [key, left(key)])) : refundedUnits(request, known);
+  const asked = request.kind === 'cancel' ? new Map([...carried].map(([key]) => [key, left(key)])) : refundedUnits(request, known, repaired, left);
   const given = sorted(
     [...asked].flatMap(([key, units]) => {
       const entry = carried.get(key);
@@ -149,10 +161,42 @@ export async function giveBackIn(tx: Tx, shop: Pick<ShopRecord, 'id' | 'timezone
   return { outcome: 'given_back', giftUnits, budgetUnits: budget.units, redemptions: redemptionCount, rulesChanged };
 }
 
-/** A refund's gift units per (campaign, rule), by the properties of the lines it refunds. */
-function refundedUnits(request: Extract<GiveBackRequest, { kind: 'refund' }>, known: ReadonlySet<string>): Map<string, number> {
-  const units = giftUnitsOf(request.lines, known);
-  return new Map([...units].map(([key, entry]) => [key, entry.units]));
+/** A repaired gift as the order line intake would have recorded (its `_svc_*` properties). */
+const repairedLine = (row: RepairedGift): StoredLine => ({
+  quantity: row.quantity,
+  attributes: { [GIFT_ATTRIBUTE.campaignId]: row.campaignId, [GIFT_ATTRIBUTE.ruleId]: row.ruleId },
+});
+
+const GIFT_PREFIX = '_svc_';
+
+/**
+ * A refund's gift units per (campaign, rule): by the properties of the lines it refunds, and, for
+ * a line with no `_svc_*` property, fully discounted, of a variant the order's repairs added, as
+ * that repaired gift (rules in id order, each up to what the order still carries of it). A paid
+ * line of the gift's variant is not discounted in full, so it is never taken for the gift.
+ */
+function refundedUnits(
+  request: Extract<GiveBackRequest, { kind: 'refund' }>,
+  known: ReadonlySet<string>,
+  repaired: readonly RepairedGift[],
+  left: (key: string) => number,
+): Map<string, number> {
+  const units = new Map([...giftUnitsOf(request.lines, known)].map(([key, entry]) => [key, entry.units]));
+  for (const line of request.lines) {
+    if (line.quantity <= 0 || !line.fullyDiscounted || line.variantId === null) continue;
+    if (Object.keys(line.attributes).some((name) => name.startsWith(GIFT_PREFIX))) continue;
+    let rest = line.quantity;
+    for (const row of repaired) {
+      if (rest === 0) break;
+      const key = keyOf(row.campaignId, row.ruleId);
+      if (row.variant !== line.variantId || !known.has(row.campaignId)) continue;
+      const take = Math.min(rest, Math.max(0, left(key) - (units.get(key) ?? 0)));
+      if (take === 0) continue;
+      units.set(key, (units.get(key) ?? 0) + take);
+      rest -= take;
+    }
+  }
+  return units;
 }
 
 type Given = GiftKey & { units: number };

@@ -9,24 +9,58 @@ import { timestampInputSchema } from '../http/timestamp.ts';
 import { MAX_LINE_QUANTITY } from '../orders/schema.ts';
 import { platformIdSchema, propertySchema } from '../platform-webhooks/payloads.ts';
 
-/** One refunded line's units and the attributes of the order line it refunds. */
-export type RefundedLine = { lineItemId: string; quantity: number; attributes: Record<string, string> };
+/**
+ * One refunded line's units and the attributes of the order line it refunds; its variant, and
+ * whether the platform discounted the whole line (a repaired gift has no attributes: it is
+ * recognized by these two, docs/repairs.md "Refunds and cancellations of a repaired gift").
+ */
+export type RefundedLine = { lineItemId: string; quantity: number; attributes: Record<string, string>; variantId: string | null; fullyDiscounted: boolean };
 
 /** What to give back for an order: a refund's lines, or everything (a cancellation). */
 export type GiveBackRequest =
   | { kind: 'refund'; orderId: string; refundId: string; at: Date | null; lines: RefundedLine[] }
   | { kind: 'cancel'; orderId: string; at: Date };
 
+/** A money amount as the platform writes it ("19.99"; a bare number is taken too), in cents. */
+const centsSchema = z
+  .union([z.string().regex(/^\s*\d{1,15}(\.\d+)?\s*$/, 'Expected a decimal amount such as "19.99"'), z.number().nonnegative().max(1e15)])
+  .transform((value) => Math.round(Number(value) * 100));
+
 const refundLineItemSchema = z.object({
   line_item_id: platformIdSchema,
   // The platform refunds whole units; 0 appears on lines only restocked or adjusted.
   quantity: z.int().min(0).max(MAX_LINE_QUANTITY),
-  line_item: z.object({ properties: z.array(propertySchema).max(250).nullish() }).nullish(),
+  line_item: z
+    .object({
+      properties: z.array(propertySchema).max(250).nullish(),
+      variant_id: platformIdSchema.nullish(),
+      // The order line's own quantity, unit price and discounts (the whole line's).
+      quantity: z.int().min(0).max(MAX_LINE_QUANTITY).nullish(),
+      price: centsSchema.nullish(),
+      total_discount: centsSchema.nullish(),
+      discount_allocations: z.array(z.object({ amount: centsSchema })).max(250).nullish(),
+    })
+    .nullish(),
 });
+
+type RefundLineItem = z.infer<typeof refundLineItemSchema>;
+
+/**
+ * Whether the refunded order line was free: its discounts (the larger of `total_discount` and the
+ * sum of `discount_allocations`, since API versions fill one or the other) cover its price times
+ * its quantity. A line without a price is not taken for free.
+ */
+function fullyDiscounted(item: RefundLineItem): boolean {
+  const line = item.line_item;
+  if (line?.price === undefined || line.price === null) return false;
+  const allocated = (line.discount_allocations ?? []).reduce((sum, allocation) => sum + allocation.amount, 0);
+  return Math.max(line.total_discount ?? 0, allocated) >= line.price * (line.quantity ?? item.quantity);
+}
 
 /**
  * `refunds/create` → a refund give-back. Gift lines are recognized as intake recognizes them:
- * by the `_svc_*` properties of the refunded line item (`line_item.properties`). The refund's
+ * by the `_svc_*` properties of the refunded line item (`line_item.properties`); a repaired gift
+ * line (no properties) by its `variant_id` and its being fully discounted. The refund's
  * own `created_at` (else `processed_at`) is the day analytics report it on.
  *
  * @example
@@ -50,6 +84,8 @@ export const refundPayloadSchema = z
         lineItemId: item.line_item_id,
         quantity: item.quantity,
         attributes: Object.fromEntries((item.line_item?.properties ?? []).map((property) => [property.name, property.value])),
+        variantId: item.line_item?.variant_id ?? null,
+        fullyDiscounted: fullyDiscounted(item),
       })),
     }),
   );

@@ -2,8 +2,10 @@
  * What a repair takes and gives (docs/repairs.md "Budgets, limits, stock"). Before the platform is
  * asked, the repair reserves as order intake does for a gift line: budget units (budgets/charge.ts,
  * the same counters in the same lock order, all or nothing) and the customer's redemption, with
- * the gift's stock checked in the catalog. A refused edit gives both back. A committed one is
- * counted in analytics as a gift given, on the order's day.
+ * the gift's stock checked in the catalog, and records the budget charge in `orders.budget_charges`
+ * (as intake does) so a later refund of the repaired line gives back exactly those counters. A
+ * refused edit gives both back. A committed one is counted in analytics as a gift given, on the
+ * order's day.
  */
 import type { Budget } from '@gcrs/engine';
 import { GIFT_ATTRIBUTE, numericIdOf } from '@gcrs/engine';
@@ -44,9 +46,15 @@ export async function reserveRepair(tx: Tx, shop: { id: string; timezone: string
   const [variant] = await findVariants(tx, shop.id, [numericIdOf(repair.variantId) ?? repair.variantId]);
   if (variant && isSoldOut(variant)) throw new SkipRepair('skipped_sold_out', 'The gift is sold out in the catalog');
 
+  // The order row before the counters, as give-backs lock it (give-backs/give-back.ts): a repair and
+  // a refund of the same order queue on it rather than deadlock.
+  const orderRow = and(eq(orders.shopId, shop.id), eq(orders.id, repair.orderId));
+  const [locked] = await tx.select({ budgetCharges: orders.budgetCharges }).from(orders).where(orderRow).for('update');
   const units = [{ ruleId: repair.ruleId, campaignId: repair.campaignId, units: repair.quantity }];
   const budget = await chargeBudgets(tx, shop, order.completedAt, units);
   if (budget.overBudget.length > 0) throw new SkipRepair('skipped_budget', 'The gift budget is spent');
+  // Where a refund of the repaired line finds exactly the counters it charged, in intake's shape.
+  if (locked && budget.charged.length > 0) await tx.update(orders).set({ budgetCharges: [...(locked.budgetCharges ?? []), ...budget.charged] }).where(orderRow);
 
   if (order.customerId !== null) {
     const [counted] = await tx
@@ -77,6 +85,13 @@ async function rulesChanged(tx: Tx, shopId: string, campaignIds: readonly string
  * @example await db.transaction((tx) => giveBackRepair(tx, shop, repair, order));
  */
 export async function giveBackRepair(tx: Tx, shop: { id: string; timezone: string }, repair: RepairRow, order: RepairOrder): Promise<void> {
+  // The order row first (the lock order of give-backs); the gift never reached the order, so
+  // refunds have no charge of it to give back. Intake never charges this (rule, campaign): the
+  // repair exists because the order carried no gift of the rule.
+  const orderRow = and(eq(orders.shopId, shop.id), eq(orders.id, repair.orderId));
+  const [locked] = await tx.select({ budgetCharges: orders.budgetCharges }).from(orders).where(orderRow).for('update');
+  const kept = (locked?.budgetCharges ?? []).filter((charge) => charge.ruleId !== repair.ruleId || charge.campaignId !== repair.campaignId);
+  if (locked && kept.length !== (locked.budgetCharges ?? []).length) await tx.update(orders).set({ budgetCharges: kept }).where(orderRow);
   const [row] = await tx
     .select({ ruleBudget: sql<Budget | null>`${rules.options}->'budget'`, campaignBudget: campaigns.budget })
     .from(rules)

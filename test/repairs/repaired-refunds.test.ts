@@ -1,0 +1,206 @@
+/**
+ * A refund or cancellation of a repaired gift (docs/repairs.md "Refunds and cancellations of a
+ * repaired gift"): the repaired line carries no `_svc_*` properties, so a refund recognizes it by
+ * its variant and its full discount, and gives back what the repair took — the budget unit, the
+ * customer's redemption, analytics' refunded gift — once. A paid line of the same variant is not
+ * the gift; another shop's refund changes nothing; a malformed amount is a 400. Both stores.
+ */
+import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PlatformStandin } from '../../dev/platform/platform.ts';
+import { giftBudgetUsage, orders, redemptions } from '../../src/db/schema.ts';
+import { cancelledText } from '../give-backs/fixtures.ts';
+import { deliver } from '../platform-webhooks/fixtures.ts';
+import { testDbKind } from '../support/database.ts';
+import { startTestPlatform } from '../support/platform-standin.ts';
+import { createTestApp } from '../support/test-app.ts';
+import type { TestApp } from '../support/test-app.ts';
+import { connectedShop, giftRule, paidOrder, repairsOf, runJobs, SECRET } from './fixtures.ts';
+
+let t: TestApp;
+let platform: PlatformStandin;
+
+beforeAll(async () => {
+  platform = await startTestPlatform(SECRET);
+  t = await createTestApp({ PLATFORM_APP_SECRET: SECRET, PLATFORM_ADMIN_API_URL: platform.url, PLATFORM_DISCOUNT_FUNCTION_ID: 'fn-gifts-1' });
+});
+afterAll(async () => {
+  await t.close();
+  await platform.close();
+});
+
+const CUSTOMER = 5151;
+const budgetUsed = async (shopId: string, ruleId: string) =>
+  (await t.ctx.db.select().from(giftBudgetUsage).where(and(eq(giftBudgetUsage.shopId, shopId), eq(giftBudgetUsage.scopeId, ruleId))))[0]?.used ?? 0;
+const redemptionCount = async (shopId: string, ruleId: string) =>
+  (await t.ctx.db.select().from(redemptions).where(and(eq(redemptions.shopId, shopId), eq(redemptions.ruleId, ruleId))))[0]?.count ?? 0;
+
+type Line = { variantId: number; quantity?: number; price: string; discount?: string; allocations?: string[]; properties?: Array<{ name: string; value: string }> };
+
+/** A `refunds/create` payload as the platform sends it: the refunded line with its order line. */
+function refundText(input: { id: string; orderId: string; lines: Line[] }): string {
+  const payload = {
+    id: 0,
+    order_id: 1,
+    created_at: '2026-01-20T10:00:00-05:00',
+    restock: false,
+    transactions: [],
+    refund_line_items: input.lines.map((line, index) => ({
+      id: 204689539 + index,
+      quantity: line.quantity ?? 1,
+      line_item_id: 566157049 + index,
+      restock_type: 'no_restock',
+      line_item: {
+        id: 566157049 + index,
+        variant_id: line.variantId,
+        quantity: line.quantity ?? 1,
+        price: line.price,
+        total_discount: line.discount ?? '0.00',
+        discount_allocations: (line.allocations ?? []).map((amount) => ({ amount, discount_application_index: 0 })),
+        properties: line.properties ?? [],
+      },
+    })),
+  };
+  return JSON.stringify(payload).replace('"id":0', `"id":${input.id}`).replace('"order_id":1', `"order_id":${input.orderId}`);
+}
+
+/** The repaired gift line: 100 % off, as the order edit discounts it (newer API versions fill only the allocations). */
+const repairedLine = (variantId: number, quantity = 1): Line => ({ variantId, quantity, price: '12.00', allocations: [(12 * quantity).toFixed(2)] });
+
+/** A connected shop whose one budgeted rule (gift `gift`) was repaired onto a paid order of CUSTOMER. */
+async function repairedOrder(gift: number) {
+  const world = await connectedShop(t, platform, [giftRule('Free mug', gift, {}, { budget: { maxGifts: 5 } })]);
+  const ruleId = world.ruleIds[0] ?? '';
+  const { id } = await paidOrder(t, platform, world.domain, { customerId: CUSTOMER });
+  await runJobs(t);
+  expect(await repairsOf(t, world.shop)).toMatchObject([{ orderId: id, status: 'repaired' }]);
+  expect(await budgetUsed(world.shop.id, ruleId)).toBe(1);
+  expect(await redemptionCount(world.shop.id, ruleId)).toBe(1);
+  return { ...world, ruleId, orderId: id };
+}
+
+const refund = (domain: string, body: string, webhookId: string = randomUUID()) => deliver(t, body, { topic: 'refunds/create', domain, webhookId });
+
+describe('a refund of a repaired gift', () => {
+  it('gives back the budget unit and the redemption the repair took, counted as a refunded gift on the refund\'s day; once', async () => {
+    const world = await repairedOrder(930);
+    const [order] = await t.ctx.db.select({ budgetCharges: orders.budgetCharges }).from(orders).where(and(eq(orders.shopId, world.shop.id), eq(orders.id, world.orderId)));
+    expect(order?.budgetCharges).toMatchObject([{ ruleId: world.ruleId, campaignId: world.campaignId, units: 1 }]);
+
+    const body = refundText({ id: '8100001', orderId: world.orderId, lines: [{ variantId: 39072856, price: '199.00', quantity: 0 }, repairedLine(930)] });
+    const res = await refund(world.domain, body);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ ok: true, duplicate: false, givenBack: { giftUnits: 1, budgetUnits: 1, redemptions: 1 } });
+    expect(await budgetUsed(world.shop.id, world.ruleId)).toBe(0);
+    expect(await redemptionCount(world.shop.id, world.ruleId)).toBe(0);
+
+    // The same refund again, under another webhook id: a duplicate, nothing given twice.
+    expect((await refund(world.domain, body)).json()).toEqual({ ok: true, duplicate: true });
+    const again = refundText({ id: '8100002', orderId: world.orderId, lines: [repairedLine(930)] });
+    expect((await refund(world.domain, again)).json()).toMatchObject({ givenBack: { giftUnits: 0, budgetUnits: 0, redemptions: 0 } });
+
+    const analytics = await t.api(world.shop, { method: 'GET', url: '/api/v1/analytics?from=2026-01-01&to=2026-01-31' });
+    const stats = (analytics.json() as { campaignStats: Array<{ date: string; giftsGiven: number; giftsRefunded: number; ordersWithGiftsRefunded: number }> }).campaignStats;
+    expect(stats).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ date: '2026-01-15', giftsGiven: 1, giftsRefunded: 0 }),
+        expect.objectContaining({ date: '2026-01-20', giftsGiven: 0, giftsRefunded: 1, ordersWithGiftsRefunded: 1 }),
+      ]),
+    );
+  });
+
+  it('a paid line of the same variant, or one discounted only in part, is not the gift: nothing given back', async () => {
+    const world = await repairedOrder(931);
+    const paid = refundText({ id: '8200001', orderId: world.orderId, lines: [{ variantId: 931, price: '12.00' }] });
+    expect((await refund(world.domain, paid)).json()).toEqual({ ok: true, duplicate: false, givenBack: { giftUnits: 0, budgetUnits: 0, redemptions: 0 } });
+    const part = refundText({ id: '8200002', orderId: world.orderId, lines: [{ variantId: 931, price: '12.00', discount: '6.00', allocations: ['6.00'] }] });
+    expect((await refund(world.domain, part)).json()).toMatchObject({ givenBack: { giftUnits: 0 } });
+    // A free line naming a campaign by its properties is read by them, not taken for the repaired gift.
+    const named = refundText({ id: '8200003', orderId: world.orderId, lines: [{ ...repairedLine(931), properties: [{ name: '_svc_campaign_id', value: 'cmp_elsewhere' }] }] });
+    expect((await refund(world.domain, named)).json()).toMatchObject({ givenBack: { giftUnits: 0 } });
+    // Another free variant is not the repaired one.
+    const other = refundText({ id: '8200004', orderId: world.orderId, lines: [repairedLine(999)] });
+    expect((await refund(world.domain, other)).json()).toMatchObject({ givenBack: { giftUnits: 0 } });
+    expect(await budgetUsed(world.shop.id, world.ruleId)).toBe(1);
+    expect(await redemptionCount(world.shop.id, world.ruleId)).toBe(1);
+
+    // More units than the repair added (total_discount only, older API versions): capped at what the order carries.
+    const gift = refundText({ id: '8200005', orderId: world.orderId, lines: [{ variantId: 931, quantity: 3, price: '12.00', discount: '36.00' }] });
+    expect((await refund(world.domain, gift)).json()).toMatchObject({ givenBack: { giftUnits: 1, budgetUnits: 1, redemptions: 1 } });
+  });
+
+  it('another shop\'s refund of the order changes nothing; a malformed amount is a 400', async () => {
+    const world = await repairedOrder(932);
+    const stranger = await connectedShop(t, platform, [giftRule('Free mug', 932)]);
+    const body = refundText({ id: '8300001', orderId: world.orderId, lines: [repairedLine(932)] });
+    expect((await refund(stranger.domain, body)).json()).toEqual({ ok: true, duplicate: false, ignored: 'unknown_order' });
+    const bad = refundText({ id: '8300002', orderId: world.orderId, lines: [{ ...repairedLine(932), price: 'twelve' }] });
+    const res = await refund(world.domain, bad);
+    expect(res.statusCode, res.body).toBe(400);
+    expect(await budgetUsed(world.shop.id, world.ruleId)).toBe(1);
+    expect(await redemptionCount(world.shop.id, world.ruleId)).toBe(1);
+  });
+});
+
+describe('a cancellation of a repaired order', () => {
+  it('gives back the repaired gift; a refund of the line afterwards gives nothing more', async () => {
+    const world = await repairedOrder(933);
+    const res = await deliver(t, cancelledText({ orderId: world.orderId }), { topic: 'orders/cancelled', domain: world.domain });
+    expect(res.json()).toEqual({ ok: true, duplicate: false, givenBack: { giftUnits: 1, budgetUnits: 1, redemptions: 1 } });
+    expect(await budgetUsed(world.shop.id, world.ruleId)).toBe(0);
+    expect(await redemptionCount(world.shop.id, world.ruleId)).toBe(0);
+    const after = refundText({ id: '8400001', orderId: world.orderId, lines: [repairedLine(933)] });
+    expect((await refund(world.domain, after)).json()).toMatchObject({ givenBack: { giftUnits: 0, budgetUnits: 0, redemptions: 0 } });
+  });
+
+  it.skipIf(testDbKind() !== 'postgres')('racing refunds (one redelivered under two webhook ids) and a cancel give it back once', async () => {
+    const world = await repairedOrder(934);
+    const body = refundText({ id: '8500001', orderId: world.orderId, lines: [repairedLine(934)] });
+    const answers = await Promise.all([
+      refund(world.domain, body),
+      refund(world.domain, body),
+      refund(world.domain, refundText({ id: '8500002', orderId: world.orderId, lines: [repairedLine(934)] })),
+      deliver(t, cancelledText({ orderId: world.orderId }), { topic: 'orders/cancelled', domain: world.domain }),
+    ]);
+    const given = answers.map((res) => (res.json() as { givenBack?: { giftUnits: number } }).givenBack?.giftUnits ?? 0);
+    expect(given.reduce((sum, units) => sum + units, 0)).toBe(1);
+    expect(await budgetUsed(world.shop.id, world.ruleId)).toBe(0);
+    expect(await redemptionCount(world.shop.id, world.ruleId)).toBe(0);
+  });
+});
+
+describe.skipIf(testDbKind() !== 'postgres')('a repair racing refunds of its order', () => {
+  it('whichever commits first, the counters agree with what was given back, never below zero', async () => {
+    const world = await connectedShop(t, platform, [giftRule('Free mug', 936, {}, { budget: { maxGifts: 5 } })]);
+    const ruleId = world.ruleIds[0] ?? '';
+    const { id } = await paidOrder(t, platform, world.domain, { customerId: CUSTOMER });
+    const refunds = ['8700001', '8700002', '8700003'].map((refundId) => refund(world.domain, refundText({ id: refundId, orderId: id, lines: [repairedLine(936)] })));
+    const [answers] = await Promise.all([Promise.all(refunds), runJobs(t)]);
+    expect(await repairsOf(t, world.shop)).toMatchObject([{ orderId: id, status: 'repaired' }]);
+    const given = answers.map((res) => (res.json() as { givenBack: { giftUnits: number } }).givenBack.giftUnits).reduce((sum, units) => sum + units, 0);
+    expect(given).toBeLessThanOrEqual(1);
+    expect(await budgetUsed(world.shop.id, ruleId)).toBe(1 - given);
+    expect(await redemptionCount(world.shop.id, ruleId)).toBe(1 - given);
+    // Once repaired, a refund of the line gives back what is left, and nothing more.
+    const late = await refund(world.domain, refundText({ id: '8700004', orderId: id, lines: [repairedLine(936)] }));
+    expect((late.json() as { givenBack: { giftUnits: number } }).givenBack.giftUnits).toBe(1 - given);
+    expect(await budgetUsed(world.shop.id, ruleId)).toBe(0);
+    expect(await redemptionCount(world.shop.id, ruleId)).toBe(0);
+  });
+});
+
+describe('a repair the platform refuses', () => {
+  it('leaves no budget charge on the order for a refund to find', async () => {
+    const world = await connectedShop(t, platform, [giftRule('Free mug', 935, {}, { budget: { maxGifts: 5 } })]);
+    const { id } = await paidOrder(t, platform, world.domain, { customerId: CUSTOMER });
+    const standin = platform.orderEditing.ordersOf(world.domain).get(id);
+    if (standin) standin.editable = false;
+    await runJobs(t);
+    expect(await repairsOf(t, world.shop)).toMatchObject([{ orderId: id, status: 'failed' }]);
+    const [order] = await t.ctx.db.select({ budgetCharges: orders.budgetCharges }).from(orders).where(and(eq(orders.shopId, world.shop.id), eq(orders.id, id)));
+    expect(order?.budgetCharges).toEqual([]);
+    const body = refundText({ id: '8600001', orderId: id, lines: [repairedLine(935)] });
+    expect((await refund(world.domain, body)).json()).toMatchObject({ givenBack: { giftUnits: 0, budgetUnits: 0, redemptions: 0 } });
+  });
+});
