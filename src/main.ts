@@ -15,7 +15,7 @@ const BUILD_DELAY_MS = 3000;
 speedUpModuleLoading();
 const bundleDir = serverBundleDir(process.env);
 const bundle = serverBundleEnabled(process.env) ? freshServerBundle(bundleDir) : undefined;
-const logger = await (await importStart(bundle?.url)).startServer({ storefrontScript: bundle?.storefrontScript });
+const logger = await (await importStart(bundle?.url)).startServer({ storefrontScript: bundle?.storefrontScript, adminApp: bundle?.adminApp });
 flushModuleCaches();
 if (bundle) {
   logger.info({ bundle: fileURLToPath(bundle.url) }, 'started from the prebuilt server bundle');

@@ -3,13 +3,14 @@
  * (migrations run at start), serve. SIGTERM or SIGINT drains in-flight requests and background
  * work, then exits 0.
  */
+import { readFileSync } from 'node:fs';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import type { Config } from './config.ts';
 import { createAppContext } from './context.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
 import { describeOpenError } from './db/open-error.ts';
-import { warmAppBundle } from './merchant-admin/static.ts';
+import { usePrebuiltAppFiles, warmAppBundle } from './merchant-admin/static.ts';
 import { loadStorefrontScript } from './storefront/script-route.ts';
 import type { EarlyStart } from './startup/open-early.ts';
 import type { Logger } from 'pino';
@@ -19,7 +20,7 @@ import { createWorkers, startWorkers, stopWorkers } from './workers.ts';
 const WORKERS_START_DELAY_MS = 1000;
 
 /** What the prebuilt server bundle brings along (startup/server-bundle.ts). */
-export type Prebuilt = { storefrontScript?: string | undefined };
+export type Prebuilt = { storefrontScript?: string | undefined; adminApp?: { js: string; css: string } | undefined };
 
 async function main(early: EarlyStart | undefined, prebuilt: Prebuilt): Promise<Logger> {
   let stopping = false;
@@ -29,6 +30,8 @@ async function main(early: EarlyStart | undefined, prebuilt: Prebuilt): Promise<
   // database opens. It is awaited before listening: a broken build fails the start, not a
   // shopper's page.
   const script = loadStorefrontScript(prebuilt.storefrontScript);
+  // The merchant admin's files too, when the bundle brought them: its first request builds nothing.
+  if (prebuilt.adminApp) usePrebuiltAppFiles({ js: readFileSync(prebuilt.adminApp.js), css: readFileSync(prebuilt.adminApp.css) });
   script.catch(() => undefined); // only marks an early rejection as handled; `await script` below still throws it
   const ctx = await createAppContext(config, { startedPglite: early?.startedPglite }).catch(notOpened(config));
   const app = await buildApp(ctx);

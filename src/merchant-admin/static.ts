@@ -1,7 +1,8 @@
 /**
  * Serves the merchant admin's front end (app/, docs/merchant-admin.md "The stack") at `/app/`.
- * Like the storefront script it is built in memory with esbuild, so a fresh clone's `npm ci &&
- * npm start` serves it with no build step and never an outdated bundle. The build runs at the
+ * A start from the prebuilt server bundle brings its files (`usePrebuiltAppFiles`); otherwise,
+ * like the storefront script, it is built in memory with esbuild, so a fresh clone's `npm ci &&
+ * npm start` serves it with no build step and never an outdated bundle. That build runs at the
  * first request of `/app/` (once per process; `warmAppBundle` starts it after listening), so the
  * service starts as fast as before.
  *
@@ -33,8 +34,19 @@ export type AppBundle = { html: string; assets: Map<string, Asset>; jsBytes: num
 const APP_BRIDGE_SLOT = '<!--app-bridge-->';
 
 let loading: Promise<AppBundle> | undefined;
+/** The prebuilt files of the server bundle (startup/server-bundle.ts), when `npm start` found one. */
+let prebuiltFiles: AppFiles | undefined;
 
-async function build(): Promise<AppBundle> {
+/** The app's built files: its script and its style sheet (either may be empty). */
+export type AppFiles = { js: Uint8Array; css: Uint8Array };
+
+/**
+ * Builds the app's files with esbuild (~1.2 s); `inputs` are the source files it read, relative
+ * to the working directory, for the server bundle's manifest.
+ *
+ * @example const { files } = await buildAppFiles();
+ */
+export async function buildAppFiles(): Promise<{ files: AppFiles; inputs: string[] }> {
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
     entryPoints: [ENTRY],
@@ -52,25 +64,43 @@ async function build(): Promise<AppBundle> {
     define: { 'process.env.NODE_ENV': '"production"' },
     logLevel: 'silent',
     legalComments: 'none',
+    metafile: true,
   });
+  const files: AppFiles = { js: new Uint8Array(), css: new Uint8Array() };
+  for (const file of result.outputFiles) files[file.path.endsWith('.css') ? 'css' : 'js'] = file.contents;
+  return { files, inputs: Object.keys(result.metafile.inputs).filter((path) => !path.startsWith('<')) };
+}
+
+/**
+ * Uses `files` (read from the server bundle's directory) instead of building: a start from the
+ * prebuilt bundle spawns no esbuild for the admin either. Call before the first request.
+ */
+export function usePrebuiltAppFiles(files: AppFiles): void {
+  prebuiltFiles = files;
+}
+
+async function build(): Promise<AppBundle> {
+  return assemble(prebuiltFiles ?? (await buildAppFiles()).files);
+}
+
+/** The page and the assets, named by their content hash and precompressed, of `files`. */
+async function assemble(files: AppFiles): Promise<AppBundle> {
   const assets = new Map<string, Asset>();
   const names: Record<'js' | 'css', string> = { js: '', css: '' };
-  let jsBytes = 0;
-  let cssBytes = 0;
-  for (const file of result.outputFiles) {
-    const ext = file.path.endsWith('.css') ? 'css' : 'js';
-    const hash = createHash('sha256').update(file.contents).digest('hex').slice(0, 16);
+  for (const ext of ['js', 'css'] as const) {
+    const body = Buffer.from(files[ext]);
+    if (body.length === 0) continue;
+    const hash = createHash('sha256').update(body).digest('hex').slice(0, 16);
     const name = `app.${hash}.${ext}`;
     names[ext] = name;
-    const body = Buffer.from(file.contents);
-    if (ext === 'js') jsBytes = body.length;
-    else cssBytes = body.length;
     assets.set(name, {
       type: ext === 'css' ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8',
       // Off the event loop: ~1.2 MB of br + gzip would hold every request for ~0.2 s right after start.
       representations: await encodeRepresentationsOffThread(`"${hash}"`, body),
     });
   }
+  const jsBytes = files.js.length;
+  const cssBytes = files.css.length;
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Gift campaigns</title>

@@ -6,8 +6,9 @@
  * compiling each file; docs/operations.md "Start time and memory"). esbuild bundles
  * src/startup/run.ts and everything it imports (our sources, the engine's, and the packages in
  * node_modules except EXTERNAL) into `<dir>/run-<hash>.mjs`, the storefront script beside it
- * (`gifts-<hash>.js`, so a start spawns no esbuild either), and `manifest.json` lists every input
- * file of both with its size and times.
+ * (`gifts-<hash>.js`, so a start spawns no esbuild either), the merchant admin's script and style
+ * sheet (`admin-<hash>.js|css`: nor does the first `/app/` request), and `manifest.json` lists
+ * every input file of all of them with its size and times.
  *
  * - **Used only when exact.** src/main.ts stats every input listed in the manifest (~1,000
  *   files, a few ms) and uses the bundle only if every one is unchanged, the manifest names this
@@ -38,7 +39,7 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ENTRY = 'src/startup/run.ts';
 
 /** Raised whenever the build's options change, so a manifest of an older build is not used. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 /**
  * Packages loaded from node_modules at run time rather than bundled: each finds files of its own
@@ -53,14 +54,15 @@ const RESOLUTION_FILES = ['package.json', 'package-lock.json', 'packages/engine/
 
 type Stamp = [path: string, size: number, mtimeMs: number, ctimeMs: number];
 
-type Manifest = { format: number; root: string; bundle: string; storefrontScript: string; inputs: Stamp[] };
+type Manifest = { format: number; root: string; bundle: string; storefrontScript: string; adminApp: { js: string; css: string }; inputs: Stamp[] };
 
-/** A bundle that matches the files on disk: the module to import and the prebuilt storefront script. */
-export type FreshBundle = { url: string; storefrontScript: string };
+/** A bundle that matches the files on disk: the module to import, the prebuilt storefront script and admin files. */
+export type FreshBundle = { url: string; storefrontScript: string; adminApp: { js: string; css: string } };
 
 const BUNDLE_NAME = /^run-[0-9a-f]{16}\.mjs$/;
 const SCRIPT_NAME = /^gifts-[0-9a-f]{16}\.js$/;
 const CHUNK_NAME = /^gifts-[0-9a-f]{16}\.[a-z]+\.js$/;
+const ADMIN_NAME = /^admin-[0-9a-f]{16}\.(js|css)$/;
 
 /** Where the bundle lives: `SERVER_BUNDLE_DIR`, relative to the checkout, or the default. */
 export function serverBundleDir(env: NodeJS.ProcessEnv): string {
@@ -102,17 +104,19 @@ export function freshServerBundle(dir: string): FreshBundle | undefined {
   } catch {
     return undefined;
   }
-  const { bundle, storefrontScript, inputs } = manifest;
+  const { bundle, storefrontScript, adminApp, inputs } = manifest;
   if (manifest.format !== FORMAT || manifest.root !== ROOT || typeof bundle !== 'string' || typeof storefrontScript !== 'string') {
     return undefined;
   }
   if (!BUNDLE_NAME.test(bundle) || !SCRIPT_NAME.test(storefrontScript) || !Array.isArray(inputs) || inputs.length === 0) {
     return undefined;
   }
+  if (typeof adminApp?.js !== 'string' || typeof adminApp.css !== 'string' || !ADMIN_NAME.test(adminApp.js) || !ADMIN_NAME.test(adminApp.css)) return undefined;
   if (!inputs.every(sameStamp)) return undefined;
-  const [bundlePath, scriptPath] = [join(dir, bundle), join(dir, storefrontScript)];
-  if (!existsSync(bundlePath) || !existsSync(scriptPath)) return undefined;
-  return { url: pathToFileURL(bundlePath).href, storefrontScript: scriptPath };
+  const paths = [bundle, storefrontScript, adminApp.js, adminApp.css].map((file) => join(dir, file));
+  if (!paths.every((path) => existsSync(path))) return undefined;
+  const [bundlePath = '', scriptPath = '', adminJs = '', adminCss = ''] = paths;
+  return { url: pathToFileURL(bundlePath).href, storefrontScript: scriptPath, adminApp: { js: adminJs, css: adminCss } };
 }
 
 /**
@@ -143,8 +147,10 @@ const ownImportMetaUrl: Plugin = {
 export async function buildServerBundle(dir: string): Promise<string | undefined> {
   const { build } = await import('esbuild');
   const { buildStorefrontScript } = await import('@gcrs/storefront/build-script');
+  const { buildAppFiles } = await import('../merchant-admin/static.ts');
   const startedAt = Date.now();
   const script = buildStorefrontScript();
+  const admin = buildAppFiles();
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: [ENTRY],
@@ -165,7 +171,10 @@ export async function buildServerBundle(dir: string): Promise<string | undefined
   const output = result.outputFiles?.[0];
   if (output === undefined) throw new Error('esbuild produced no output');
   const { code, hash, metafile, chunks } = await script;
+  const { files: adminFiles, inputs: adminInputs } = await admin;
   const paths = new Set([
+    // The admin's build, like the storefront's, reads relative to the working directory.
+    ...adminInputs.map((path) => resolve(path)),
     ...Object.keys(result.metafile.inputs).map((path) => resolve(ROOT, path)),
     // build-script.ts builds relative to the working directory.
     // (An object `define`, the chunks' names, is a virtual input `<define:…>`, not a file.)
@@ -197,9 +206,14 @@ export async function buildServerBundle(dir: string): Promise<string | undefined
     writeAtomically(chunkName, asset.code);
     return chunkName;
   });
-  const manifest: Manifest = { format: FORMAT, root: ROOT, bundle: name, storefrontScript: scriptName, inputs };
+  const adminNames = { js: '', css: '' };
+  for (const ext of ['js', 'css'] as const) {
+    adminNames[ext] = `admin-${createHash('sha256').update(adminFiles[ext]).digest('hex').slice(0, 16)}.${ext}`;
+    writeAtomically(adminNames[ext], adminFiles[ext]);
+  }
+  const manifest: Manifest = { format: FORMAT, root: ROOT, bundle: name, storefrontScript: scriptName, adminApp: adminNames, inputs };
   writeAtomically('manifest.json', JSON.stringify(manifest));
-  removeLeftovers(dir, [name, scriptName, ...chunkNames]);
+  removeLeftovers(dir, [name, scriptName, ...chunkNames, adminNames.js, adminNames.css]);
   return join(dir, name);
 }
 
@@ -211,7 +225,7 @@ export async function buildServerBundle(dir: string): Promise<string | undefined
 function removeLeftovers(dir: string, current: string[]): void {
   for (const file of readdirSync(dir)) {
     const path = join(dir, file);
-    if ((BUNDLE_NAME.test(file) || SCRIPT_NAME.test(file) || CHUNK_NAME.test(file)) && !current.includes(file)) rmSync(path, { force: true });
+    if ([BUNDLE_NAME, SCRIPT_NAME, CHUNK_NAME, ADMIN_NAME].some((pattern) => pattern.test(file)) && !current.includes(file)) rmSync(path, { force: true });
     const modified = statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Infinity;
     if (/^\.[0-9a-f]{12}\.tmp$/.test(file) && modified < Date.now() - 60_000) {
       rmSync(path, { force: true });

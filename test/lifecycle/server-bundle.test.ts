@@ -69,6 +69,11 @@ describe('the prebuilt server bundle', () => {
       const fresh = freshServerBundle(bundleDir);
       expect(fresh).toBeDefined();
 
+      // The admin's files come from the bundle too: marked here, so the page can only serve the mark
+      // if the start read them instead of building the app again.
+      expect(fresh?.adminApp.js).toMatch(/\/admin-[0-9a-f]{16}\.js$/);
+      writeFileSync(fresh?.adminApp.js ?? '', `${readFileSync(fresh?.adminApp.js ?? '', 'utf8')}\n/*prebuilt-admin*/\n`);
+
       const port = await sparePort();
       let scriptEtag: string | null = null;
       const second = spawn('sh', ['-c', 'exec node --conditions=@gcrs/source src/main.ts'], {
@@ -99,6 +104,10 @@ describe('the prebuilt server bundle', () => {
       const { buildStorefrontScript } = await import('@gcrs/storefront/build-script');
       expect(scriptEtag).toBe(`"gifts-${(await buildStorefrontScript()).hash}"`);
       expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+      const adminPage = await (await fetch(`http://127.0.0.1:${port}/app/`)).text();
+      const adminScript = /\/app\/assets\/app\.[0-9a-f]{16}\.js/.exec(adminPage)?.[0];
+      expect(adminScript).toBeDefined();
+      expect(await (await fetch(`http://127.0.0.1:${port}${adminScript ?? ''}`, { headers: { 'accept-encoding': 'identity' } })).text()).toContain('/*prebuilt-admin*/');
 
       // A second server on the same directory, from the bundle too, is refused with the lock's
       // own message (one copy of every module: the error is recognised as the lock's).
@@ -130,6 +139,8 @@ describe('the prebuilt server bundle', () => {
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { inputs: Array<[string, number, number, number]> };
     const ownInput = manifest.inputs.findIndex(([path]) => path === 'src/server.ts');
     expect(ownInput).toBeGreaterThanOrEqual(0);
+    // The admin app's sources are inputs as well: an edited page makes the bundle stale.
+    expect(manifest.inputs.some(([path]) => path === 'app/src/main.tsx')).toBe(true);
     for (const field of [1, 2, 3] as const) {
       const inputs = manifest.inputs.map((input, i) => (i === ownInput ? input.map((value, f) => (f === field ? Number(value) + 1 : value)) : input));
       writeFileSync(manifestPath, JSON.stringify({ ...manifest, inputs }));
