@@ -1,6 +1,7 @@
 /** The merchant admin's words (app/src/words.ts): a sentence for every reason code, money in major units. */
 import { COMBINATOR_REASON, LIMIT_REASON, OUTCOME, SKIP_REASON, SUPPRESSED } from '@gcrs/engine';
 import { describe, expect, it } from 'vitest';
+import { warningSentences } from '../../app/src/health-warnings.ts';
 import { REASON_SENTENCES, formatMinor, idKey, reasonSentence, toMajorText, toMinorUnits } from '../../app/src/words.ts';
 
 /** Every reason code the engine answers: leaf outcomes (single and matched/unmatched pairs), groups, skips, limits, stacking. */
@@ -53,5 +54,28 @@ describe('money in major units', () => {
 
   it('keys a gid and its numeric id alike', () => {
     expect(idKey('gid://shopify/ProductVariant/42')).toBe(idKey('42'));
+  });
+});
+
+describe('health warnings in words', () => {
+  const names = new Map([['rul_a', 'Mug for everyone'], ['rul_b', 'Tote for VIPs']]);
+  const ruleName = (id: string) => names.get(id);
+  const outOfStock = (ruleId: string) =>
+    ({ kind: 'gift_inventory', ruleId, variantId: '7', variantGid: 'gid://shopify/ProductVariant/7', displayName: 'Tote - Blue', productTitle: 'Tote', inventoryQuantity: 0, inventoryPolicy: 'DENY', level: 'out_of_stock' }) as const;
+
+  it('says each warning once, with its rule by name and no id', () => {
+    const sentences = warningSentences([outOfStock('rul_a'), outOfStock('rul_a'), outOfStock('rul_b')], ruleName);
+    expect(sentences).toEqual(['Rule “Mug for everyone”: its gift Tote - Blue is out of stock.', 'Rule “Tote for VIPs”: its gift Tote - Blue is out of stock.']);
+  });
+
+  it('names unknown gifts and triggers by their numeric id, and a rule it cannot name as "a rule"', () => {
+    const unknownGift = { kind: 'gift_status', ruleId: 'rul_x', variantId: '33', variantGid: 'gid://shopify/ProductVariant/33', displayName: null, productTitle: null, status: 'deleted', inCatalog: false } as const;
+    const trigger = { kind: 'trigger_status', ruleId: 'rul_b', target: 'product', productId: '40', productGid: 'gid://shopify/Product/40', productTitle: 'Shirt', variantId: null, variantGid: null, status: 'draft', inCatalog: true } as const;
+    const market = { kind: 'checkout_excluded', ruleId: 'rul_a', reason: 'market_condition' } as const;
+    expect(warningSentences([unknownGift, trigger, market], ruleName)).toEqual([
+      'A rule: its gift, variant 33, is not in the catalog.',
+      'Rule “Tote for VIPs”: Shirt, which its conditions name, is a draft.',
+      'Rule “Mug for everyone” names a market, which the checkout cannot check: its gift would be charged at checkout. Name countries instead.',
+    ]);
   });
 });
