@@ -2,7 +2,10 @@
  * The enable health check's warnings as the merchant reads them (issue 23): each once, each with
  * the name of its rule, products by their titles. Pure: test/unit/words.test.ts reads it.
  */
-import type { HealthWarning } from './api/client.ts';
+import type { paths } from './api/schema.d.ts';
+
+// As api/client.ts has it; read from the schema so a Node test can import this file (client.ts needs `window`).
+type HealthWarning = paths['/app/api/v1/campaigns/{id}/enable']['post']['responses'][409]['content']['application/json']['warnings'][number];
 
 const STATUS_WORDS = { draft: 'is a draft', archived: 'is archived', deleted: 'was deleted' } as const;
 

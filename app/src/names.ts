@@ -43,8 +43,10 @@ export function useCatalogNames(): CatalogNames {
   return { variant: (id) => maps.variants.get(idKey(id)), product: (id) => maps.products.get(idKey(id)) };
 }
 
-/** Rule names by rule id, read from each campaign named (cached for the page's life). */
-export function useRuleNames(campaignIds: readonly string[]): (ruleId: string) => string | undefined {
+export type RuleNames = ((ruleId: string) => string | undefined) & { idOf: (name: string) => string | undefined };
+
+/** Rule names by rule id (and ids by name), read from each campaign named (cached for the page's life). */
+export function useRuleNames(campaignIds: readonly string[]): RuleNames {
   const [names, setNames] = useState<Map<string, string>>(() => new Map());
   const [asked] = useState<Set<string>>(() => new Set());
   const wanted = [...new Set(campaignIds)].filter((id) => !asked.has(id)).sort().join(',');
@@ -60,5 +62,6 @@ export function useRuleNames(campaignIds: readonly string[]): (ruleId: string) =
       });
     });
   }, [wanted, asked]);
-  return (ruleId) => names.get(ruleId);
+  const lookup = (ruleId: string) => names.get(ruleId);
+  return Object.assign(lookup, { idOf: (name: string) => [...names].find(([, candidate]) => candidate.trim().toLowerCase() === name.trim().toLowerCase())?.[0] });
 }

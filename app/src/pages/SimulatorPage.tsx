@@ -28,15 +28,15 @@ let nextLineKey = 1;
 const newLine = (): Line => ({ key: nextLineKey++, productId: '', variantId: '', quantity: '1', price: '' });
 
 /** "a, b ,c" → ["a", "b", "c"] */
-/** `rule id=count` per line (or comma): the simulator's what-if redemptions; undefined when empty. */
-const parseRedemptions = (text: string): Record<string, number> | undefined => {
+/** `rule name=count` (or rule id) per line (or comma): the simulator's what-if redemptions; undefined when empty. */
+const parseRedemptions = (text: string, idOf: (name: string) => string | undefined): Record<string, number> | undefined => {
   const entries = text
     .split(/[\n,]/)
     .map((line) => line.trim())
     .filter((line) => line !== '')
     .map((line) => {
       const [ruleId = '', count = ''] = line.split('=').map((part) => part.trim());
-      return [ruleId, count.trim() === '' ? Number.NaN : Number(count)] as const;
+      return [idOf(ruleId) ?? ruleId, count.trim() === '' ? Number.NaN : Number(count)] as const;
     });
   return entries.length === 0 ? undefined : Object.fromEntries(entries);
 };
@@ -76,7 +76,8 @@ export function SimulatorPage() {
   /** The lines as sent, so a `remove` operation's line id names the product that was in it. */
   const [sentLines, setSentLines] = useState<Line[]>([]);
   const names = useCatalogNames();
-  const ruleName = useRuleNames(result?.results.map((item) => item.campaignId) ?? []);
+  // A chosen campaign's rules are named before a run, so what-if redemptions can name them.
+  const ruleName = useRuleNames([...(result?.results.map((item) => item.campaignId) ?? []), ...(scope === 'live' || scope === 'all' ? [] : [scope])]);
 
   useEffect(() => {
     void api.GET('/app/api/v1/campaigns').then(({ data }) => setCampaigns(data?.campaigns ?? []));
@@ -118,7 +119,7 @@ export function SimulatorPage() {
       scope === 'live'
         ? await api.POST('/app/api/v1/evaluate', { body: context })
         : await api.POST('/app/api/v1/simulate', {
-            body: { context, ...(scope === 'all' ? {} : { campaignId: scope }), ...(parseRedemptions(redemptions) ? { redemptions: parseRedemptions(redemptions) } : {}) },
+            body: { context, ...(scope === 'all' ? {} : { campaignId: scope }), ...(parseRedemptions(redemptions, ruleName.idOf) ? { redemptions: parseRedemptions(redemptions, ruleName.idOf) } : {}) },
           });
     setRunning(false);
     if (answer.data) {
@@ -128,7 +129,7 @@ export function SimulatorPage() {
       setResult(undefined);
       setProblem({ text: issueText(answer.error), path: pathOf(answer.error) });
     }
-  }, [scope, lines, currency, market, country, loggedIn, customerId, tags, codes, redemptions]);
+  }, [scope, lines, currency, market, country, loggedIn, customerId, tags, codes, redemptions, ruleName]);
 
   /** The server's message at the field its `path` names (the cart or, for the simulate route, context.cart). */
   const fieldError = (...names: string[]): string | undefined => {
@@ -229,7 +230,7 @@ export function SimulatorPage() {
                     onChange={setRedemptions}
                     multiline={2}
                     autoComplete="off"
-                    helpText="Limits per customer: one per line, rule id=orders so far. Empty uses the customer's real redemptions"
+                    helpText="Limits per customer: one per line, rule name=orders so far (e.g. Once each=1). Empty uses the customer's real redemptions"
                     error={problem?.path?.startsWith('redemptions') ? problem.text : undefined}
                   />
                 )}
