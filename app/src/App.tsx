@@ -16,6 +16,7 @@ import { RepairsPage } from './pages/RepairsPage.tsx';
 import { SettingsPage } from './pages/settings/SettingsPage.tsx';
 import { SimulatorPage } from './pages/SimulatorPage.tsx';
 import { WidgetsPage } from './pages/WidgetsPage.tsx';
+import { ShopCurrency } from './pages/ConditionTreeBuilder.tsx';
 
 /**
  * A screen of the navigation; `page` is absent while it is not built (it then says so). A screen
@@ -139,7 +140,7 @@ export function App() {
       <span id="nav-title" hidden>
         Main navigation
       </span>
-      {content}
+      <ShopCurrency.Provider value={session.shop.currency}>{content}</ShopCurrency.Provider>
     </Frame>
   );
 }

@@ -201,8 +201,25 @@ export async function checkCampaignHealth(
   ]);
   const variantsById = new Map(variants.map((v) => [numericIdOf(v.id) ?? v.id, v]));
   const productsById = new Map(products.map((p) => [numericIdOf(p.id) ?? p.id, p]));
-  return enabled.flatMap((rule) => [
-    ...giftWarnings(rule, variantsById, lowStockThreshold),
-    ...triggerWarnings(rule, variantsById, productsById),
-  ]);
+  return enabled.flatMap((rule) => once([...giftWarnings(rule, variantsById, lowStockThreshold), ...triggerWarnings(rule, variantsById, productsById)]));
+}
+
+/**
+ * Each warning of a rule once (issue 23): a rule may name one product twice — as a gid in one
+ * condition and as its numeric id in another, or one gift twice — and the merchant would read
+ * the same warning twice.
+ */
+function once(warnings: HealthWarning[]): HealthWarning[] {
+  const seen = new Set<string>();
+  return warnings.filter((warning) => {
+    const key = JSON.stringify([
+      warning.kind,
+      'target' in warning ? warning.target : null,
+      'variantId' in warning ? warning.variantId : null,
+      'productId' in warning ? warning.productId : null,
+    ]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

@@ -5,7 +5,7 @@
  * screenshots at 1440 and 360 px go to test-artifacts/browser/ (git-ignored).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { campaign, rule } from '../campaigns/fixtures.ts';
+import { campaign, gift, rule } from '../campaigns/fixtures.ts';
 import { skipWithoutChromium } from '../support/chromium.ts';
 import type { Browser } from '../support/chromium.ts';
 import { checkScreen, openPage, startMerchantAdmin } from '../support/merchant-admin.ts';
@@ -26,7 +26,12 @@ describe.skipIf(skipWithoutChromium())('merchant admin, in Chromium', () => {
     await t.admin({
       method: 'POST',
       url: `/admin/v1/shops/${shop.id}/campaigns/import`,
-      payload: { campaigns: [campaign('Spend 50, get a mug', { isDraft: false, rules: [rule()] }), campaign('Winter draft')] },
+      payload: {
+        campaigns: [
+          campaign('Spend 50, get a mug', { isDraft: false, rules: [{ ...rule(), giftConfig: { ...gift(), gifts: [...gift().gifts, ...gift().gifts] } }] }),
+          campaign('Winter draft'),
+        ],
+      },
     });
   }, 120_000);
   afterAll(async () => {
@@ -50,7 +55,10 @@ describe.skipIf(skipWithoutChromium())('merchant admin, in Chromium', () => {
 
     await page.getByRole('button', { name: 'Enable Spend 50, get a mug' }).click();
     const dialog = page.getByRole('dialog');
-    await dialog.getByText('not in the catalog').waitFor();
+    // Once, with its rule's name (the rule lists its gift twice: one warning still).
+    await dialog.getByText('Rule “Spend 50”: its gift, variant 1, is not in the catalog.').waitFor();
+    expect(await dialog.getByRole('listitem').count()).toBe(1);
+    expect(await dialog.getByText(/rul_|gid:\/\//).count()).toBe(0);
     await check(page, 'health-warning');
     await dialog.getByRole('button', { name: 'Enable anyway' }).click();
     await page.getByText('Live', { exact: true }).waitFor();

@@ -73,6 +73,11 @@ describe.skipIf(skipWithoutChromium())('merchant admin analytics and experiments
     await page.getByText('$75.50').first().waitFor();
     const charts = page.getByRole('img', { name: /per day/ });
     expect(await charts.count()).toBe(2);
+    // Orders are counted in whole ticks (3 orders on a day once drew 0.4, 0.8…), revenue in dollars.
+    const ordersTicks = (await charts.first().getAttribute('data-y-ticks'))?.split('|') ?? [];
+    expect(ordersTicks.length).toBeGreaterThan(1);
+    for (const label of ordersTicks) expect(label).toMatch(/^\d+$/);
+    expect((await charts.last().getAttribute('data-y-ticks'))?.split('|')[1]).toMatch(/^\$[\d,]+(\.\d\d)?$/);
     expect(await charts.first().getAttribute('aria-label')).toContain('3 orders, 2 with gifts, 1 gift orders refunded');
     expect((await page.getByRole('heading', { name: 'Gifts refunded' }).locator('xpath=..').innerText()).replace(/\s+/g, ' ')).toBe('Gifts refunded 1');
     const row = page.getByRole('row', { name: /Gift promo/ });

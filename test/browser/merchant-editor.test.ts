@@ -40,8 +40,12 @@ describe.skipIf(skipWithoutChromium())('the campaign editor, in Chromium', () =>
 
     await field('Campaign name').fill('Spend 50, get a tote');
     await field('Rule 1 name').fill('Tote for big carts');
-    await field('Rule 1 condition.1: amount in minor units').fill('5000');
-    await field('Rule 1 condition.1: currency overrides').fill('EUR=4500');
+    // Money in dollars and euros as a merchant types it: "50" is $50.00, 5000 cents stored.
+    await field('Rule 1 condition.1: amount').fill('50.5.');
+    await page.getByText('Enter an amount in USD, e.g. 50.00').waitFor();
+    await field('Rule 1 condition.1: amount').fill('50');
+    expect(await page.getByText('Enter an amount in USD').count()).toBe(0);
+    await field('Rule 1 condition.1: currency overrides').fill('EUR=45');
 
     // The OR group and its two leaves, added by keyboard.
     await page.getByRole('button', { name: 'Add group to Rule 1 condition', exact: true }).focus();
@@ -88,6 +92,9 @@ describe.skipIf(skipWithoutChromium())('the campaign editor, in Chromium', () =>
     await page.getByRole('link', { name: 'Edit Spend 50, get a tote' }).click();
     await page.getByRole('heading', { name: 'Edit Spend 50, get a tote', level: 1 }).waitFor();
     await field('Rule 1 condition.2.2: items').waitFor();
+    // Stored in cents, read back in dollars and euros.
+    expect(await field('Rule 1 condition.1: amount').inputValue()).toBe('50.00');
+    expect(await field('Rule 1 condition.1: currency overrides').inputValue()).toBe('EUR=45.00');
     await field('Rule 1: discount value').fill('150');
     await page.getByRole('button', { name: 'Save campaign' }).last().click();
     await page.getByText('A percentage discount is at most 100').first().waitFor();

@@ -55,6 +55,8 @@ describe.skipIf(skipWithoutChromium())('merchant admin settings, in Chromium', (
     await page.getByLabel(/Allow evaluation traces/).check();
     await page.getByLabel('When several rules match').selectOption('highest_tier');
     await page.getByLabel('Block carts that hold only gifts').uncheck();
+    // Money in the shop's currency: "50" is $50.00, stored as 5000 cents.
+    await page.getByLabel('Minimum order total for gifts').fill('50');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await expect.poll(() => delay.getAttribute('aria-invalid')).toBe('true');
     const describedBy = (await delay.getAttribute('aria-describedby')) ?? '';
@@ -71,10 +73,11 @@ describe.skipIf(skipWithoutChromium())('merchant admin settings, in Chromium', (
     expect(settings.lowStockThreshold).toBe(9);
     expect(settings.storefront).toEqual({ debug: true });
     expect(settings.engine).toMatchObject({ evaluationDelay: 250, stacking: 'highest_tier' });
-    expect(settings.checkout).toMatchObject({ blockGiftOnlyCarts: false });
+    expect(settings.checkout).toMatchObject({ blockGiftOnlyCarts: false, minOrderTotalCents: 5000 });
     await page.reload();
     await page.getByLabel('Low-stock threshold').waitFor();
     expect(await page.getByLabel('Low-stock threshold').inputValue()).toBe('9');
+    expect(await page.getByLabel('Minimum order total for gifts').inputValue()).toBe('50.00');
 
     // Webhooks: a URL the dispatcher could never reach is refused at the field.
     await page.getByRole('link', { name: 'Webhooks' }).click();

@@ -43,6 +43,12 @@ describe.skipIf(skipWithoutChromium())('merchant admin simulator, in Chromium', 
             status: 'active',
             variants: [{ id: 'gid://shopify/ProductVariant/10', title: 'Default Title', inventoryQuantity: 8, inventoryPolicy: 'DENY' }],
           },
+          {
+            id: 'gid://shopify/Product/1',
+            title: 'Enamel Mug',
+            status: 'active',
+            variants: [{ id: 'gid://shopify/ProductVariant/1', title: 'Blue', inventoryQuantity: 30, inventoryPolicy: 'DENY' }],
+          },
         ],
       },
     });
@@ -69,28 +75,33 @@ describe.skipIf(skipWithoutChromium())('merchant admin simulator, in Chromium', 
     await page.getByRole('dialog').getByRole('button', { name: /^Choose Organic Tee/ }).click();
     await expect.poll(() => page.getByLabel('Product ID, line 1').inputValue()).toBe('gid://shopify/Product/10');
     expect(await page.getByLabel('Variant ID, line 1').inputValue()).toBe('gid://shopify/ProductVariant/10');
+    await page.getByRole('heading', { name: 'Line 1: Organic Tee' }).waitFor();
+    // The price in dollars: 2 × 25 is $50.00, exactly the rule's 5000 cents.
     await page.getByLabel('Quantity, line 1').fill('2');
-    await page.getByLabel('Unit price in minor units, line 1').fill('3000');
+    await page.getByLabel('Unit price, line 1').fill('25');
     await page.getByRole('button', { name: 'Simulate' }).click();
     await page.getByText('No rule to evaluate').waitFor();
 
-    // The draft campaign itself: 2 × 30.00 ≥ 50.00 and no code → a gift.
+    // The draft campaign itself: 2 × 25.00 ≥ 50.00 and no code → a gift; the rule by its name.
     await page.getByLabel('Evaluate with').selectOption({ label: 'Campaign: Spend 50, no code' });
     await page.getByRole('button', { name: 'Simulate' }).click();
     const trace = page.getByRole('list', { name: 'Trace of Spend 50, no code' });
     await trace.waitFor();
     await page.getByText('Gives a gift', { exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'Spend 50, no code — Spend 50' }).waitFor();
+    await trace.getByText('The subtotal reaches the amount.').waitFor();
+    expect(await page.getByText(/rul_|gid:\/\/|_threshold/).count()).toBe(0);
     expect(await trace.getByText('Failed').count()).toBe(1); // discount.code_present, under the NOT that passes
     expect(await trace.getByText('Passed').count()).toBe(3);
-    await expect.poll(() => trace.locator('code').allTextContents()).toEqual(['AND', 'cart.subtotal_gte', 'NOT', 'discount.code_present']);
+    await expect.poll(() => trace.locator('.gcrs-trace-name').allTextContents()).toEqual(['All of', 'Cart subtotal is at least', 'Not', 'A discount code is applied']);
     const operations = page.getByRole('list', { name: 'Operations' });
     await operations.getByText('Add').waitFor();
-    await operations.getByText('gid://shopify/ProductVariant/1').waitFor();
+    await operations.getByText('1 × Enamel Mug – Blue').waitFor();
     await check(page, 'simulator-matched');
 
     // The screen's answer is the API's.
     const context = {
-      cart: { currency: 'USD', lines: [{ id: 'line-1', productId: 'gid://shopify/Product/10', variantId: 'gid://shopify/ProductVariant/10', quantity: 2, price: 3000 }], discountCodes: [] },
+      cart: { currency: 'USD', lines: [{ id: 'line-1', productId: 'gid://shopify/Product/10', variantId: 'gid://shopify/ProductVariant/10', quantity: 2, price: 2500 }], discountCodes: [] },
       customer: { loggedIn: false, tags: [] },
     };
     const viaApi = await t.admin({ method: 'POST', url: `/admin/v1/shops/${shop.id}/simulate`, payload: { campaignId, context } });
@@ -99,11 +110,11 @@ describe.skipIf(skipWithoutChromium())('merchant admin simulator, in Chromium', 
     expect(body.operations).toMatchObject([{ type: 'add', variantId: 'gid://shopify/ProductVariant/1' }]);
 
     // Collapse the tree by keyboard, then expand it again.
-    const toggle = trace.getByRole('button', { name: 'Collapse AND' });
+    const toggle = trace.getByRole('button', { name: 'Collapse All of' });
     await toggle.focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => trace.getByText('Passed').filter({ visible: true }).count()).toBe(1);
-    await trace.getByRole('button', { name: 'Expand AND' }).press('Enter');
+    await trace.getByRole('button', { name: 'Expand All of' }).press('Enter');
     await expect.poll(() => trace.getByText('Passed').filter({ visible: true }).count()).toBe(3);
 
     // A discount code: the NOT fails, so does the AND, and no gift.
@@ -113,6 +124,7 @@ describe.skipIf(skipWithoutChromium())('merchant admin simulator, in Chromium', 
     await expect.poll(() => trace.getByText('Failed').count()).toBe(2);
     expect(await trace.getByText('Passed').count()).toBe(2);
     await page.getByText('Nothing to change').waitFor();
+    await trace.getByText('The cart has a discount code.').waitFor();
     await check(page, 'simulator-failed');
 
     // Every campaign, drafts included: the same rule, evaluated.
@@ -121,12 +133,18 @@ describe.skipIf(skipWithoutChromium())('merchant admin simulator, in Chromium', 
     await page.getByRole('button', { name: 'Simulate' }).click();
     await page.getByText('Gives a gift', { exact: true }).waitFor();
 
-    // A price in fractions of a cent: the server's message at that field.
-    await page.getByLabel('Unit price in minor units, line 1').fill('12.5');
+    // A price in fractions of a cent is not a price in dollars: said at that field, nothing sent.
+    await page.getByLabel('Unit price, line 1').fill('12.505');
+    await page.getByRole('button', { name: 'Simulate' }).click();
+    await page.getByText('Enter the unit price in USD, e.g. 25.00').first().waitFor();
+    await check(page, 'simulator-error');
+    await expect.poll(async () => (await page.getByLabel('Unit price, line 1').getAttribute('aria-invalid')) ?? 'false').toBe('true');
+    // Half an item: the server's message at that field.
+    await page.getByLabel('Unit price, line 1').fill('12.50');
+    await page.getByLabel('Quantity, line 1').fill('1.5');
     await page.getByRole('button', { name: 'Simulate' }).click();
     await page.getByText('The cart could not be simulated').waitFor();
-    await check(page, 'simulator-error');
-    await expect.poll(async () => (await page.getByLabel('Unit price in minor units, line 1').getAttribute('aria-invalid')) ?? 'false').toBe('true');
+    await expect.poll(async () => (await page.getByLabel('Quantity, line 1').getAttribute('aria-invalid')) ?? 'false').toBe('true');
 
     expect(errors).toEqual([]);
     await page.close();
@@ -161,7 +179,7 @@ describe.skipIf(skipWithoutChromium())('merchant admin simulator, in Chromium', 
     await page.getByLabel('Product ID, line 1').fill('gid://shopify/Product/10');
     await page.getByLabel('Variant ID, line 1').fill('gid://shopify/ProductVariant/10');
     await page.getByLabel('Quantity, line 1').fill('2');
-    await page.getByLabel('Unit price in minor units, line 1').fill('3000');
+    await page.getByLabel('Unit price, line 1').fill('30');
 
     // Not logged in: the customer is not known.
     await page.getByRole('button', { name: 'Simulate' }).click();
@@ -173,11 +191,11 @@ describe.skipIf(skipWithoutChromium())('merchant admin simulator, in Chromium', 
     await page.getByLabel('Customer ID').fill('42');
     await page.getByRole('button', { name: 'Simulate' }).click();
     await page.getByText('Limit per customer: 1 of 1 used, reached').waitFor();
-    await page.getByText('Why: max_per_customer_reached').waitFor();
+    await page.getByText('The customer has already had this gift as many times as the rule allows.').waitFor();
     await check(page, 'simulator-limit-reached');
 
     // What if they had none: the gift.
-    await page.getByLabel('Redemptions to try').fill(`${ruleId}=0`);
+    await page.getByLabel('Redemptions to try').fill('Once each=0');
     await page.getByRole('button', { name: 'Simulate' }).click();
     await page.getByText('Limit per customer: 0 of 1 used').waitFor();
     await page.getByText('Gives a gift', { exact: true }).waitFor();

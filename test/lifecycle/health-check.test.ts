@@ -155,6 +155,21 @@ describe('trigger products', () => {
     expect((res.json() as Body).message).toContain(`trigger product ${productGid(43)} is not in the catalog`);
   });
 
+  it('warns once per rule about a product named twice (as a gid and as its numeric id) or a gift listed twice, and again for another rule', async () => {
+    const tree = { type: 'OR', children: [{ type: 'line.has_product_id', value: productGid(61) }, { type: 'line.has_product_id', value: '61' }] };
+    const { shop, id } = await setup([product(60, {}, { inventoryQuantity: 0 }), product(61, { status: 'archived', title: 'Scarf' })], [giftRule([60, 60], tree), { ...giftRule([60], tree), name: 'Second' }]);
+    const res = await enable(shop, id);
+    expect(res.statusCode).toBe(409);
+    const warnings = (res.json() as Body).warnings;
+    expect(warnings.map((w) => [w.kind, w.productId ?? w.variantId])).toEqual([
+      ['gift_inventory', '60'],
+      ['trigger_status', '61'],
+      ['gift_inventory', '60'],
+      ['trigger_status', '61'],
+    ]);
+    expect(new Set(warnings.map((w) => w.ruleId)).size).toBe(2);
+  });
+
   it('ignores disabled rules: they give no gift and trigger nothing', async () => {
     const { shop, id } = await setup([], [giftRule([999], { type: 'line.has_product_id', value: productGid(998) }, false)]);
     expect((await enable(shop, id)).statusCode).toBe(200);

@@ -77,12 +77,14 @@ function useDownload(text: string | undefined): string | undefined {
   return url;
 }
 
-function DailyChart({ title, description, labels, datasets, kind }: {
+function DailyChart({ title, description, labels, datasets, kind, tick }: {
   title: string;
   description: string;
   labels: string[];
   datasets: Array<{ label: string; data: number[]; color: string }>;
   kind: 'bar' | 'line';
+  /** The y axis' labels: a count has whole ticks only (no 0.4 orders), money is in the shop's currency. */
+  tick: 'count' | Intl.NumberFormat;
 }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
@@ -93,10 +95,20 @@ function DailyChart({ title, description, labels, datasets, kind }: {
         labels,
         datasets: datasets.map((set) => ({ label: set.label, data: set.data, backgroundColor: set.color, borderColor: set.color, pointRadius: 2, tension: 0.2 })),
       },
-      options: { responsive: true, maintainAspectRatio: false, animation: false, scales: { y: { beginAtZero: true } }, plugins: { legend: { position: 'bottom' } } },
+      options: {
+        responsive: true,
+        maintainAspectRatio: false,
+        animation: false,
+        scales: { y: { beginAtZero: true, ticks: tick === 'count' ? { precision: 0 } : { callback: (value) => tick.format(Number(value)) } } },
+        plugins: { legend: { position: 'bottom' } },
+      },
     });
+    // The y axis' labels, for a test to read (a canvas shows them only as pixels).
+    const readTicks = () => canvas.current?.setAttribute('data-y-ticks', chart.scales.y?.ticks.map((item) => String(item.label)).join('|') ?? '');
+    readTicks();
+    chart.options.onResize = readTicks;
     return () => chart.destroy();
-  }, [kind, labels, datasets]);
+  }, [kind, labels, datasets, tick]);
   return (
     <Card>
       <BlockStack gap="200">
@@ -315,6 +327,7 @@ function AnalyticsScreen({ timezone, currency }: { timezone: string; currency: s
               <>
                 <DailyChart
                   kind="bar"
+                  tick="count"
                   title="Orders per day"
                   description={`${data.summary.totalOrders} orders, ${giftOrders} with gifts, ${refundedOrders} gift orders refunded, over ${daily.length} days.`}
                   labels={labels}
@@ -322,6 +335,7 @@ function AnalyticsScreen({ timezone, currency }: { timezone: string; currency: s
                 />
                 <DailyChart
                   kind="line"
+                  tick={money}
                   title="Revenue per day"
                   description={`${money.format(data.summary.totalRevenue)} in total over ${daily.length} days.`}
                   labels={labels}

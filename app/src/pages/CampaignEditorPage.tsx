@@ -12,14 +12,14 @@
  */
 import { Banner, BlockStack, Box, Button, Card, Checkbox, FormLayout, InlineGrid, InlineStack, Layout, Page, Select, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
 import type { ConditionNode } from '@gcrs/engine';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useContext, useEffect, useState } from 'react';
 import { api, errorText } from '../api/client.ts';
 import type { paths } from '../api/schema.d.ts';
 import { Notice } from '../Notice.tsx';
 import type { NoticeText } from '../Notice.tsx';
 import { fromLocalInput, toLocalInput } from './CampaignsPage.tsx';
 import { GiftPicker } from './GiftPicker.tsx';
-import { ConditionNodeEditor, ErrorContext, LockedLeaves, NumberField, OverridesField, defaultLeaf, useErrorAt } from './ConditionTreeBuilder.tsx';
+import { ConditionNodeEditor, ErrorContext, LockedLeaves, MoneyField, MoneyOverridesField, NumberField, ShopCurrency, defaultLeaf, useErrorAt } from './ConditionTreeBuilder.tsx';
 import type { FieldError, Plan } from './ConditionTreeBuilder.tsx';
 
 type CampaignBody = paths['/app/api/v1/campaigns/{id}']['put']['requestBody']['content']['application/json'];
@@ -103,6 +103,7 @@ function Field({ label, value, onChange, path, type, helpText }: { label: string
 function RuleEditor({ rule, index, plan, usage, onChange, onRemove }: { rule: RuleBody; index: number; plan: Plan; usage: Usage | undefined; onChange: (rule: RuleBody) => void; onRemove: () => void }) {
   const at = (...rest: (string | number)[]) => ['rules', index, ...rest];
   const label = `Rule ${index + 1}`;
+  const currency = useContext(ShopCurrency);
   const gifts = rule.giftConfig.gifts;
   const setGifts = (next: typeof gifts) => onChange({ ...rule, giftConfig: { ...rule.giftConfig, gifts: next } });
   const options = rule.options;
@@ -193,23 +194,27 @@ function RuleEditor({ rule, index, plan, usage, onChange, onRemove }: { rule: Ru
           <Checkbox label={`${label}: repeat the gift`} checked={per !== undefined} onChange={(on) => setPer(on ? { every: 1, of: 'items', max: 1 } : undefined)} />
           {per && (
             <InlineGrid columns={{ xs: 1, md: 3 }} gap="200">
-              <NumberField label={`${label}: one gift set per`} value={per.every} path={at('giftConfig', 'per', 'every')} onChange={(every) => setPer({ ...per, every: every as number })} />
+              {per.of === 'subtotal' ? (
+                <MoneyField label={`${label}: one gift set per`} currency={currency} value={per.every} path={at('giftConfig', 'per', 'every')} onChange={(every) => setPer({ ...per, every: every as number })} />
+              ) : (
+                <NumberField label={`${label}: one gift set per`} value={per.every} path={at('giftConfig', 'per', 'every')} onChange={(every) => setPer({ ...per, every: every as number })} />
+              )}
               <Select
                 label={`${label}: counted in`}
                 value={per.of}
                 options={[
                   { label: 'Items', value: 'items' },
-                  { label: 'Subtotal (minor units)', value: 'subtotal' },
+                  { label: `Subtotal (${currency})`, value: 'subtotal' },
                 ]}
                 onChange={(of) => setPer({ ...per, of: of as 'items' | 'subtotal' })}
               />
               <NumberField label={`${label}: at most sets`} value={per.max} path={at('giftConfig', 'per', 'max')} onChange={(max) => setPer({ ...per, max: max as number })} />
               {per.of === 'subtotal' && (
-                <OverridesField
+                <MoneyOverridesField
                   label={`${label}: subtotal step per currency`}
                   value={per.currencyOverrides}
                   path={at('giftConfig', 'per', 'currencyOverrides')}
-                  helpText="Optional. One per line: EUR=4500"
+                  helpText="Optional. One per line, in that currency: EUR=45.00"
                   onChange={(currencyOverrides) => setPer({ ...per, ...(currencyOverrides ? { currencyOverrides } : { currencyOverrides: undefined }) })}
                 />
               )}
@@ -237,17 +242,21 @@ function RuleEditor({ rule, index, plan, usage, onChange, onRemove }: { rule: Ru
               value={options.discountType ?? 'percentage'}
               options={[
                 { label: 'Percentage', value: 'percentage' },
-                { label: 'Fixed amount (minor units)', value: 'fixed_amount' },
+                { label: `Fixed amount (${currency})`, value: 'fixed_amount' },
               ]}
               onChange={(discountType) => setOptions({ discountType: discountType as 'percentage' | 'fixed_amount' })}
             />
-            <NumberField
-              label={`${label}: discount value`}
-              value={options.discountValue}
-              path={at('options', 'discountValue')}
-              helpText={options.discountType === 'fixed_amount' ? 'In minor units' : '0 to 100; 100 makes the gift free'}
-              onChange={(discountValue) => setOptions({ discountValue: discountValue as number })}
-            />
+            {options.discountType === 'fixed_amount' ? (
+              <MoneyField label={`${label}: discount value`} currency={currency} value={options.discountValue} path={at('options', 'discountValue')} helpText={`Off each gift, in ${currency}`} onChange={(discountValue) => setOptions({ discountValue: discountValue as number })} />
+            ) : (
+              <NumberField
+                label={`${label}: discount value`}
+                value={options.discountValue}
+                path={at('options', 'discountValue')}
+                helpText="0 to 100; 100 makes the gift free"
+                onChange={(discountValue) => setOptions({ discountValue: discountValue as number })}
+              />
+            )}
             <Field label={`${label}: discount title`} value={options.discountTitle ?? ''} path={at('options', 'discountTitle')} onChange={(discountTitle) => setOptions({ discountTitle })} />
             <NumberField
               label={`${label}: priority`}

@@ -11,7 +11,8 @@ import { api, errorText } from '../api/client.ts';
 import { useLoaded } from '../useLoaded.ts';
 import { Notice } from '../Notice.tsx';
 import type { NoticeText } from '../Notice.tsx';
-import type { CampaignListItem, HealthWarning } from '../api/client.ts';
+import type { CampaignListItem } from '../api/client.ts';
+import { warningSentences } from '../health-warnings.ts';
 import { campaignStatus } from '../status.ts';
 import type { CampaignStatus } from '../status.ts';
 
@@ -24,26 +25,8 @@ const STATUS_TONE: Record<CampaignStatus, 'success' | 'info' | 'warning' | 'crit
 };
 const STATUS_LABEL: Record<CampaignStatus, string> = { live: 'Live', scheduled: 'Scheduled', expired: 'Expired', draft: 'Draft', disabled: 'Disabled' };
 
-function describeWarning(warning: HealthWarning): string {
-  switch (warning.kind) {
-    case 'gift_inventory':
-      return warning.level === 'out_of_stock'
-        ? `Gift ${warning.displayName} is out of stock.`
-        : `Gift ${warning.displayName} is low on stock (${warning.inventoryQuantity} left).`;
-    case 'gift_status':
-      return warning.inCatalog ? `Gift ${warning.displayName ?? warning.variantGid} is ${warning.status}.` : `Gift ${warning.variantGid} is not in the catalog.`;
-    case 'trigger_status':
-      return `A product the conditions name is ${warning.status}${warning.inCatalog ? '' : ' (not in the catalog)'}.`;
-    case 'checkout_excluded':
-      return warning.reason === 'market_condition'
-        ? 'A rule names a market, which the checkout cannot check: its gift would be charged at checkout. Name countries instead.'
-        : 'A rule needs a discount code, which the checkout cannot see: its gift would be charged at checkout.';
-    default:
-      return 'The checkout configuration would be too large: some rules would not apply at checkout.';
-  }
-}
-
-type Pending = { campaign: CampaignListItem; warnings: HealthWarning[] };
+/** A campaign the health check stopped, and its warnings as sentences (each once, with its rule's name). */
+type Pending = { campaign: CampaignListItem; sentences: string[] };
 
 /** An ISO instant as a `datetime-local` value in the browser's time zone ('' for none). */
 export function toLocalInput(iso: string | null): string {
@@ -122,7 +105,10 @@ export function CampaignsPage() {
       });
       setBusy(undefined);
       if (response.status === 409 && error && 'warnings' in error) {
-        setWarned({ campaign, warnings: error.warnings });
+        // The rules' names are in the campaign, not in the warnings.
+        const read = await api.GET('/app/api/v1/campaigns/{id}', { params: { path: { id: campaign.id } } });
+        const names = new Map((read.data?.campaign.rules ?? []).map((rule) => [rule.id, rule.name]));
+        setWarned({ campaign, sentences: warningSentences(error.warnings, (ruleId) => names.get(ruleId)) });
         return;
       }
       setWarned(undefined);
@@ -241,7 +227,7 @@ export function CampaignsPage() {
         <Modal
           open
           onClose={() => setWarned(undefined)}
-          title={`${warned.campaign.name} has ${warned.warnings.length} health ${warned.warnings.length === 1 ? 'warning' : 'warnings'}`}
+          title={`${warned.campaign.name} has ${warned.sentences.length} health ${warned.sentences.length === 1 ? 'warning' : 'warnings'}`}
           primaryAction={{ content: 'Enable anyway', destructive: true, loading: busy === warned.campaign.id, onAction: () => void enable(warned.campaign, true) }}
           secondaryActions={[{ content: 'Cancel', onAction: () => setWarned(undefined) }]}
         >
@@ -249,8 +235,8 @@ export function CampaignsPage() {
             <BlockStack gap="200">
               <Text as="p">Shoppers may not get the gift while these last. Fix them in the catalog, or enable the campaign anyway.</Text>
               <List>
-                {warned.warnings.map((warning, index) => (
-                  <List.Item key={index}>{describeWarning(warning)}</List.Item>
+                {warned.sentences.map((sentence) => (
+                  <List.Item key={sentence}>{sentence}</List.Item>
                 ))}
               </List>
             </BlockStack>

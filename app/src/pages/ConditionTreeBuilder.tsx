@@ -8,7 +8,8 @@
 import { Badge, BlockStack, Box, Button, InlineStack, Select, Text, TextField } from '@shopify/polaris';
 import { LEAF_TYPES, LEAF_TYPES_BY_PLAN, PLAN_NAMES, isLeafAllowed, planSchema } from '@gcrs/engine';
 import type { ConditionNode, LeafNode, LeafType, Plan } from '@gcrs/engine';
-import { createContext, useContext, useEffect, useState } from 'react';
+import { createContext, useCallback, useContext, useEffect, useState } from 'react';
+import { toMajorText, toMinorUnits } from '../words.ts';
 
 export type { Plan };
 type Path = readonly (string | number)[];
@@ -104,18 +105,22 @@ function ParsedField<T>(props: {
   helpText?: string;
   multiline?: boolean;
   type?: 'text' | 'number';
+  /** What is wrong with the text, said before the server is asked (money that is not an amount). */
+  invalid?: (text: string) => string | undefined;
+  suffix?: string;
 }) {
   const { value, format, parse } = props;
   const [text, setText] = useState(() => format(value));
   useEffect(() => {
     setText((current) => (JSON.stringify(parse(current)) === JSON.stringify(value) ? current : format(value)));
   }, [value, format, parse]);
-  const error = useErrorAt(props.path);
+  const error = useErrorAt(props.path) ?? props.invalid?.(text);
   return (
     <TextField
       label={props.label}
       value={text}
       type={props.type}
+      suffix={props.suffix}
       multiline={props.multiline ? 2 : undefined}
       helpText={props.helpText}
       error={error}
@@ -167,6 +172,42 @@ export function OverridesField(props: FieldProps<Overrides>) {
   return <ParsedField {...props} multiline format={formatOverrides} parse={parseOverrides} />;
 }
 
+/** The shop's base currency (App provides it from the session): thresholds without an override are in it. */
+export const ShopCurrency = createContext('USD');
+
+/**
+ * Money in major units of `currency` ("50" is 50.00), held in minor units with the currency's
+ * exponent; text that is not an amount is said at the field and sent as typed (the server's 400).
+ */
+export function MoneyField(props: FieldProps<unknown> & { currency: string }) {
+  const { currency } = props;
+  const format = useCallback((value: unknown) => (typeof value === 'number' ? toMajorText(value, currency) : typeof value === 'string' ? value : ''), [currency]);
+  const parse = useCallback((text: string): unknown => (text.trim() === '' ? undefined : (toMinorUnits(text, currency) ?? text)), [currency]);
+  const invalid = (text: string) => (text.trim() !== '' && toMinorUnits(text, currency) === undefined ? `Enter an amount in ${currency}, e.g. ${toMajorText(5000, currency)}` : undefined);
+  return <ParsedField {...props} format={format} parse={parse} invalid={invalid} suffix={currency} />;
+}
+
+/** `CODE=amount` lines, each amount in major units of its currency: "EUR=45" is 4500 cents. */
+const formatMoneyOverrides = (value: Overrides) =>
+  Object.entries(value ?? {})
+    .map(([code, amount]) => `${code}=${typeof amount === 'number' ? toMajorText(amount, code) : String(amount)}`)
+    .join('\n');
+const parseMoneyOverrides = (text: string): Overrides => {
+  const entries = text
+    .split(/\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .map((line) => {
+      const [code = '', amount = ''] = line.split('=').map((part) => part.trim());
+      const key = code.toUpperCase();
+      return [key, toMinorUnits(amount, key) ?? (amount as unknown as number)] as const;
+    });
+  return entries.length === 0 ? undefined : Object.fromEntries(entries);
+};
+export function MoneyOverridesField(props: FieldProps<Overrides>) {
+  return <ParsedField {...props} multiline format={formatMoneyOverrides} parse={parseMoneyOverrides} />;
+}
+
 function Text1(props: Omit<FieldProps<string | undefined>, 'onChange'> & { onChange: (value: string) => void }) {
   const error = useErrorAt(props.path);
   return <TextField label={props.label} value={props.value ?? ''} onChange={props.onChange} error={error} helpText={props.helpText} autoComplete="off" />;
@@ -182,6 +223,7 @@ function LeafFields({ leaf, onChange, path, label }: { leaf: LeafNode; onChange:
     onChange(next as LeafNode);
   };
   const at = (key: string) => [...path, key];
+  const currency = useContext(ShopCurrency);
   const restrictions = (l: Extract<LeafNode, { sellingPlanIds?: unknown }>) => (
     <>
       <ListField
@@ -201,9 +243,9 @@ function LeafFields({ leaf, onChange, path, label }: { leaf: LeafNode; onChange:
     case 'cart.total_gte':
       return (
         <>
-          <NumberField label={`${label}: amount in minor units`} value={leaf.value} path={at('value')} helpText="In the shop's base currency, in cents (5000 = 50.00)" onChange={(value) => set({ value })} />
-          <OverridesField label={`${label}: currency overrides`} value={leaf.currencyOverrides} path={at('currencyOverrides')} helpText="Optional. One per line: EUR=4500" onChange={(value) => set({ currencyOverrides: value })} />
-          <OverridesField label={`${label}: market overrides`} value={leaf.marketOverrides} path={at('marketOverrides')} helpText="Optional. One per line: market handle=amount" onChange={(value) => set({ marketOverrides: value })} />
+          <MoneyField label={`${label}: amount`} currency={currency} value={leaf.value} path={at('value')} helpText={`In ${currency}, the shop's currency`} onChange={(value) => set({ value })} />
+          <MoneyOverridesField label={`${label}: currency overrides`} value={leaf.currencyOverrides} path={at('currencyOverrides')} helpText="Optional. One per line, in that currency: EUR=45.00" onChange={(value) => set({ currencyOverrides: value })} />
+          <OverridesField label={`${label}: market overrides`} value={leaf.marketOverrides} path={at('marketOverrides')} helpText="Optional. One per line: market handle=amount in the market currency's smallest unit (cents: 4500 is 45.00)" onChange={(value) => set({ marketOverrides: value })} />
         </>
       );
     case 'cart.item_count_gte':

@@ -2,18 +2,23 @@
  * Simulator: build a cart (lines by product and variant id — the mount has no catalog listing),
  * currency, market, customer and discount codes, then evaluate it with the live rules
  * (POST /evaluate, what GET /rules serves now), every campaign drafts included, or one campaign
- * (POST /simulate). The answer: per rule, the trace drawn as a tree of passed and failed nodes
+ * (POST /simulate). Products and rules are named by their titles and names (app/src/names.ts),
+ * prices typed in the cart currency's major units, reasons said as sentences (app/src/words.ts).
+ * The answer: per rule, the trace drawn as a tree of passed and failed nodes
  * with their reasons (expand/collapse; passed/failed said in words and a mark, not colour alone),
  * and the operations (add, remove, choose) that bring the cart to what the rules call for. A
  * rule with a limit per customer says how much of it the customer has used; the drafts' scopes
  * take what-if redemptions (otherwise the customer's stored ones apply).
  */
 import { Badge, Banner, BlockStack, Box, Button, Card, Checkbox, FormLayout, InlineStack, Page, Select, Text, TextField } from '@shopify/polaris';
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { api, errorText } from '../api/client.ts';
-import type { CampaignListItem, SimulateResult, TraceNode } from '../api/client.ts';
+import type { CampaignListItem, SimulateResult } from '../api/client.ts';
 import { Empty } from '../Empty.tsx';
+import { useCatalogNames, useRuleNames } from '../names.ts';
+import { reasonSentence, toMinorUnits } from '../words.ts';
 import { GiftPicker } from './GiftPicker.tsx';
+import { TRACE_CSS, TraceTree } from './SimulatorTrace.tsx';
 
 type Line = { key: number; productId: string; variantId: string; quantity: string; price: string };
 type Scope = 'live' | 'all' | string;
@@ -23,15 +28,15 @@ let nextLineKey = 1;
 const newLine = (): Line => ({ key: nextLineKey++, productId: '', variantId: '', quantity: '1', price: '' });
 
 /** "a, b ,c" → ["a", "b", "c"] */
-/** `rule id=count` per line (or comma): the simulator's what-if redemptions; undefined when empty. */
-const parseRedemptions = (text: string): Record<string, number> | undefined => {
+/** `rule name=count` (or rule id) per line (or comma): the simulator's what-if redemptions; undefined when empty. */
+const parseRedemptions = (text: string, idOf: (name: string) => string | undefined): Record<string, number> | undefined => {
   const entries = text
     .split(/[\n,]/)
     .map((line) => line.trim())
     .filter((line) => line !== '')
     .map((line) => {
       const [ruleId = '', count = ''] = line.split('=').map((part) => part.trim());
-      return [ruleId, count.trim() === '' ? Number.NaN : Number(count)] as const;
+      return [idOf(ruleId) ?? ruleId, count.trim() === '' ? Number.NaN : Number(count)] as const;
     });
   return entries.length === 0 ? undefined : Object.fromEntries(entries);
 };
@@ -53,50 +58,6 @@ function pathOf(error: unknown): string | undefined {
   return undefined;
 }
 
-/** The trace of one node and, when it is a combinator, its children (expanded by default). */
-function TraceTree({ node, label }: { node: TraceNode; label?: string }) {
-  const [open, setOpen] = useState(true);
-  const childrenId = useId();
-  const children = node.children ?? [];
-  const verdict = node.matched ? 'Passed' : 'Failed';
-  return (
-    <li className="gcrs-trace-node">
-      <div className="gcrs-trace-row" data-matched={node.matched}>
-        {children.length > 0 ? (
-          <button type="button" className="gcrs-trace-toggle" aria-expanded={open} aria-controls={childrenId} onClick={() => setOpen((value) => !value)}>
-            {open ? 'Collapse' : 'Expand'} {label ?? node.type}
-          </button>
-        ) : null}
-        <span className="gcrs-trace-verdict" data-matched={node.matched}>
-          <span aria-hidden="true">{node.matched ? '✓' : '✗'}</span> {verdict}
-        </span>
-        <code>{node.type}</code>
-        {node.reasons.length > 0 && <span className="gcrs-trace-reasons">{node.reasons.join(', ')}</span>}
-        {node.truncated && <span className="gcrs-trace-reasons">(trace truncated)</span>}
-      </div>
-      {children.length > 0 && (
-        <ul id={childrenId} hidden={!open} className="gcrs-trace-children">
-          {children.map((child, index) => (
-            // Trace nodes carry no id; their position is their identity.
-            <TraceTree key={index} node={child} label={`${child.type} (${index + 1} of ${children.length} under ${node.type})`} />
-          ))}
-        </ul>
-      )}
-    </li>
-  );
-}
-
-const TRACE_CSS = `.gcrs-trace,.gcrs-trace-children{list-style:none;margin:0;padding-left:0}
-.gcrs-trace-children{padding-left:1.25rem;border-left:2px solid var(--p-color-border);margin-left:.5rem}
-.gcrs-trace-row{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;padding:.25rem 0}
-.gcrs-trace-verdict{font-weight:650;padding:0 .4rem;border-radius:.4rem}
-.gcrs-trace-verdict[data-matched=true]{background:var(--p-color-bg-fill-success-secondary);color:var(--p-color-text-success)}
-.gcrs-trace-verdict[data-matched=false]{background:var(--p-color-bg-fill-critical-secondary);color:var(--p-color-text-critical)}
-.gcrs-trace-reasons{color:var(--p-color-text-secondary);overflow-wrap:anywhere}
-.gcrs-trace-toggle{font:inherit;font-size:.8rem;border:1px solid var(--p-color-border);background:var(--p-color-bg-surface);border-radius:.4rem;padding:.1rem .4rem;cursor:pointer}
-.gcrs-trace-toggle:focus-visible{outline:2px solid var(--p-color-border-focus);outline-offset:1px}
-.gcrs-trace code{overflow-wrap:anywhere}`;
-
 export function SimulatorPage() {
   const [campaigns, setCampaigns] = useState<CampaignListItem[] | undefined>();
   const [scope, setScope] = useState<Scope>('live');
@@ -112,6 +73,11 @@ export function SimulatorPage() {
   const [running, setRunning] = useState(false);
   const [problem, setProblem] = useState<Problem | undefined>();
   const [result, setResult] = useState<SimulateResult | undefined>();
+  /** The lines as sent, so a `remove` operation's line id names the product that was in it. */
+  const [sentLines, setSentLines] = useState<Line[]>([]);
+  const names = useCatalogNames();
+  // A chosen campaign's rules are named before a run, so what-if redemptions can name them.
+  const ruleName = useRuleNames([...(result?.results.map((item) => item.campaignId) ?? []), ...(scope === 'live' || scope === 'all' ? [] : [scope])]);
 
   useEffect(() => {
     void api.GET('/app/api/v1/campaigns').then(({ data }) => setCampaigns(data?.campaigns ?? []));
@@ -124,17 +90,25 @@ export function SimulatorPage() {
     setLines((current) => current.map((line) => (line.key === key ? { ...line, [field]: value } : line)));
 
   const run = useCallback(async () => {
-    setRunning(true);
     setProblem(undefined);
+    const cartCurrency = currency.trim().toUpperCase();
+    const prices = lines.map((line) => toMinorUnits(line.price, cartCurrency));
+    const unpriced = prices.findIndex((price) => price === undefined);
+    if (unpriced >= 0) {
+      setResult(undefined);
+      setProblem({ text: `Enter the unit price in ${cartCurrency || 'the cart currency'}, e.g. 25.00`, path: `cart.lines.${unpriced}.price` });
+      return;
+    }
+    setRunning(true);
     const context = {
       cart: {
-        currency: currency.trim().toUpperCase(),
+        currency: cartCurrency,
         lines: lines.map((line, index) => ({
           id: `line-${index + 1}`,
           productId: line.productId.trim(),
           variantId: line.variantId.trim(),
           quantity: Number(line.quantity),
-          price: Number(line.price),
+          price: prices[index] ?? 0,
         })),
         discountCodes: list(codes),
       },
@@ -145,15 +119,17 @@ export function SimulatorPage() {
       scope === 'live'
         ? await api.POST('/app/api/v1/evaluate', { body: context })
         : await api.POST('/app/api/v1/simulate', {
-            body: { context, ...(scope === 'all' ? {} : { campaignId: scope }), ...(parseRedemptions(redemptions) ? { redemptions: parseRedemptions(redemptions) } : {}) },
+            body: { context, ...(scope === 'all' ? {} : { campaignId: scope }), ...(parseRedemptions(redemptions, ruleName.idOf) ? { redemptions: parseRedemptions(redemptions, ruleName.idOf) } : {}) },
           });
     setRunning(false);
-    if (answer.data) setResult(answer.data);
-    else {
+    if (answer.data) {
+      setResult(answer.data);
+      setSentLines(lines);
+    } else {
       setResult(undefined);
       setProblem({ text: issueText(answer.error), path: pathOf(answer.error) });
     }
-  }, [scope, lines, currency, market, country, loggedIn, customerId, tags, codes, redemptions]);
+  }, [scope, lines, currency, market, country, loggedIn, customerId, tags, codes, redemptions, ruleName]);
 
   /** The server's message at the field its `path` names (the cart or, for the simulate route, context.cart). */
   const fieldError = (...names: string[]): string | undefined => {
@@ -163,6 +139,13 @@ export function SimulatorPage() {
   const lineError = (index: number, field: string) => fieldError(`cart.lines.${index}.${field}`);
 
   const nameOf = (campaignId: string) => campaigns?.find((item) => item.id === campaignId)?.name ?? campaignId;
+  const ruleText = (ruleId: string) => ruleName(ruleId) ?? 'a rule';
+  const variantText = (variantId: string) => names.variant(variantId) ?? variantId;
+  const lineText = (lineId: string) => {
+    const index = Number(/^line-(\d+)$/.exec(lineId)?.[1]) - 1;
+    const line = sentLines[index];
+    return line ? `line ${index + 1} (${names.variant(line.variantId) ?? names.product(line.productId) ?? line.variantId})` : `line ${lineId}`;
+  };
   const scopeOptions = [
     { label: 'Live rules (what the storefront gets now)', value: 'live' },
     { label: 'Every campaign, drafts included', value: 'all' },
@@ -190,7 +173,7 @@ export function SimulatorPage() {
                 <Box key={line.key} padding="300" borderWidth="025" borderColor="border" borderRadius="200">
                   <BlockStack gap="200">
                     <Text as="h3" variant="headingSm">
-                      Line {index + 1}
+                      {`Line ${index + 1}${names.variant(line.variantId) ?? names.product(line.productId) ? `: ${names.variant(line.variantId) ?? names.product(line.productId)}` : ''}`}
                     </Text>
                     <GiftPicker
                       label={`line ${index + 1}`}
@@ -205,7 +188,7 @@ export function SimulatorPage() {
                       </FormLayout.Group>
                       <FormLayout.Group condensed>
                         <TextField label={`Quantity, line ${index + 1}`} type="number" min={0} value={line.quantity} onChange={(value) => setLine(line.key, 'quantity', value)} autoComplete="off" error={lineError(index, 'quantity')} />
-                        <TextField label={`Unit price in minor units, line ${index + 1}`} type="number" min={0} value={line.price} onChange={(value) => setLine(line.key, 'price', value)} autoComplete="off" helpText="Cents: 2500 is 25.00" error={lineError(index, 'price')} />
+                        <TextField label={`Unit price, line ${index + 1}`} inputMode="decimal" value={line.price} onChange={(value) => setLine(line.key, 'price', value)} autoComplete="off" suffix={currency.trim().toUpperCase()} placeholder="25.00" error={lineError(index, 'price')} />
                       </FormLayout.Group>
                     </FormLayout>
                     {lines.length > 1 && (
@@ -247,7 +230,7 @@ export function SimulatorPage() {
                     onChange={setRedemptions}
                     multiline={2}
                     autoComplete="off"
-                    helpText="Limits per customer: one per line, rule id=orders so far. Empty uses the customer's real redemptions"
+                    helpText="Limits per customer: one per line, rule name=orders so far (e.g. Once each=1). Empty uses the customer's real redemptions"
                     error={problem?.path?.startsWith('redemptions') ? problem.text : undefined}
                   />
                 )}
@@ -290,7 +273,7 @@ export function SimulatorPage() {
                             <>
                               <Badge tone="success">Add</Badge>
                               <span>
-                                {operation.quantity} × <code>{operation.variantId}</code>
+                                {operation.quantity} × {variantText(operation.variantId)}
                                 {operation.sets !== undefined ? ` (${operation.sets} sets)` : ''}
                               </span>
                             </>
@@ -299,7 +282,7 @@ export function SimulatorPage() {
                             <>
                               <Badge tone="critical">Remove</Badge>
                               <span>
-                                line <code>{operation.lineId}</code> (rule {operation.ruleId})
+                                {lineText(operation.lineId)}: its gift of “{ruleText(operation.ruleId)}” no longer applies
                               </span>
                             </>
                           )}
@@ -307,7 +290,7 @@ export function SimulatorPage() {
                             <>
                               <Badge tone="info">Choose</Badge>
                               <span>
-                                one of {operation.options.map((option) => `${option.quantity} × ${option.variantId}`).join(', ')} ({nameOf(operation.campaignId)})
+                                one of {operation.options.map((option) => `${option.quantity} × ${variantText(option.variantId)}`).join(', ')} ({nameOf(operation.campaignId)})
                               </span>
                             </>
                           )}
@@ -329,14 +312,14 @@ export function SimulatorPage() {
                     <BlockStack gap="300">
                       <InlineStack gap="200" blockAlign="center" wrap>
                         <Text as="h2" variant="headingMd">
-                          {`${nameOf(item.campaignId)} — rule ${item.ruleId}`}
+                          {`${nameOf(item.campaignId)} — ${ruleName(item.ruleId) ?? 'rule'}`}
                         </Text>
                         <Badge tone={item.matched ? 'success' : 'critical'}>{item.matched ? 'Gives a gift' : 'No gift'}</Badge>
                       </InlineStack>
                       {item.reasons.length > 0 && (
                         <Text as="p" tone="subdued">
-                          Why: {item.reasons.join(', ')}
-                          {item.suppressedBy ? ` (by rule ${item.suppressedBy})` : ''}
+                          {item.reasons.map(reasonSentence).join(' ')}
+                          {item.suppressedBy ? ` The rule that gives: “${ruleText(item.suppressedBy)}”.` : ''}
                         </Text>
                       )}
                       {item.repeat && (

@@ -12,6 +12,7 @@ import { Notice } from '../../Notice.tsx';
 import type { NoticeText } from '../../Notice.tsx';
 import { fieldErrorOf } from './field-errors.ts';
 import { SettingsNav } from './SettingsNav.tsx';
+import { toMajorText, toMinorUnits } from '../../words.ts';
 
 type Shop = paths['/app/api/v1']['get']['responses'][200]['content']['application/json']['shop'];
 type SettingsPatch = NonNullable<NonNullable<paths['/app/api/v1']['patch']['requestBody']>['content']['application/json']['settings']>;
@@ -50,7 +51,8 @@ function formOf(shop: Shop): Form {
     blockGiftOnlyCarts: bool(checkout.blockGiftOnlyCarts, true),
     stripZeroPriceItems: bool(checkout.stripZeroPriceItems, false),
     repairMissingGifts: bool(checkout.repairMissingGifts, true),
-    minOrderTotalCents: num(checkout.minOrderTotalCents),
+    // Typed and shown in major units of the shop's currency ("50" is 50.00); stored in minor units.
+    minOrderTotalCents: typeof checkout.minOrderTotalCents === 'number' ? toMajorText(checkout.minOrderTotalCents, shop.currency) : '',
     minOrderTotalMessage: typeof checkout.minOrderTotalMessage === 'string' ? checkout.minOrderTotalMessage : '',
     collectCartTokens: bool(data.collectCartTokens, true),
     storefrontDebug: bool(storefront.debug, false),
@@ -61,8 +63,8 @@ function formOf(shop: Shop): Form {
 // An empty or non-numeric entry goes as NaN, which JSON writes as null: the server names the field.
 const toNumber = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
 
-function patchOf(form: Form): SettingsPatch {
-  const guard = form.minOrderTotalCents.trim() === '' ? null : Number(form.minOrderTotalCents);
+function patchOf(form: Form, currency: string): SettingsPatch {
+  const guard = form.minOrderTotalCents.trim() === '' ? null : (toMinorUnits(form.minOrderTotalCents, currency) ?? Number.NaN);
   return {
     engine: {
       runOnExpressCheckout: form.runOnExpressCheckout,
@@ -106,9 +108,9 @@ export function ShopSettingsPage() {
   }, [load]);
 
   const save = useCallback(async () => {
-    if (!form) return;
+    if (!form || !shop) return;
     setSaving(true);
-    const { data, error } = await api.PATCH('/app/api/v1', { body: { settings: patchOf(form) } });
+    const { data, error } = await api.PATCH('/app/api/v1', { body: { settings: patchOf(form, shop.currency) } });
     setSaving(false);
     if (data) {
       setShop(data.shop);
@@ -211,13 +213,18 @@ export function ShopSettingsPage() {
                   onChange={set('repairMissingGifts')}
                 />
                 <TextField
-                  label="Minimum order total for gifts (minor units)"
-                  type="number"
+                  label="Minimum order total for gifts"
+                  inputMode="decimal"
+                  suffix={shop.currency}
                   value={form.minOrderTotalCents}
                   onChange={set('minOrderTotalCents')}
                   autoComplete="off"
-                  helpText="Leave empty for no minimum."
-                  error={errors['checkout.minOrderTotalCents']}
+                  helpText={`In ${shop.currency}, e.g. ${toMajorText(5000, shop.currency)}. Leave empty for no minimum.`}
+                  error={
+                    form.minOrderTotalCents.trim() !== '' && toMinorUnits(form.minOrderTotalCents, shop.currency) === undefined
+                      ? `Enter an amount in ${shop.currency}, e.g. ${toMajorText(5000, shop.currency)}`
+                      : errors['checkout.minOrderTotalCents']
+                  }
                 />
                 <TextField
                   label="Message when the minimum is not reached"
