@@ -38,7 +38,7 @@ afterAll(() => t.close());
 
 describe('options.lockQuantity through the app', () => {
   it('is stored as given (absent stays absent) and served by GET /rules', async () => {
-    const rules = (await readCampaign(t, shop, campaignId)).rules as Array<{ options: Record<string, unknown> }>;
+    const rules = (await readCampaign(t, shop, campaignId)).rules as unknown as Array<{ options: Record<string, unknown> }>;
     expect(rules.map((r) => r.options.lockQuantity)).toEqual([undefined, false]);
     const payload = (await payloadOf(t, shop)) as unknown as { rules: Array<{ options: Record<string, unknown> }> };
     expect(payload.rules.map((r) => r.options.lockQuantity)).toEqual([undefined, false]);
@@ -91,7 +91,7 @@ describe('options.lockQuantity through the app', () => {
     const current = (await t.api(shop, { method: 'GET', url: `/api/v1/campaigns/${campaignId}` })).json().campaign;
     const flipped = { ...current, rules: current.rules.map((r: { options: object }) => ({ ...r, options: { ...r.options, lockQuantity: false } })) };
     expect((await t.api(other, { method: 'PUT', url: `/api/v1/campaigns/${campaignId}`, payload: flipped })).statusCode).toBe(404);
-    expect(((await readCampaign(t, shop, campaignId)).rules[0] as { options: Record<string, unknown> }).options.lockQuantity).toBeUndefined();
+    expect(((await readCampaign(t, shop, campaignId)).rules[0] as unknown as { options: Record<string, unknown> }).options.lockQuantity).toBeUndefined();
     const foreign = await evaluate(t, other, cartOf([line(), giftLine('g1', lockedRule, campaignId, 5)]));
     expect(foreign.json()).toEqual({ results: [], operations: [{ type: 'remove', lineId: 'g1', ruleId: lockedRule }] });
   });
