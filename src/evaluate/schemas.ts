@@ -139,7 +139,10 @@ export const cartOperationSchema = z.discriminatedUnion('type', [
     .meta({ description: 'Add an auto-add gift that is not in the cart yet (or, for a repeatable gift, again with its new quantity)' }),
   z
     .object({ type: z.literal('remove'), lineId: z.string(), ruleId: z.string() })
-    .meta({ description: 'Remove a gift line whose rule no longer matches; `lineId` is the line `id` or `#<index>`' }),
+    .meta({ description: 'Remove a gift line whose rule no longer matches, or a second gift line of one rule; `lineId` is the line `id` or `#<index>`' }),
+  z
+    .object({ type: z.literal('update'), lineId: z.string(), ruleId: z.string(), quantity: z.int() })
+    .meta({ description: "Put a gift line of a rule that locks its quantity (`options.lockQuantity`) back to the gift's quantity" }),
   z
     .object({
       type: z.literal('choose'),
@@ -154,7 +157,7 @@ export const cartOperationSchema = z.discriminatedUnion('type', [
 
 export const evaluationResponseSchema = z.object({
   results: z.array(ruleResultSchema).meta({ description: 'One result per rule, in payload order' }),
-  operations: z.array(cartOperationSchema).meta({ description: 'Removes, then adds, then chooses' }),
+  operations: z.array(cartOperationSchema).meta({ description: 'Removes, then updates, then adds, then chooses' }),
 });
 
 /**

@@ -97,6 +97,7 @@ describe('POST /api/v1/evaluate', () => {
           _svc_auto: 'true',
           _svc_discount_method: 'automatic',
           _svc_title: 'Free gift',
+          _svc_lock_quantity: 'true',
         },
       },
       {

@@ -8,6 +8,7 @@ export type Result = { ruleId: string; campaignId: string; matched: boolean; rea
 export type Operation =
   | { type: 'add'; variantId: string; quantity: number; attributes: Record<string, string> }
   | { type: 'remove'; lineId: string; ruleId: string }
+  | { type: 'update'; lineId: string; ruleId: string; quantity: number }
   | { type: 'choose'; ruleId: string; campaignId: string; options: Array<{ variantId: string; quantity: number }>; attributes: Record<string, string> };
 export type Evaluation = { results: Result[]; operations: Operation[] };
 

@@ -1272,6 +1272,8 @@ export interface operations {
                                 };
                                 /** @description At most this many redemptions per customer (orders that carried a gift line of the rule, lifetime); a customer who has reached it, or an unknown (anonymous) customer, gets nothing from the rule; absent = no limit */
                                 maxPerCustomer?: number;
+                                /** @description Gift lines carry `_svc_lock_quantity: "true"` and the storefront puts a line whose quantity the shopper changed back to the gift's quantity; absent = true for `auto_add`, false for `customer_choice` */
+                                lockQuantity?: boolean;
                             };
                         }[];
                     }[];
@@ -1441,6 +1443,8 @@ export interface operations {
                                     };
                                     /** @description At most this many redemptions per customer (orders that carried a gift line of the rule, lifetime); a customer who has reached it, or an unknown (anonymous) customer, gets nothing from the rule; absent = no limit */
                                     maxPerCustomer?: number;
+                                    /** @description Gift lines carry `_svc_lock_quantity: "true"` and the storefront puts a line whose quantity the shopper changed back to the gift's quantity; absent = true for `auto_add`, false for `customer_choice` */
+                                    lockQuantity?: boolean;
                                 };
                                 /**
                                  * Format: date-time
@@ -1635,6 +1639,8 @@ export interface operations {
                             };
                             /** @description At most this many redemptions per customer (orders that carried a gift line of the rule, lifetime); a customer who has reached it, or an unknown (anonymous) customer, gets nothing from the rule; absent = no limit */
                             maxPerCustomer?: number;
+                            /** @description Gift lines carry `_svc_lock_quantity: "true"` and the storefront puts a line whose quantity the shopper changed back to the gift's quantity; absent = true for `auto_add`, false for `customer_choice` */
+                            lockQuantity?: boolean;
                         };
                     }[];
                 };
@@ -1741,6 +1747,8 @@ export interface operations {
                                     };
                                     /** @description At most this many redemptions per customer (orders that carried a gift line of the rule, lifetime); a customer who has reached it, or an unknown (anonymous) customer, gets nothing from the rule; absent = no limit */
                                     maxPerCustomer?: number;
+                                    /** @description Gift lines carry `_svc_lock_quantity: "true"` and the storefront puts a line whose quantity the shopper changed back to the gift's quantity; absent = true for `auto_add`, false for `customer_choice` */
+                                    lockQuantity?: boolean;
                                 };
                                 /**
                                  * Format: date-time
@@ -2319,6 +2327,8 @@ export interface operations {
                                 };
                                 /** @description At most this many redemptions per customer (orders that carried a gift line of the rule, lifetime); a customer who has reached it, or an unknown (anonymous) customer, gets nothing from the rule; absent = no limit */
                                 maxPerCustomer?: number;
+                                /** @description Gift lines carry `_svc_lock_quantity: "true"` and the storefront puts a line whose quantity the shopper changed back to the gift's quantity; absent = true for `auto_add`, false for `customer_choice` */
+                                lockQuantity?: boolean;
                             };
                             /**
                              * Format: date-time
@@ -2616,7 +2626,7 @@ export interface operations {
                             /** @description The full trace of the condition tree; null when the rule was skipped (see `reasons`); absent with `?trace=false` */
                             trace?: components["schemas"]["ConditionTrace"] | null;
                         }[];
-                        /** @description Removes, then adds, then chooses */
+                        /** @description Removes, then updates, then adds, then chooses */
                         operations: ({
                             /** @constant */
                             type: "add";
@@ -2633,6 +2643,12 @@ export interface operations {
                             type: "remove";
                             lineId: string;
                             ruleId: string;
+                        } | {
+                            /** @constant */
+                            type: "update";
+                            lineId: string;
+                            ruleId: string;
+                            quantity: number;
                         } | {
                             /** @constant */
                             type: "choose";
@@ -5199,6 +5215,8 @@ export interface operations {
                                 };
                                 /** @description At most this many redemptions per customer (orders that carried a gift line of the rule, lifetime); a customer who has reached it, or an unknown (anonymous) customer, gets nothing from the rule; absent = no limit */
                                 maxPerCustomer?: number;
+                                /** @description Gift lines carry `_svc_lock_quantity: "true"` and the storefront puts a line whose quantity the shopper changed back to the gift's quantity; absent = true for `auto_add`, false for `customer_choice` */
+                                lockQuantity?: boolean;
                             };
                         }[];
                     };
@@ -5295,7 +5313,7 @@ export interface operations {
                             /** @description The full trace of the condition tree; null when the rule was skipped (see `reasons`); absent with `?trace=false` */
                             trace?: components["schemas"]["ConditionTrace"] | null;
                         }[];
-                        /** @description Removes, then adds, then chooses */
+                        /** @description Removes, then updates, then adds, then chooses */
                         operations: ({
                             /** @constant */
                             type: "add";
@@ -5312,6 +5330,12 @@ export interface operations {
                             type: "remove";
                             lineId: string;
                             ruleId: string;
+                        } | {
+                            /** @constant */
+                            type: "update";
+                            lineId: string;
+                            ruleId: string;
+                            quantity: number;
                         } | {
                             /** @constant */
                             type: "choose";

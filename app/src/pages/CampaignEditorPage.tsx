@@ -278,6 +278,12 @@ function RuleEditor({ rule, index, plan, usage, onChange, onRemove }: { rule: Ru
             checked={options.exclusive ?? false}
             onChange={(exclusive) => setOptions({ exclusive: exclusive ? true : undefined })}
           />
+          <Checkbox
+            label={`${label}: lock the gift's quantity`}
+            helpText="When a shopper changes how many of the gift are in the cart, the storefront puts it back to the gift's quantity. On by default for gifts added automatically"
+            checked={options.lockQuantity ?? options.actionType !== 'customer_choice'}
+            onChange={(lockQuantity) => setOptions({ lockQuantity })}
+          />
           <BudgetFields label={label} budget={options.budget} usage={usage} path={at('options', 'budget')} onChange={(budget) => setOptions({ budget })} />
         </BlockStack>
       </BlockStack>

@@ -286,6 +286,14 @@ export function SimulatorPage() {
                               </span>
                             </>
                           )}
+                          {operation.type === 'update' && (
+                            <>
+                              <Badge tone="attention">Set quantity</Badge>
+                              <span>
+                                line <code>{operation.lineId}</code> back to {operation.quantity} (rule {operation.ruleId} locks its quantity)
+                              </span>
+                            </>
+                          )}
                           {operation.type === 'choose' && (
                             <>
                               <Badge tone="info">Choose</Badge>

@@ -119,10 +119,11 @@ export { experimentAudienceWarnings } from './planner/experiment-audiences.ts';
 export type { AudienceWarning } from './planner/experiment-audiences.ts';
 export { SKIP_REASON, evaluateRules } from './planner/evaluate-rules.ts';
 export type { RuleResult, RuleEvaluationOptions } from './planner/evaluate-rules.ts';
-export { GIFT_ATTRIBUTE, giftLineAttributes, lineIdOf } from './planner/operations.ts';
+export { GIFT_ATTRIBUTE, giftLineAttributes, lineIdOf, locksQuantity } from './planner/operations.ts';
 export type {
   AddOperation,
   RemoveOperation,
+  UpdateOperation,
   ChooseOperation,
   CartOperation,
 } from './planner/operations.ts';

@@ -24,6 +24,7 @@ describe('planCart', () => {
           _svc_auto: 'true',
           _svc_discount_method: 'automatic',
           _svc_title: 'Tote bag',
+          _svc_lock_quantity: 'true',
         },
       },
     ]);
@@ -31,7 +32,7 @@ describe('planCart', () => {
 
   it('does nothing when the gift is already there, removes it when the rule stops matching', () => {
     const rules = payload([rule('r1', over50)]);
-    const gift = giftLine({ id: 'g1' }, 'r1', 'cmp_r1');
+    const gift = giftLine({ id: 'g1', quantity: 1 }, 'r1', 'cmp_r1');
     expect(planCart(rules, { ...rich, cart: { ...rich.cart, lines: [...rich.cart.lines, gift] } }).operations).toEqual([]);
     expect(planCart(rules, { ...poor, cart: { ...poor.cart, lines: [...poor.cart.lines, gift] } }).operations).toEqual([
       { type: 'remove', lineId: 'g1', ruleId: 'r1' },

@@ -16,6 +16,7 @@ const payloadArb: fc.Arbitrary<RulesPayloadInput> = fc
         fallbackOnOOS: fc.boolean(),
         actionType: fc.constantFrom<'auto_add' | 'customer_choice'>('auto_add', 'customer_choice'),
         enabled: fc.boolean(),
+        lockQuantity: fc.constantFrom(undefined, true, false),
       }),
       { maxLength: 4 },
     ),
@@ -29,18 +30,20 @@ const payloadArb: fc.Arbitrary<RulesPayloadInput> = fc
       enabled: r.enabled,
       conditionTree: r.tree,
       giftConfig: { type: 'fixed' as const, gifts: r.gifts, fallbackOnOOS: r.fallbackOnOOS },
-      options: { actionType: r.actionType },
+      options: { actionType: r.actionType, ...(r.lockQuantity === undefined ? {} : { lockQuantity: r.lockQuantity }) },
     })),
     ...(withExperiment
       ? { experiments: [{ id: 'e', campaignId: 'c0', variants: [{ id: 'a', ruleId: 'r0', weight: 1 }, { id: 'b', ruleId: 'r2', weight: 2 }] }] }
       : {}),
   }));
 
-// Gift lines already in the cart: of current rules, of a vanished rule, and without a rule id.
+// Gift lines already in the cart: of current rules (several of one rule: duplicated claims), of a
+// vanished rule, and without a rule id, at any quantity (a shopper may have changed it).
 const existingGiftArb = fc.record({
   rule: fc.constantFrom('r0', 'r1', 'r2', 'r3', 'gone', undefined),
   withId: fc.boolean(),
   variant: fc.integer({ min: 1, max: 4 }),
+  quantity: fc.integer({ min: 1, max: 3 }),
 });
 
 describe('planCart idempotence', () => {
@@ -53,11 +56,11 @@ describe('planCart idempotence', () => {
         fc.func(fc.boolean()),
         fc.option(fc.string({ maxLength: 4 }), { nil: undefined }),
         (rules, ctx, existing, stock, visitorId) => {
-          const giftLines = existing.map(({ rule, withId, variant }, i): CartLine => ({
+          const giftLines = existing.map(({ rule, withId, variant, quantity }, i): CartLine => ({
             ...(withId ? { id: `existing-${i}` } : {}),
             productId: gid.product(900),
             variantId: gid.variant(900 + variant),
-            quantity: 1,
+            quantity,
             price: 100,
             attributes: rule === undefined ? { _svc_campaign_id: 'manual' } : { _svc_campaign_id: 'c0', _svc_rule_id: rule },
           }));

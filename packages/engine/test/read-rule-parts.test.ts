@@ -47,6 +47,7 @@ const optionsArb = fc.oneof(
       discountTitle: fc.oneof(fc.string(), fc.constantFrom('a\u0000', '\uD800x'), loose),
       priority: fc.oneof(fc.integer({ min: -1_000_001, max: 1_000_001 }), fc.constantFrom(0.5), loose),
       exclusive: fc.oneof(fc.boolean(), loose),
+      lockQuantity: fc.oneof(fc.boolean(), loose),
       maxPerCustomer: fc.oneof(fc.integer({ min: -1, max: 3 }), fc.constantFrom(1_000_000, 1_000_001, 2.5, 2 ** 60), loose),
       budget: fc.oneof(
         fc.record(

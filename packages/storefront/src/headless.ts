@@ -2,7 +2,8 @@
  * Headless storefronts (issue 10, part 5): read a Storefront API cart into the engine's
  * context, and turn the planner's operations into the platform's Storefront API cart
  * mutations (`cartLinesAdd` with `merchandiseId` and `attributes: [{ key, value }]`,
- * `cartLinesRemove` with `lineIds`, `cartLinesUpdate` for locked quantities).
+ * `cartLinesRemove` with `lineIds`, `cartLinesUpdate` for gift lines of rules that lock their
+ * quantity).
  */
 import { toMinorUnits } from '@gcrs/engine/planner';
 import type { CartOperation, ChooseOperation, EvaluationContext } from '@gcrs/engine/planner';
@@ -99,9 +100,11 @@ export const CART_LINES_UPDATE = `mutation cartLinesUpdate($cartId: ID!, $lines:
 const toAttributeInputs = (attributes: Record<string, string>) => Object.entries(attributes).map(([key, value]) => ({ key, value }));
 
 /**
- * The Storefront API mutations for a plan: one `cartLinesRemove` for every remove, one
- * `cartLinesAdd` for every add and every chosen gift (`choices`: rule id → variant gid, or
- * a function; a choose without a choice adds nothing). Run them in order.
+ * The Storefront API mutations for a plan, to run in order: one `cartLinesRemove` for every
+ * remove, one `cartLinesUpdate` for every update (a gift line of a rule that locks its
+ * quantity, back to the gift's quantity), one `cartLinesAdd` for every add and every chosen
+ * gift (`choices`: rule id → variant gid, or a function; a choose without a choice adds
+ * nothing).
  *
  * @example
  * for (const m of toCartMutations(plan.operations, { cartId })) await storefront(m.query, m.variables);
@@ -111,10 +114,13 @@ export function toCartMutations(
   options: { cartId: string; choices?: Readonly<Record<string, string>> | ((operation: ChooseOperation) => string | undefined) },
 ): StorefrontMutation[] {
   const lineIds: string[] = [];
+  const updates: Array<{ id: string; quantity: number }> = [];
   const lines: Array<{ merchandiseId: string; quantity: number; attributes: Array<{ key: string; value: string }> }> = [];
   for (const operation of operations) {
     if (operation.type === 'remove') {
       lineIds.push(operation.lineId);
+    } else if (operation.type === 'update') {
+      updates.push({ id: operation.lineId, quantity: operation.quantity });
     } else if (operation.type === 'add') {
       lines.push({ merchandiseId: toGid('ProductVariant', operation.variantId), quantity: operation.quantity, attributes: toAttributeInputs(operation.attributes) });
     } else {
@@ -128,19 +134,7 @@ export function toCartMutations(
   }
   const mutations: StorefrontMutation[] = [];
   if (lineIds.length > 0) mutations.push({ query: CART_LINES_REMOVE, variables: { cartId: options.cartId, lineIds } });
+  if (updates.length > 0) mutations.push({ query: CART_LINES_UPDATE, variables: { cartId: options.cartId, lines: updates } });
   if (lines.length > 0) mutations.push({ query: CART_LINES_ADD, variables: { cartId: options.cartId, lines } });
   return mutations;
-}
-
-/**
- * `cartLinesUpdate` putting gift lines with `_svc_lock_quantity: "true"` back to quantity 1,
- * or undefined when none needs it.
- *
- * @example lockedQuantityMutation(ctx, cartId)
- */
-export function lockedQuantityMutation(ctx: EvaluationContext, cartId: string): StorefrontMutation | undefined {
-  const lines = ctx.cart.lines
-    .filter((line) => line.attributes?._svc_campaign_id !== undefined && line.attributes._svc_lock_quantity === 'true' && line.quantity !== 1 && line.id !== undefined)
-    .map((line) => ({ id: line.id as string, quantity: 1 }));
-  return lines.length === 0 ? undefined : { query: CART_LINES_UPDATE, variables: { cartId, lines } };
 }

@@ -1,7 +1,7 @@
 // The ESM entry of @gcrs/storefront, for headless storefronts and tests. The theme script
 // (gifts.js) is the IIFE bundle of src/script/main.ts; it uses the same modules.
 export { compileRules, planCart, evaluateRules, applyOperations, giftLineAttributes, GIFT_ATTRIBUTE } from '@gcrs/engine/planner';
-export type { CartOperation, AddOperation, RemoveOperation, ChooseOperation, CartPlan, RuleResult, RulesPayloadInput, EvaluationContext } from '@gcrs/engine/planner';
+export type { CartOperation, AddOperation, RemoveOperation, UpdateOperation, ChooseOperation, CartPlan, RuleResult, RulesPayloadInput, EvaluationContext } from '@gcrs/engine/planner';
 export { toEvaluationContext, lineAttributes, cartStateKey, isGiftItem, merchandiseSubtotal, toGid, toNumericId } from './ajax-cart.ts';
 export type { AjaxCart, AjaxCartItem, Shopper } from './ajax-cart.ts';
 export { addRequest, cartRequests } from './cart-actions.ts';
@@ -26,6 +26,5 @@ export {
   CART_LINES_UPDATE,
   fromStorefrontCart,
   toCartMutations,
-  lockedQuantityMutation,
 } from './headless.ts';
 export type { StorefrontCart, StorefrontCartLine, StorefrontMutation } from './headless.ts';

@@ -24,6 +24,7 @@ describe('cartRequests (operations → AJAX Cart API calls)', () => {
                 _svc_auto: 'true',
                 _svc_discount_method: 'automatic',
                 _svc_title: 'Tote bag',
+                _svc_lock_quantity: 'true',
               },
             },
           ],
@@ -41,25 +42,35 @@ describe('cartRequests (operations → AJAX Cart API calls)', () => {
     ]);
   });
 
-  it('puts a changed _svc_lock_quantity gift line back to 1, and leaves unlocked or quantity-1 lines alone', () => {
+  it('puts a gift line of a locking rule back to its quantity with POST /cart/change.js, whatever the line says', () => {
     const c = cart([
       item(1, { price: 6000 }),
-      giftItem(9001, 'r1', { _svc_lock_quantity: 'true' }, { quantity: 3 }),
-      giftItem(9002, 'r2', {}, { quantity: 4 }),
-      giftItem(9003, 'r3', { _svc_lock_quantity: 'true' }),
+      giftItem(9001, 'r1', {}, { quantity: 3 }),
     ]);
-    expect(cartRequests([], c)).toEqual([
-      { kind: 'lock', path: '/cart/change.js', body: { id: '9001:k9001', quantity: 1 }, gift: { ruleId: 'r1', campaignId: 'cmp_r1', variantId: '9001' } },
+    const { operations } = planCart(compileRules(subtotalPayload()), toEvaluationContext(c, shopper));
+    expect(cartRequests(operations, c)).toEqual([
+      { kind: 'update', path: '/cart/change.js', body: { id: '9001:k9001', quantity: 1 }, gift: { ruleId: 'r1', campaignId: 'cmp_r1', variantId: '9001' } },
     ]);
+    // The rule decides, not the attribute: an unlocked rule's line keeps what the shopper chose.
+    const unlocked = cart([item(1, { price: 6000 }), giftItem(9001, 'r1', { _svc_lock_quantity: 'true' }, { quantity: 3 })]);
+    const plan = planCart(compileRules(subtotalPayload({ options: { lockQuantity: false } })), toEvaluationContext(unlocked, shopper));
+    expect(cartRequests(plan.operations, unlocked)).toEqual([]);
   });
 
-  it('does not lock a line it removes, skips removes of lines no longer in the cart, and leaves chooses to the widget', () => {
-    const c = cart([giftItem(9001, 'r1', { _svc_lock_quantity: 'true' }, { quantity: 3 })]);
+  it('sends removes, updates and adds in the plan\'s order, skips lines no longer in the cart, and leaves chooses to the widget', () => {
+    const c = cart([giftItem(9001, 'r1', {}, { quantity: 3 }), giftItem(9002, 'r3', {}, { quantity: 2 })]);
     const operations: CartOperation[] = [
       { type: 'remove', lineId: '9001:k9001', ruleId: 'r1' },
       { type: 'remove', lineId: 'gone:key', ruleId: 'r9' },
+      { type: 'update', lineId: '9002:k9002', ruleId: 'r3', quantity: 1 },
+      { type: 'update', lineId: 'gone:key', ruleId: 'r3', quantity: 1 },
+      { type: 'add', variantId: variantGid(5), quantity: 1, attributes: { _svc_campaign_id: 'cmp_r4', _svc_rule_id: 'r4' } },
       { type: 'choose', ruleId: 'r2', campaignId: 'cmp_r2', options: [{ variantId: variantGid(5), quantity: 1 }], attributes: {} },
     ];
-    expect(cartRequests(operations, c).map((request) => [request.kind, request.body])).toEqual([['remove', { id: '9001:k9001', quantity: 0 }]]);
+    expect(cartRequests(operations, c).map((request) => [request.kind, request.path, request.kind === 'add' ? request.body.items[0]?.id : request.body])).toEqual([
+      ['remove', '/cart/change.js', { id: '9001:k9001', quantity: 0 }],
+      ['update', '/cart/change.js', { id: '9002:k9002', quantity: 1 }],
+      ['add', '/cart/add.js', 5],
+    ]);
   });
 });

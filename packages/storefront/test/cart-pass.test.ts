@@ -108,12 +108,27 @@ describe('runCartPass', () => {
     expect(outcome.operations).toMatchObject([{ type: 'add' }]);
   });
 
-  it('puts a locked gift line back to quantity 1', async () => {
-    const cartState = fakeCart(cart([item(1, { price: 6000 }), giftItem(9001, 'r1', { _svc_lock_quantity: 'true' }, { quantity: 4 })]));
-    const outcome = await runCartPass(cartState.port, options());
-    expect(cartState.calls.map((call) => [call.kind, call.body])).toEqual([['lock', { id: '9001:k9001', quantity: 1 }]]);
+  it('puts a gift line of a locking rule back to the gift quantity, and merges a duplicated gift line, without events', async () => {
+    const twoTotes = subtotalPayload({ giftConfig: { type: 'fixed', gifts: [{ variantId: variantGid(9001), quantity: 2 }] } });
+    const raised = fakeCart(cart([item(1, { price: 6000 }), giftItem(9001, 'r1', {}, { quantity: 5 })]));
+    const outcome = await runCartPass(raised.port, options(twoTotes));
+    expect(raised.calls.map((call) => [call.kind, call.body])).toEqual([['update', { id: '9001:k9001', quantity: 2 }]]);
     expect(outcome.events).toEqual([]);
-    expect(outcome.cart.items[1]?.quantity).toBe(1);
+    expect(outcome.changed).toBe(true);
+    expect(outcome.cart.items.map((line) => line.quantity)).toEqual([1, 2]);
+
+    // The same gift twice under two line keys (other properties): the second line goes.
+    const doubled = fakeCart(cart([item(1, { price: 6000 }), giftItem(9001, 'r1'), giftItem(9001, 'r1', { _svc_auto: 'false' }, { key: '9001:other' })]));
+    const merged = await runCartPass(doubled.port, options());
+    expect(doubled.calls.map((call) => [call.kind, call.body])).toEqual([['remove', { id: '9001:other', quantity: 0 }]]);
+    expect(merged.cart.items.map((line) => [line.key, line.quantity])).toEqual([['1:k1', 1], ['9001:k9001', 1]]);
+    expect(merged.operations).toEqual([]);
+  });
+
+  it('leaves the quantity of a gift line alone when its rule does not lock it', async () => {
+    const unlocked = fakeCart(cart([item(1, { price: 6000 }), giftItem(9001, 'r1', { _svc_lock_quantity: 'true' }, { quantity: 4 })]));
+    await runCartPass(unlocked.port, options(subtotalPayload({ options: { lockQuantity: false } })));
+    expect(unlocked.calls).toEqual([]);
   });
 
   it('leaves a customer-choice rule to the widget: a choose operation, no cart call', async () => {

@@ -5,7 +5,6 @@ import {
   CART_LINES_UPDATE,
   compileRules,
   fromStorefrontCart,
-  lockedQuantityMutation,
   planCart,
   toCartMutations,
 } from '../src/index.ts';
@@ -79,6 +78,7 @@ describe('toCartMutations (operations → Storefront API cart mutations)', () =>
                 { key: '_svc_auto', value: 'true' },
                 { key: '_svc_discount_method', value: 'automatic' },
                 { key: '_svc_title', value: 'Tote bag' },
+                { key: '_svc_lock_quantity', value: 'true' },
               ],
             },
           ],
@@ -120,13 +120,15 @@ describe('toCartMutations (operations → Storefront API cart mutations)', () =>
     expect(toCartMutations(operations, { cartId, choices: () => variantGid(999) })).toEqual([]);
   });
 
-  it('lockedQuantityMutation puts locked gift lines back to 1 with cartLinesUpdate', () => {
-    const locked = line(9001, '0.00', {
-      quantity: 3,
-      attributes: [{ key: '_svc_campaign_id', value: 'cmp_r1' }, { key: '_svc_rule_id', value: 'r1' }, { key: '_svc_lock_quantity', value: 'true' }],
-    });
-    const ctx = fromStorefrontCart(storefrontCart([line(1, '60.00', { quantity: 3 }), locked]), shopper);
-    expect(lockedQuantityMutation(ctx, cartId)).toEqual({ query: CART_LINES_UPDATE, variables: { cartId, lines: [{ id: 'gid://shopify/CartLine/9001', quantity: 1 }] } });
-    expect(lockedQuantityMutation(fromStorefrontCart(storefrontCart([line(1, '60.00')]), shopper), cartId)).toBeUndefined();
+  it('puts a locked gift line back to its quantity with cartLinesUpdate, between the removes and the adds', () => {
+    const raised = line(9001, '0.00', { quantity: 3, attributes: [{ key: '_svc_campaign_id', value: 'cmp_r1' }, { key: '_svc_rule_id', value: 'r1' }] });
+    const duplicate = line(9002, '0.00', { attributes: [{ key: '_svc_campaign_id', value: 'cmp_r1' }, { key: '_svc_rule_id', value: 'r1' }] });
+    const ctx = fromStorefrontCart(storefrontCart([line(1, '60.00', { quantity: 3 }), raised, duplicate]), shopper);
+    const { operations } = planCart(compileRules(subtotalPayload()), ctx);
+    expect(toCartMutations(operations, { cartId })).toEqual([
+      { query: CART_LINES_REMOVE, variables: { cartId, lineIds: ['gid://shopify/CartLine/9002'] } },
+      { query: CART_LINES_UPDATE, variables: { cartId, lines: [{ id: 'gid://shopify/CartLine/9001', quantity: 1 }] } },
+    ]);
+    expect(CART_LINES_UPDATE).toContain('cartLinesUpdate(cartId: $cartId, lines: $lines)');
   });
 });

@@ -92,11 +92,12 @@ export function readRuleOptions(input: unknown): RuleOptions | undefined {
   if (typeof discountValue !== 'number' || !Number.isFinite(discountValue) || discountValue < 0) return undefined;
   if (typeof discountTitle !== 'string' || !isStorableText(discountTitle)) return undefined;
   if (discountType === 'percentage' && discountValue > 100) return undefined;
-  const { priority, exclusive, maxPerCustomer } = input;
+  const { priority, exclusive, maxPerCustomer, lockQuantity } = input;
   const budget = input.budget === undefined ? undefined : readBudget(input.budget);
   if (input.budget !== undefined && budget === undefined) return undefined;
   if (priority !== undefined && !(isInt(priority) && Math.abs(priority) <= MAX_PRIORITY)) return undefined;
   if (exclusive !== undefined && typeof exclusive !== 'boolean') return undefined;
+  if (lockQuantity !== undefined && typeof lockQuantity !== 'boolean') return undefined;
   if (maxPerCustomer !== undefined && !isCount(maxPerCustomer, MAX_PER_CUSTOMER)) return undefined;
   return {
     actionType: actionType as RuleOptions['actionType'],
@@ -108,6 +109,7 @@ export function readRuleOptions(input: unknown): RuleOptions | undefined {
     ...(exclusive === undefined ? {} : { exclusive }),
     ...(budget === undefined ? {} : { budget }),
     ...(maxPerCustomer === undefined ? {} : { maxPerCustomer }),
+    ...(lockQuantity === undefined ? {} : { lockQuantity }),
   };
 }
 

@@ -9,7 +9,7 @@ export type GiftChoices =
 
 /**
  * Applies planned operations to a cart, returning a new cart (the input is untouched):
- * removes by line id, appends added gifts, and for each `choose` the option named in
+ * removes by line id, sets updated lines' quantities, appends added gifts, and for each `choose` the option named in
  * `choices` (unknown or missing choices add nothing). Added lines get price 0 and
  * productId '0': the planner does not know them, and gift lines are never evaluated.
  * Meant for tests, simulators and storefronts that keep a local cart model.
@@ -18,8 +18,18 @@ export type GiftChoices =
  */
 export function applyOperations(cart: Cart, operations: readonly CartOperation[], choices: GiftChoices = {}): Cart {
   const removed = new Set<string>();
-  for (const operation of operations) if (operation.type === 'remove') removed.add(operation.lineId);
-  const lines: CartLine[] = cart.lines.filter((line, index) => !removed.has(lineIdOf(line, index)));
+  const updated = new Map<string, number>();
+  for (const operation of operations) {
+    if (operation.type === 'remove') removed.add(operation.lineId);
+    else if (operation.type === 'update') updated.set(operation.lineId, operation.quantity);
+  }
+  const lines: CartLine[] = [];
+  cart.lines.forEach((line, index) => {
+    const id = lineIdOf(line, index);
+    if (removed.has(id)) return;
+    const quantity = updated.get(id);
+    lines.push(quantity === undefined ? line : { ...line, quantity });
+  });
   let added = 0;
   const addLine = (variantId: string, quantity: number, attributes: Record<string, string>) => {
     added++;

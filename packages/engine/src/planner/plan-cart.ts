@@ -8,8 +8,8 @@ import { isGiftLine } from '../evaluate/prepare-context.ts';
 import { idKeyOf } from '../ids.ts';
 import type { RuleEvaluationOptions, RuleResult } from './evaluate-rules.ts';
 import { evaluateRules } from './evaluate-rules.ts';
-import type { CartOperation, ChooseOperation, RemoveOperation, AddOperation } from './operations.ts';
-import { GIFT_ATTRIBUTE, giftLineAttributes, lineIdOf } from './operations.ts';
+import type { CartOperation, ChooseOperation, RemoveOperation, AddOperation, UpdateOperation } from './operations.ts';
+import { GIFT_ATTRIBUTE, giftLineAttributes, lineIdOf, locksQuantity } from './operations.ts';
 
 export type PlanOptions = RuleEvaluationOptions & {
   /** Whether a gift variant can be added (stock); default: every variant is available. */
@@ -31,6 +31,9 @@ export type CartPlan = { results: RuleResult[]; operations: CartOperation[] };
  * A repeatable gift (`giftConfig.per`, see {@link giftSets}) gives `gift.quantity × sets`
  * (adds and choose options carry `sets`); 0 sets gives nothing (its lines are removed), and a
  * line of it holding another quantity is removed and added again with the right one.
+ * A rule's gift lines after its first are duplicated claims: removed. A rule that locks the
+ * quantity ({@link locksQuantity}) gets an `update` back to its gift's quantity for a line
+ * holding another (issue 23). Order: removes, updates, adds, chooses.
  * Applying the operations and planning again yields no operations.
  *
  * @example
@@ -49,6 +52,7 @@ export function planCart(
   for (const result of results) if (result.matched && (result.repeat?.sets ?? 1) > 0) sets.set(result.ruleId, result.repeat?.sets ?? 1);
 
   const removes: RemoveOperation[] = [];
+  const updates: UpdateOperation[] = [];
   const adds: AddOperation[] = [];
   const rulesWithGiftLine = new Set<string>();
   ctx.cart.lines.forEach((line, index) => {
@@ -57,14 +61,18 @@ export function planCart(
     const ruleId = Object.hasOwn(attributes, GIFT_ATTRIBUTE.ruleId) ? attributes[GIFT_ATTRIBUTE.ruleId] : undefined;
     if (ruleId === undefined) return;
     const given = sets.get(ruleId);
-    if (given === undefined) {
-      removes.push({ type: 'remove', lineId: lineIdOf(line, index), ruleId });
+    const lineId = lineIdOf(line, index);
+    // Not given (any more), or a second line of the rule: one rule, one gift line.
+    if (given === undefined || rulesWithGiftLine.has(ruleId)) {
+      removes.push({ type: 'remove', lineId, ruleId });
       return;
     }
     rulesWithGiftLine.add(ruleId);
-    const resized = resizeRepeatedGift(compiled.rulesById.get(ruleId), line, given, available);
-    if (resized !== undefined) {
-      removes.push({ type: 'remove', lineId: lineIdOf(line, index), ruleId });
+    const resized = resizeGift(compiled.rulesById.get(ruleId), line, given, available);
+    if (typeof resized === 'number') {
+      updates.push({ type: 'update', lineId, ruleId, quantity: resized });
+    } else if (resized !== undefined) {
+      removes.push({ type: 'remove', lineId, ruleId });
       adds.push(resized);
     }
   });
@@ -89,7 +97,7 @@ export function planCart(
       });
     }
   }
-  return { results, operations: [...removes, ...adds, ...chooses] };
+  return { results, operations: [...removes, ...updates, ...adds, ...chooses] };
 }
 
 function pickGift(rule: CompiledRule, available: (variantGid: string) => boolean): Gift | undefined {
@@ -111,21 +119,24 @@ function chooseOperation(rule: CompiledRule, gifts: readonly Gift[], options: Ru
 }
 
 /**
- * A repeatable gift's line whose quantity is not the gift quantity × sets: the add that
- * replaces it (the line itself is removed), same variant and auto flag. Lines of other
- * rules, and lines of a variant the rule does not give, are left as they are.
+ * A gift line whose quantity is not the one its rule gives (the gift quantity × sets): for a
+ * repeatable gift, the add that replaces it (the line itself is removed), same variant and
+ * auto flag; for a rule that locks the quantity, the quantity to put it back to. Lines of
+ * other rules, and lines of a variant the rule does not give, are left as they are.
  */
-function resizeRepeatedGift(
+function resizeGift(
   rule: CompiledRule | undefined,
   line: CartLine,
   sets: number,
   available: (variantGid: string) => boolean,
-): AddOperation | undefined {
-  if (rule?.per === undefined || rule.options === undefined) return undefined;
+): AddOperation | number | undefined {
+  if (rule?.options === undefined || (rule.per === undefined && !locksQuantity(rule.options))) return undefined;
   const variant = idKeyOf(line.variantId);
   const gift = rule.gifts.find((candidate) => idKeyOf(candidate.variantId) === variant);
+  if (gift === undefined || line.quantity === gift.quantity * sets) return undefined;
+  if (rule.per === undefined) return gift.quantity;
   // An unavailable variant keeps its line: removing it for an add that fails would lose the gift.
-  if (gift === undefined || line.quantity === gift.quantity * sets || !available(gift.variantId)) return undefined;
+  if (!available(gift.variantId)) return undefined;
   const auto = line.attributes?.[GIFT_ATTRIBUTE.auto] === 'true';
   return { type: 'add', variantId: gift.variantId, quantity: gift.quantity * sets, attributes: giftLineAttributes(rule, rule.options, { auto }), sets };
 }

@@ -31,7 +31,8 @@ export const RULE_OPTION_DEFAULTS = RULE_OPTION_DEFAULTS_VALUES;
  * (0..100, 100 = free) or a fixed amount in minor units, per `discountType`. `priority` and
  * `exclusive` (issue 13, stacking) have no default: absent means 0 and false, and a stored
  * rule without them reads back without them. Nor has `maxPerCustomer` (issue 13, per-customer
- * limits): absent means no limit.
+ * limits): absent means no limit. Nor has `lockQuantity` (issue 23): absent means locked for an
+ * auto-added gift and not for a chosen one ({@link locksQuantity}).
  *
  * @example ruleOptionsSchema.parse(undefined) // RULE_OPTION_DEFAULTS
  * @example ruleOptionsSchema.parse({ discountValue: 50 }).discountType // 'percentage'
@@ -66,6 +67,13 @@ export const ruleOptionsSchema = z
       .meta({
         description:
           'At most this many redemptions per customer (orders that carried a gift line of the rule, lifetime); a customer who has reached it, or an unknown (anonymous) customer, gets nothing from the rule; absent = no limit',
+      }),
+    lockQuantity: z
+      .boolean()
+      .optional()
+      .meta({
+        description:
+          'Gift lines carry `_svc_lock_quantity: "true"` and the storefront puts a line whose quantity the shopper changed back to the gift\'s quantity; absent = true for `auto_add`, false for `customer_choice`',
       }),
   })
   .superRefine((options, ctx) => {
