@@ -2426,10 +2426,6 @@ export interface operations {
                                 placement: "cart_drawer" | "cart_page" | "announcement_bar";
                                 thresholds: {
                                     amountCents: number;
-                                    /** @default  */
-                                    label: string;
-                                    /** @default null */
-                                    giftVariantId: (string & (unknown & unknown)) | null;
                                 }[];
                                 /** @default Spend {{remaining}} more to unlock your gift */
                                 message: string;
@@ -2768,10 +2764,6 @@ export interface operations {
                                 placement: "cart_drawer" | "cart_page" | "announcement_bar";
                                 thresholds: {
                                     amountCents: number;
-                                    /** @default  */
-                                    label: string;
-                                    /** @default null */
-                                    giftVariantId: (string & (unknown & unknown)) | null;
                                 }[];
                                 /** @default Spend {{remaining}} more to unlock your gift */
                                 message: string;
@@ -2904,10 +2896,6 @@ export interface operations {
                         placement?: "cart_drawer" | "cart_page" | "announcement_bar";
                         thresholds: {
                             amountCents: number;
-                            /** @default  */
-                            label?: string;
-                            /** @default null */
-                            giftVariantId?: (string & (unknown & unknown)) | null;
                         }[];
                         /** @default Spend {{remaining}} more to unlock your gift */
                         message?: string;
@@ -3023,10 +3011,6 @@ export interface operations {
                                 placement: "cart_drawer" | "cart_page" | "announcement_bar";
                                 thresholds: {
                                     amountCents: number;
-                                    /** @default  */
-                                    label: string;
-                                    /** @default null */
-                                    giftVariantId: (string & (unknown & unknown)) | null;
                                 }[];
                                 /** @default Spend {{remaining}} more to unlock your gift */
                                 message: string;

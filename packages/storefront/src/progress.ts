@@ -28,14 +28,10 @@ export function progressSteps(rules: readonly StepRule[], results: readonly Rule
     const result = results.find((candidate) => candidate.ruleId === rule.id);
     if (result === undefined || !(result.matched || result.reasons.includes('subtotal_below_threshold'))) continue;
     let amount = -1;
-    const pending: unknown[] = [rule.conditionTree];
-    for (let node = pending.pop() as ConditionNode | undefined; node !== undefined; node = pending.pop() as ConditionNode | undefined) {
-      if (node.type === 'AND' || node.type === 'OR') pending.push(...node.children);
-      else if (node.type === 'cart.subtotal_gte') {
-        const resolved = thresholdResolver(node)(where);
-        // As the rule itself: a negative, NaN or infinite candidate fails closed (no step).
-        if (typeof resolved === 'number' && Number.isFinite(resolved) && resolved > amount) amount = resolved;
-      }
+    for (const leaf of subtotalLeaves(rule.conditionTree)) {
+      const resolved = thresholdResolver(leaf)(where);
+      // As the rule itself: a negative, NaN or infinite candidate fails closed (no step).
+      if (typeof resolved === 'number' && Number.isFinite(resolved) && resolved > amount) amount = resolved;
     }
     if (amount < 0) continue;
     const step = steps.get(amount) ?? { amountCents: amount, ruleId: rule.id, gifts: [] };
@@ -54,6 +50,25 @@ export type Progress = {
   percent: number;
   complete: boolean;
 };
+
+/** A `cart.subtotal_gte` leaf of a payload rule. */
+export type SubtotalLeaf = Extract<ConditionNode, { type: 'cart.subtotal_gte' }>;
+
+/**
+ * The `cart.subtotal_gte` leaves of a condition tree outside any NOT (a negated threshold is
+ * no step toward a gift), in any order.
+ *
+ * @example subtotalLeaves({ type: 'AND', children: [{ type: 'cart.subtotal_gte', value: 5000 }] }) // [that leaf]
+ */
+export function subtotalLeaves(tree: unknown): SubtotalLeaf[] {
+  const leaves: SubtotalLeaf[] = [];
+  const pending: unknown[] = [tree];
+  for (let node = pending.pop() as ConditionNode | undefined; node !== undefined; node = pending.pop() as ConditionNode | undefined) {
+    if (node.type === 'AND' || node.type === 'OR') pending.push(...node.children);
+    else if (node.type === 'cart.subtotal_gte') leaves.push(node);
+  }
+  return leaves;
+}
 
 /**
  * @example progressToward(3000, [{ amountCents: 5000 }]) // { next: { amountCents: 5000 }, remaining: 2000, percent: 60, complete: false }
