@@ -63,6 +63,6 @@ export async function seedCampaign(api: MerchantApi, options: { attempts?: numbe
       await new Promise((resolve) => setTimeout(resolve, options.retryMs ?? 1000));
     }
   }
-  await merchantCall(api, 'PUT', '/widgets', demoWidgets(DEMO_THRESHOLD_CENTS, DEMO_GIFT_VARIANT_ID));
+  await merchantCall(api, 'PUT', '/widgets', demoWidgets(DEMO_THRESHOLD_CENTS));
   return campaignId;
 }

@@ -78,15 +78,19 @@ export function subtotalGiftCampaign(name: string, thresholdCents: number, giftV
   };
 }
 
-/** Widget settings with the toast, the progress bar toward `thresholdCents`, the gift choice and the reminder on. */
-export function demoWidgets(thresholdCents: number, giftVariantId: number, customCode: { html?: string; css?: string; js?: string } = {}): Json {
+/**
+ * Widget settings with the toast, the progress bar, the gift choice and the reminder on. The
+ * bar's steps are the live rules' (`thresholdCents` only fills SPEC's `thresholds` field, which
+ * the storefront no longer reads).
+ */
+export function demoWidgets(thresholdCents: number, customCode: { html?: string; css?: string; js?: string } = {}): Json {
   return {
     toast: { enabled: true, position: 'bottom-right', durationMs: 8000 },
     promoPopup: { enabled: false },
     progressBar: {
       enabled: true,
       placement: 'cart_drawer',
-      thresholds: [{ amountCents: thresholdCents, label: 'Free gift', giftVariantId: gid('ProductVariant', giftVariantId) }],
+      thresholds: [{ amountCents: thresholdCents }],
     },
     giftChoice: { enabled: true },
     reminder: { enabled: true },
@@ -108,7 +112,7 @@ export async function seedDemoShop(admin: AdminClient, fixture: StorefrontFixtur
     shopId,
     subtotalGiftCampaign('Spend $50, get a mug', DEMO_THRESHOLD_CENTS, [DEMO_GIFT_VARIANT_ID]),
   );
-  await admin.putWidgets(shopId, demoWidgets(DEMO_THRESHOLD_CENTS, DEMO_GIFT_VARIANT_ID));
+  await admin.putWidgets(shopId, demoWidgets(DEMO_THRESHOLD_CENTS));
   // A development shop: `?svc_debug=1` on the storefront logs each evaluation's trace.
   await admin.patchSettings(shopId, { storefront: { debug: true } });
   return { shopId, campaignId };

@@ -16,7 +16,6 @@ import { z } from 'zod';
 const text = (max: number) => textSchema.max(max);
 const hexColor = textSchema.regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'Expected a hex colour such as #1a1a1a');
 const url = textSchema.max(2048).regex(/^(https?:\/\/|\/)/, 'Expected an http(s) URL or a path starting with /');
-const variantGid = textSchema.regex(/^gid:\/\/[^/]+\/ProductVariant\/\d+$/, 'Expected a product variant gid');
 
 /** Each customCode field is stored exactly as sent; the cap only bounds the document. */
 export const CUSTOM_CODE_MAX_CHARS = 100_000;
@@ -45,19 +44,22 @@ export const promoPopupSchema = z.strictObject({
   showOncePerSession: z.boolean().default(true),
 });
 
+/**
+ * SPEC names `progressBar.thresholds[].amountCents`, so the API keeps accepting, storing and
+ * returning it; since issue 23 the storefront draws the bar's steps from the live rules'
+ * `cart.subtotal_gte` thresholds and their gifts, and reads none of these. `label` and
+ * `giftVariantId` were removed (a stored document that has them is read without them:
+ * store.ts); `amountCents` stays only because SPEC names it (docs/rules-payload.md).
+ */
 export const progressThresholdSchema = z.strictObject({
-  /** Cart subtotal in minor units of the shop's base currency at which this step is reached. */
   amountCents: z.int().min(0),
-  label: text(200).default(''),
-  /** The gift the step unlocks, for the storefront to picture it; null when none. */
-  giftVariantId: variantGid.nullable().default(null),
 });
 
 export const progressBarSchema = z.strictObject({
   enabled: z.boolean().default(false),
   placement: z.enum(['cart_drawer', 'cart_page', 'announcement_bar']).default('cart_drawer'),
   thresholds: z.array(progressThresholdSchema).max(10, 'At most 10 thresholds'),
-  /** Shown while a step is ahead; `{{remaining}}` is replaced by the storefront. */
+  /** Shown while a step is ahead; `{{remaining}}` and `{{gift}}` are replaced by the storefront. */
   message: text(500).default('Spend {{remaining}} more to unlock your gift'),
   completedMessage: text(500).default('You unlocked a free gift!'),
   barColor: hexColor.default('#16a34a'),

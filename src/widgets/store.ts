@@ -15,8 +15,21 @@ import type { WidgetDocument, WidgetSettings } from './schema.ts';
  *   widgetSettingsOf(null, 0); // { _version: 0, ...DEFAULT_WIDGET_DOCUMENT }
  */
 export function widgetSettingsOf(stored: Record<string, unknown> | null, version: number): WidgetSettings {
-  const document = stored === null ? DEFAULT_WIDGET_DOCUMENT : (stored as WidgetDocument);
+  const document = stored === null ? DEFAULT_WIDGET_DOCUMENT : withoutRemovedSettings(stored as WidgetDocument);
   return { _version: version, ...document };
+}
+
+/**
+ * A document saved before a setting was removed from the schema, read as the schema is now, so
+ * a GET echoed into a PUT is accepted: `progressBar.thresholds[].label` and `.giftVariantId`
+ * (issue 23: the bar's steps and gifts come from the live rules) are dropped.
+ *
+ * @example withoutRemovedSettings(old).progressBar.thresholds // [{ amountCents: 5000 }]
+ */
+export function withoutRemovedSettings(document: WidgetDocument): WidgetDocument {
+  const thresholds = document.progressBar?.thresholds;
+  if (!Array.isArray(thresholds)) return document;
+  return { ...document, progressBar: { ...document.progressBar, thresholds: thresholds.map(({ amountCents }) => ({ amountCents })) } };
 }
 
 /** The shop's widget settings, or undefined when the shop does not exist. */

@@ -31,7 +31,7 @@ describe.skipIf(skipWithoutChromium())('gift choice and custom code, in Chromium
       shopId,
       subtotalGiftCampaign('Pick a gift over $50', 5000, [MUG, STICKERS], 'customer_choice'),
     );
-    await stack.admin.putWidgets(shopId, demoWidgets(5000, MUG));
+    await stack.admin.putWidgets(shopId, demoWidgets(5000));
     await openStorefront(page, standin.url);
     standin.resetRequests();
 
@@ -62,7 +62,7 @@ describe.skipIf(skipWithoutChromium())('gift choice and custom code, in Chromium
   async function shopWithCustomCode(plan: Plan) {
     const { shopId, standin } = await stack.openShop(plan);
     await stack.admin.launchCampaign(shopId, subtotalGiftCampaign('Spend $50', 5000, [MUG]));
-    await stack.admin.putWidgets(shopId, demoWidgets(5000, MUG, CUSTOM_CODE));
+    await stack.admin.putWidgets(shopId, demoWidgets(5000, CUSTOM_CODE));
     return standin;
   }
 

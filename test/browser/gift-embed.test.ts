@@ -62,7 +62,7 @@ describe.skipIf(skipWithoutChromium())('the theme app extension on the stand-in 
       shopId,
       subtotalGiftCampaign('Pick a gift over $50', 5000, [MUG, STICKERS], 'customer_choice'),
     );
-    await stack.admin.putWidgets(shopId, demoWidgets(5000, MUG));
+    await stack.admin.putWidgets(shopId, demoWidgets(5000));
     const fetched = watchAssets(page);
     await openStorefront(page, standin.url);
 
@@ -115,7 +115,7 @@ describe.skipIf(skipWithoutChromium())('the theme app extension on the stand-in 
   it('fills the signed-in customer from Liquid, and an automatic gift comes through the embed', async () => {
     const { shopId, standin } = await stack.openShop('scale', { theme: 'embed' });
     await stack.admin.launchCampaign(shopId, subtotalGiftCampaign('Spend $50', 5000, [MUG]));
-    await stack.admin.putWidgets(shopId, demoWidgets(5000, MUG));
+    await stack.admin.putWidgets(shopId, demoWidgets(5000));
     await page.goto(`${standin.url}/account/login?customer_id=501`);
     await openStorefront(page, standin.url);
     const tag = page.locator(`script[src^="${EMBED_ASSET_PATH}gifts.js?v="]`);
@@ -130,7 +130,7 @@ describe.skipIf(skipWithoutChromium())('the theme app extension on the stand-in 
   it('fetches at most the first load (and the bar the shop has on) before any interaction: a page with an empty cart and one with a filled cart', async () => {
     const { shopId, standin } = await stack.openShop('scale', { theme: 'embed' });
     await stack.admin.launchCampaign(shopId, subtotalGiftCampaign('Spend $50', 5000, [MUG]));
-    await stack.admin.putWidgets(shopId, demoWidgets(5000, MUG));
+    await stack.admin.putWidgets(shopId, demoWidgets(5000));
     const withinCeilings = (fetched: Record<string, number>) => {
       expect(Object.keys(fetched).sort()).toEqual(['gifts-progress.js', 'gifts.js']);
       expect(fetched['gifts.js']).toBeLessThanOrEqual(FIRST_LOAD_CEILING_BYTES);

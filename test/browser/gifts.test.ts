@@ -23,7 +23,7 @@ describe.skipIf(skipWithoutChromium())('gifts on the storefront, in Chromium', (
   async function thresholdShop(gift: number, options: { force?: boolean } = {}) {
     const { shopId, standin } = await stack.openShop('scale');
     const { campaignId, ruleIds } = await stack.admin.launchCampaign(shopId, subtotalGiftCampaign('Spend $50', 5000, [gift]), options);
-    await stack.admin.putWidgets(shopId, demoWidgets(5000, gift));
+    await stack.admin.putWidgets(shopId, demoWidgets(5000));
     return { shopId, standin, campaignId, ruleId: ruleIds[0] ?? '' };
   }
 

@@ -3,9 +3,11 @@
  * package's own renderers (its shadow roots inside the page's preview box); a merchant changes
  * the toast's message and the popup's title, sees the preview change, saves, and GET /widgets
  * through the API returns what was saved. A bad colour comes back at its field; below Scale the
- * custom code says it is plan-gated.
+ * custom code says it is plan-gated. The progress bar's steps are the live rules' thresholds,
+ * listed read-only with a link to their rule (issue 23), and the preview draws them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { campaign, rule } from '../campaigns/fixtures.ts';
 import { skipWithoutChromium } from '../support/chromium.ts';
 import type { Browser } from '../support/chromium.ts';
 import { checkScreen, openPage, startMerchantAdmin } from '../support/merchant-admin.ts';
@@ -16,11 +18,27 @@ describe.skipIf(skipWithoutChromium())('merchant admin widgets, in Chromium', ()
   let stack: MerchantAdminStack;
   let browser: Browser;
   let shop: TestShop;
+  let campaignId: string;
 
   beforeAll(async () => {
     stack = await startMerchantAdmin();
     ({ browser } = stack);
     shop = await stack.t.createShop('growth');
+    // A live rule "spend 50.00 (45.00 in EUR), get the mug", and the mug in the catalog.
+    const tree = { type: 'cart.subtotal_gte', value: 5000, currencyOverrides: { EUR: 4500 } };
+    const imported = await stack.t.admin({
+      method: 'POST',
+      url: `/admin/v1/shops/${shop.id}/campaigns/import`,
+      payload: { campaigns: [campaign('Spend 50, get a mug', { enabled: true, isDraft: false, rules: [rule('Spend 50', tree)] })] },
+    });
+    expect(imported.statusCode, imported.body).toBeLessThan(300);
+    campaignId = (imported.json() as { campaignIds: string[] }).campaignIds[0] ?? '';
+    const catalog = await stack.t.admin({
+      method: 'POST',
+      url: `/admin/v1/shops/${shop.id}/catalog`,
+      payload: { products: [{ id: 'gid://shopify/Product/1', title: 'Enamel Mug', status: 'active', variants: [{ id: 'gid://shopify/ProductVariant/1', title: 'Default Title', inventoryQuantity: 5, inventoryPolicy: 'DENY' }] }] },
+    });
+    expect(catalog.statusCode, catalog.body).toBe(200);
   }, 120_000);
   afterAll(async () => {
     await stack?.close();
@@ -58,11 +76,18 @@ describe.skipIf(skipWithoutChromium())('merchant admin widgets, in Chromium', ()
     expect(await page.getByLabel('Popup title').evaluate((element) => element === element.ownerDocument.activeElement)).toBe(true);
     await check(page, 'widgets-popup-preview');
 
+    // The bar's steps: the live rule's, read-only, with its gift by name and a link to the rule.
     await page.getByRole('button', { name: 'Preview progress bar' }).click();
-    await page.getByRole('button', { name: 'Add a threshold' }).click();
-    await page.getByLabel('Threshold 1 amount (minor units)').fill('10000');
+    const steps = page.getByRole('list', { name: 'Progress bar steps' });
+    await steps.getByText('Spend $50.00: Enamel Mug').waitFor();
+    expect(await steps.textContent()).toContain('€45.00');
+    expect(await steps.getByRole('link', { name: 'Edit rule Spend 50' }).getAttribute('href')).toBe(`#/campaigns/${campaignId}`);
+    expect(await page.getByLabel(/Threshold 1 amount/).count()).toBe(0);
     await preview.getByRole('progressbar').waitFor();
     await expect.poll(() => preview.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('60');
+    await page.getByLabel('Progress message').fill('{{remaining}} to go for {{gift}}');
+    await preview.getByText('$20.00 to go for Enamel Mug').waitFor();
+    await check(page, 'widgets-progress-steps');
 
     // A bad colour: the server's message at that field, nothing saved.
     await page.getByLabel('Bar colour').fill('green');
@@ -82,7 +107,8 @@ describe.skipIf(skipWithoutChromium())('merchant admin widgets, in Chromium', ()
     expect(saved.widgets._version).toBeGreaterThan(0);
     expect(saved.widgets.toast).toMatchObject({ message: 'Enjoy your {{giftTitle}}!', backgroundColor: '#7c3aed' });
     expect(saved.widgets.promoPopup.title).toBe('A tote bag on us');
-    expect(saved.widgets.progressBar.thresholds).toMatchObject([{ amountCents: 10000 }]);
+    // Nothing typed by hand: SPEC's thresholds field stays as it was (empty), unread.
+    expect(saved.widgets.progressBar.thresholds).toEqual([]);
 
     expect(errors).toEqual([]);
     await page.close();

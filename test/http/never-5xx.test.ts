@@ -93,7 +93,7 @@ const VALID_BODIES: Record<string, () => unknown> = {
   'PUT /widgets': () => ({
     toast: { enabled: false, message: 'added' },
     promoPopup: { title: 'Gift', imageUrl: '/gift.png', ctaUrl: 'https://shop.example/gift' },
-    progressBar: { thresholds: [{ amountCents: 5000, label: 'Mug', giftVariantId: variant }], message: 'more' },
+    progressBar: { thresholds: [{ amountCents: 5000 }], message: 'more' },
     giftChoice: { title: 'Pick' },
     reminder: { message: 'Remember' },
     customCode: { html: '<b>', css: 'b{}', js: '1' },

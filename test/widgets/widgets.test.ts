@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shops } from '../../src/db/schema.ts';
 import { DEFAULT_WIDGET_DOCUMENT, MINIMAL_WIDGET_DOCUMENT } from '../../src/widgets/schema.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
@@ -47,10 +49,7 @@ describe('PUT /widgets', () => {
     body.progressBar = {
       ...body.progressBar,
       enabled: true,
-      thresholds: [
-        { amountCents: 5000, label: 'Free mug', giftVariantId: 'gid://shopify/ProductVariant/11' },
-        { amountCents: 10000, label: 'Free bag', giftVariantId: null },
-      ],
+      thresholds: [{ amountCents: 5000 }, { amountCents: 10000 }],
     };
     body.customCode = { html: '<script>alert("as is")</script>', css: 'body { color: red }', js: 'window.x = 1;' };
 
@@ -81,10 +80,7 @@ describe('PUT /widgets', () => {
       toast: { ...DEFAULT_WIDGET_DOCUMENT.toast, enabled: true },
       progressBar: {
         ...DEFAULT_WIDGET_DOCUMENT.progressBar,
-        thresholds: [
-          { amountCents: 5000, label: '', giftVariantId: null },
-          { amountCents: 10000, label: '', giftVariantId: null },
-        ],
+        thresholds: [{ amountCents: 5000 }, { amountCents: 10000 }],
       },
     };
     const res = await put(shop, minimal);
@@ -138,9 +134,12 @@ describe('PUT /widgets', () => {
   // [case, where to write, what, the path the 400 names]
   it.each([
     ['a non-boolean toast.enabled', ['toast', 'enabled'], 'yes', ['toast', 'enabled']],
-    ['a negative threshold', ['progressBar', 'thresholds'], [{ amountCents: -1, label: 'x', giftVariantId: null }], ['progressBar', 'thresholds', 0, 'amountCents']],
-    ['a fractional threshold', ['progressBar', 'thresholds'], [{ amountCents: 1.5, label: 'x', giftVariantId: null }], ['progressBar', 'thresholds', 0, 'amountCents']],
-    ['a threshold without amountCents', ['progressBar', 'thresholds'], [{ label: 'x', giftVariantId: null }], ['progressBar', 'thresholds', 0, 'amountCents']],
+    ['a negative threshold', ['progressBar', 'thresholds'], [{ amountCents: -1 }], ['progressBar', 'thresholds', 0, 'amountCents']],
+    ['a fractional threshold', ['progressBar', 'thresholds'], [{ amountCents: 1.5 }], ['progressBar', 'thresholds', 0, 'amountCents']],
+    ['a threshold without amountCents', ['progressBar', 'thresholds'], [{}], ['progressBar', 'thresholds', 0, 'amountCents']],
+    // Removed by issue 23: the bar's steps and gifts come from the live rules.
+    ['a threshold label (removed)', ['progressBar', 'thresholds'], [{ amountCents: 1, label: 'Mug' }], ['progressBar', 'thresholds', 0]],
+    ['a threshold gift (removed)', ['progressBar', 'thresholds'], [{ amountCents: 1, giftVariantId: 'gid://shopify/ProductVariant/1' }], ['progressBar', 'thresholds', 0]],
     ['a non-string customCode.js', ['customCode', 'js'], 42, ['customCode', 'js']],
     ['an unknown key in a section', ['toast', 'enabeld'], true, ['toast']],
     ['an unknown section', ['banner'], {}, []],
@@ -151,7 +150,6 @@ describe('PUT /widgets', () => {
     ['a null where a default exists', ['promoPopup', 'title'], null, ['promoPopup', 'title']],
     ['a NUL in a text field', ['toast', 'message'], 'gift\u0000', ['toast', 'message']],
     ['a lone surrogate in customCode', ['customCode', 'html'], '<b>\uD800</b>', ['customCode', 'html']],
-    ['a NUL in a threshold label', ['progressBar', 'thresholds'], [{ amountCents: 1, label: '\u0000' }], ['progressBar', 'thresholds', 0, 'label']],
   ] as const)('rejects %s with 400 and its path', async (_name, where, value, path) => {
     const shop = await t.createShop('scale');
     const body = document() as unknown as Record<string, unknown>;
@@ -174,6 +172,18 @@ describe('PUT /widgets', () => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toBe('Invalid widget settings body');
+  });
+
+  it('reads a document saved with settings since removed without them, so it can be saved again', async () => {
+    const shop = await t.createShop('scale');
+    const old = { ...document(), progressBar: { ...document().progressBar, thresholds: [{ amountCents: 5000, label: 'Free mug', giftVariantId: 'gid://shopify/ProductVariant/11' }] } };
+    await t.ctx.db.update(shops).set({ widgets: old, widgetsVersion: 4 }).where(eq(shops.id, shop.id));
+    const read = (await get(shop)).json() as { widgets: typeof old & { _version: number } };
+    expect(read.widgets.progressBar.thresholds).toEqual([{ amountCents: 5000 }]);
+    expect(read.widgets._version).toBe(4);
+    const again = await put(shop, read.widgets);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().widgets.progressBar.thresholds).toEqual([{ amountCents: 5000 }]);
   });
 
   it("keeps each shop's widgets to itself", async () => {

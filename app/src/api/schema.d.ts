@@ -2436,10 +2436,6 @@ export interface operations {
                                 placement: "cart_drawer" | "cart_page" | "announcement_bar";
                                 thresholds: {
                                     amountCents: number;
-                                    /** @default  */
-                                    label: string;
-                                    /** @default null */
-                                    giftVariantId: (string & (unknown & unknown)) | null;
                                 }[];
                                 /** @default Spend {{remaining}} more to unlock your gift */
                                 message: string;
@@ -2784,10 +2780,6 @@ export interface operations {
                                 placement: "cart_drawer" | "cart_page" | "announcement_bar";
                                 thresholds: {
                                     amountCents: number;
-                                    /** @default  */
-                                    label: string;
-                                    /** @default null */
-                                    giftVariantId: (string & (unknown & unknown)) | null;
                                 }[];
                                 /** @default Spend {{remaining}} more to unlock your gift */
                                 message: string;
@@ -2920,10 +2912,6 @@ export interface operations {
                         placement?: "cart_drawer" | "cart_page" | "announcement_bar";
                         thresholds: {
                             amountCents: number;
-                            /** @default  */
-                            label?: string;
-                            /** @default null */
-                            giftVariantId?: (string & (unknown & unknown)) | null;
                         }[];
                         /** @default Spend {{remaining}} more to unlock your gift */
                         message?: string;
@@ -3039,10 +3027,6 @@ export interface operations {
                                 placement: "cart_drawer" | "cart_page" | "announcement_bar";
                                 thresholds: {
                                     amountCents: number;
-                                    /** @default  */
-                                    label: string;
-                                    /** @default null */
-                                    giftVariantId: (string & (unknown & unknown)) | null;
                                 }[];
                                 /** @default Spend {{remaining}} more to unlock your gift */
                                 message: string;

@@ -3,9 +3,10 @@
  * live preview drawn by the storefront package's own renderers (toast, progress bar, promo
  * popup, gift choice, reminder), each in its shadow root inside a preview box of this page.
  * `customCode` is edited here on every plan; GET /rules delivers it on Scale only, so below
- * Scale the section says so.
+ * Scale the section says so. The progress bar's steps are not edited here: they are the live
+ * rules' subtotal thresholds (ProgressSteps.tsx), shown read-only with a link to each rule.
  */
-import { Banner, BlockStack, Box, Button, Card, Checkbox, FormLayout, InlineStack, Layout, Page, Select, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
+import { Banner, BlockStack, Button, Card, Checkbox, FormLayout, InlineStack, Layout, Page, Select, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { openGiftChoice } from '../../../packages/storefront/src/widgets/gift-choice.ts';
 import { hideProgressBar, renderProgressBar } from '../../../packages/storefront/src/widgets/progress-bar.ts';
@@ -15,6 +16,8 @@ import { showToast } from '../../../packages/storefront/src/widgets/toast.ts';
 import { api, errorText } from '../api/client.ts';
 import type { Widgets } from '../api/client.ts';
 import { Notice } from '../Notice.tsx';
+import { ProgressSteps, liveSteps } from './ProgressSteps.tsx';
+import type { ListedStep, LiveRule } from './ProgressSteps.tsx';
 import type { NoticeText } from '../Notice.tsx';
 
 type SectionKey = 'toast' | 'promoPopup' | 'progressBar' | 'giftChoice' | 'reminder';
@@ -43,7 +46,7 @@ const SECTIONS: Array<{ key: SectionKey; title: string; fields: Field[] }> = [
     fields: [
       { key: 'enabled', label: 'Show the progress bar', kind: 'bool' },
       { key: 'placement', label: 'Progress bar placement', kind: 'select', options: ['cart_drawer', 'cart_page', 'announcement_bar'] },
-      { key: 'message', label: 'Progress message', kind: 'text', help: '{{remaining}} is replaced by the amount left' },
+      { key: 'message', label: 'Progress message', kind: 'text', help: '{{remaining}} is replaced by the amount left, {{gift}} by the next step’s gift' },
       { key: 'completedMessage', label: 'Completed message', kind: 'text' },
       { key: 'barColor', label: 'Bar colour', kind: 'color' },
       { key: 'backgroundColor', label: 'Bar background colour', kind: 'color' },
@@ -91,18 +94,28 @@ const SECTIONS: Array<{ key: SectionKey; title: string; fields: Field[] }> = [
 
 type Preview = SectionKey;
 
+/** The live rules and the names of their gifts, for the progress bar's steps and its preview. */
+type Live = { rules: LiveRule[]; titles: Record<string, string> };
+
+/** A rule for the preview when no live rule has a threshold yet: spend 50.00, get a gift. */
+const SAMPLE_RULE = { id: 'preview', conditionTree: { type: 'cart.subtotal_gte', value: 5000 }, giftConfig: { gifts: [{ variantId: 'preview' }] } };
+
 /** Draws one widget with the storefront's renderer into `host` (a transformed box: `fixed` stays inside). */
-function drawPreview(host: HTMLElement, widgets: Widgets, which: Preview, currency: string): void {
+function drawPreview(host: HTMLElement, widgets: Widgets, which: Preview, currency: string, live: Live | undefined): void {
   host.replaceChildren();
   hideProgressBar();
   hideReminder();
   const holder = document.createElement('div');
   host.append(holder);
-  if (which === 'toast') showToast({ ...widgets.toast, durationMs: 3_600_000 }, 'Mug', holder);
+  if (which === 'toast') showToast({ ...widgets.toast, durationMs: 3_600_000 }, 'Mug', undefined, holder);
   else if (which === 'progressBar') {
     holder.setAttribute('data-svc-gifts-progress', '');
-    const first = widgets.progressBar.thresholds[0]?.amountCents ?? 5000;
-    renderProgressBar(widgets.progressBar, Math.round(first * 0.6), currency, currency);
+    // The storefront's own steps, from the live rules, shown 60 % of the way to the first.
+    const rules = live && liveSteps(live.rules).length > 0 ? live.rules : [SAMPLE_RULE];
+    const results = rules.map((rule) => ({ ruleId: rule.id, campaignId: '', matched: false, reasons: ['subtotal_below_threshold'] }));
+    const first = live ? (liveSteps(live.rules)[0]?.value ?? 5000) : 5000;
+    const view = { subtotal: Math.round(first * 0.6), currency, baseCurrency: currency, market: undefined, locale: undefined, rules, results, giftTitles: { preview: 'Mug', ...live?.titles } };
+    renderProgressBar(widgets.progressBar, view);
   } else if (which === 'promoPopup') openPromoPopup(widgets.promoPopup, { parent: holder, focus: false });
   else if (which === 'giftChoice')
     openGiftChoice(
@@ -128,6 +141,7 @@ export function WidgetsPage() {
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [notice, setNotice] = useState<NoticeText | undefined>();
   const [preview, setPreview] = useState<Preview>('toast');
+  const [live, setLive] = useState<Live | undefined>();
   const previewRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -141,15 +155,22 @@ export function WidgetsPage() {
         setCurrency(data.shop.currency);
       }
     });
+    // The bar's steps: the live rules, their gifts named from the catalog.
+    void Promise.all([api.GET('/app/api/v1/rules'), api.GET('/app/api/v1/catalog/products', { params: { query: { limit: 100 } } })]).then(([rules, catalog]) => {
+      const titles: Record<string, string> = {};
+      for (const product of catalog.data?.products ?? [])
+        for (const variant of product.variants) titles[variant.id] = variant.title === 'Default Title' || variant.title.trim() === '' ? product.title : `${product.title} – ${variant.title}`;
+      setLive({ rules: rules.data?.rules ?? [], titles });
+    });
   }, []);
 
   useEffect(() => {
     const host = previewRef.current;
     if (!host || !widgets) return;
     // Debounced a little so typing does not redraw on every key.
-    const timer = setTimeout(() => drawPreview(host, widgets, preview, currency), 150);
+    const timer = setTimeout(() => drawPreview(host, widgets, preview, currency, live), 150);
     return () => clearTimeout(timer);
-  }, [widgets, preview, currency]);
+  }, [widgets, preview, currency, live]);
   useEffect(
     () => () => {
       hideProgressBar();
@@ -220,13 +241,7 @@ export function WidgetsPage() {
     );
   };
 
-  const thresholds = widgets.progressBar.thresholds;
-  const setThreshold = (index: number, key: 'amountCents' | 'label' | 'giftVariantId', value: unknown) =>
-    set(
-      'progressBar',
-      'thresholds',
-      thresholds.map((item, i) => (i === index ? { ...item, [key]: value } : item)),
-    );
+  const steps: ListedStep[] | undefined = live && liveSteps(live.rules);
 
   return (
     <Page title="Widgets" subtitle="What shoppers see on the storefront" primaryAction={{ content: 'Save widgets', onAction: () => void save(), loading: saving }}>
@@ -246,30 +261,7 @@ export function WidgetsPage() {
                     </Button>
                   </InlineStack>
                   <FormLayout>{section.fields.map((spec) => field(section.key, spec))}</FormLayout>
-                  {section.key === 'progressBar' && (
-                    <BlockStack gap="200">
-                      <Text as="h3" variant="headingSm">
-                        Thresholds
-                      </Text>
-                      {thresholds.map((item, index) => (
-                        <Box key={index} padding="200" borderWidth="025" borderColor="border" borderRadius="200">
-                          <FormLayout>
-                            <FormLayout.Group condensed>
-                              <TextField label={`Threshold ${index + 1} amount (minor units)`} type="number" value={String(item.amountCents)} onChange={(next) => setThreshold(index, 'amountCents', Number(next))} autoComplete="off" error={fieldErrors[`progressBar.thresholds.${index}.amountCents`]} />
-                              <TextField label={`Threshold ${index + 1} label`} value={item.label ?? ''} onChange={(next) => setThreshold(index, 'label', next)} autoComplete="off" />
-                            </FormLayout.Group>
-                            <TextField label={`Threshold ${index + 1} gift variant`} value={item.giftVariantId ?? ''} onChange={(next) => setThreshold(index, 'giftVariantId', next === '' ? null : next)} autoComplete="off" placeholder="gid://shopify/ProductVariant/1" error={fieldErrors[`progressBar.thresholds.${index}.giftVariantId`]} />
-                            <Button variant="plain" tone="critical" onClick={() => set('progressBar', 'thresholds', thresholds.filter((_, i) => i !== index))}>
-                              {`Remove threshold ${index + 1}`}
-                            </Button>
-                          </FormLayout>
-                        </Box>
-                      ))}
-                      <InlineStack>
-                        <Button onClick={() => set('progressBar', 'thresholds', [...thresholds, { amountCents: 5000, label: '', giftVariantId: null }])}>Add a threshold</Button>
-                      </InlineStack>
-                    </BlockStack>
-                  )}
+                  {section.key === 'progressBar' && <ProgressSteps steps={steps} currency={currency} titles={live?.titles ?? {}} />}
                 </BlockStack>
               </Card>
             ))}

@@ -1,10 +1,45 @@
 /**
- * The progress bar's model (pure): how far the cart is toward the next threshold of
- * `widgets.progressBar.thresholds` and what is left to spend.
+ * The progress bar's model (pure): the steps the live rules give (each `cart.subtotal_gte`
+ * threshold resolved for the shopper's cart, with the rule's gifts), how far the cart is toward
+ * the next one and what is left to spend.
  */
-import { minorUnitExponent } from '@gcrs/engine/planner';
+import { minorUnitExponent, normaliseCurrency, thresholdResolver } from '@gcrs/engine/planner';
+import type { ConditionNode, RuleResult, ThresholdPlace } from '@gcrs/engine/planner';
 
-export type ProgressThreshold = { amountCents: number; label?: string; giftVariantId?: string | null };
+/** One step of the bar: a threshold in minor units of the cart currency and what it unlocks. */
+export type ProgressThreshold = { amountCents: number; ruleId?: string; gifts?: string[] };
+
+/** The parts of a payload rule the steps are read from. */
+export type StepRule = { id: string; conditionTree: unknown; giftConfig?: { gifts?: Array<{ variantId: string }> } };
+
+/**
+ * The bar's steps for one cart: for each live rule still open to this shopper (it matched, or
+ * failed on its subtotal: not skipped, limited, suppressed, or failed on another condition),
+ * its `cart.subtotal_gte` thresholds outside any NOT, resolved like the rule resolves them
+ * (market override, currency override, else `value` in the base currency; none: no step), the
+ * largest when it has several. Steps at the same amount are merged; sorted by amount.
+ *
+ * @example progressSteps(rules, results, { currency: 'EUR', baseCurrency: 'USD', marketHandle: undefined })
+ */
+export function progressSteps(rules: readonly StepRule[], results: readonly RuleResult[], place: ThresholdPlace): ProgressThreshold[] {
+  const where = { currency: normaliseCurrency(place.currency), baseCurrency: normaliseCurrency(place.baseCurrency), marketHandle: place.marketHandle?.trim().toLowerCase() };
+  const steps = new Map<number, ProgressThreshold>();
+  for (const rule of rules) {
+    const result = results.find((candidate) => candidate.ruleId === rule.id);
+    if (result === undefined || !(result.matched || result.reasons.includes('subtotal_below_threshold'))) continue;
+    let amount = -1;
+    for (const leaf of subtotalLeaves(rule.conditionTree)) {
+      const resolved = thresholdResolver(leaf)(where);
+      // As the rule itself: a negative, NaN or infinite candidate fails closed (no step).
+      if (typeof resolved === 'number' && Number.isFinite(resolved) && resolved > amount) amount = resolved;
+    }
+    if (amount < 0) continue;
+    const step = steps.get(amount) ?? { amountCents: amount, ruleId: rule.id, gifts: [] };
+    for (const gift of rule.giftConfig?.gifts ?? []) if (!step.gifts?.includes(gift.variantId)) step.gifts?.push(gift.variantId);
+    steps.set(amount, step);
+  }
+  return [...steps.values()].sort((a, b) => a.amountCents - b.amountCents);
+}
 
 export type Progress = {
   /** The next threshold not reached yet, or undefined when every one is reached. */
@@ -15,6 +50,25 @@ export type Progress = {
   percent: number;
   complete: boolean;
 };
+
+/** A `cart.subtotal_gte` leaf of a payload rule. */
+export type SubtotalLeaf = Extract<ConditionNode, { type: 'cart.subtotal_gte' }>;
+
+/**
+ * The `cart.subtotal_gte` leaves of a condition tree outside any NOT (a negated threshold is
+ * no step toward a gift), in any order.
+ *
+ * @example subtotalLeaves({ type: 'AND', children: [{ type: 'cart.subtotal_gte', value: 5000 }] }) // [that leaf]
+ */
+export function subtotalLeaves(tree: unknown): SubtotalLeaf[] {
+  const leaves: SubtotalLeaf[] = [];
+  const pending: unknown[] = [tree];
+  for (let node = pending.pop() as ConditionNode | undefined; node !== undefined; node = pending.pop() as ConditionNode | undefined) {
+    if (node.type === 'AND' || node.type === 'OR') pending.push(...node.children);
+    else if (node.type === 'cart.subtotal_gte') leaves.push(node);
+  }
+  return leaves;
+}
 
 /**
  * @example progressToward(3000, [{ amountCents: 5000 }]) // { next: { amountCents: 5000 }, remaining: 2000, percent: 60, complete: false }

@@ -2,40 +2,19 @@ import type { LeafOf } from '../schema/leaf-node.ts';
 import type { LeafOutcome } from './outcomes.ts';
 import * as OUTCOME from './outcome-table.ts';
 import type { PreparedContext } from './prepare-context.ts';
-import { normaliseCurrency } from './prepare-context.ts';
 import type { LeafPredicate } from './leaf-predicate.ts';
-import { isValidThreshold, ownEntries } from './leaf-predicate.ts';
+import { isValidThreshold } from './leaf-predicate.ts';
+import { thresholdResolver } from './threshold.ts';
 
 type ThresholdLeaf = LeafOf<'cart.subtotal_gte' | 'cart.subtotal_lte' | 'cart.total_gte'>;
 
-// Threshold resolution, SPEC "cart.subtotal_gte": first hit wins, (1) marketOverrides of
-// the active market, (2) currencyOverrides of the cart currency, (3) value, only in the
-// base currency. Keys compare case-insensitively (market handles lowercased, currency
-// codes uppercased), like market.handle_in does. A candidate that is negative, NaN or
-// infinite fails closed rather than falling through to the next step.
+// A resolved candidate that is negative, NaN or infinite fails closed rather than falling
+// through to the next step; no candidate (a foreign cart currency without an override) too.
 function compileThreshold(leaf: ThresholdLeaf): (ctx: PreparedContext) => number | LeafOutcome {
-  const markets = new Map<string, unknown>();
-  for (const [handle, amount] of ownEntries(leaf.marketOverrides)) {
-    const key = handle.trim().toLowerCase();
-    if (!markets.has(key)) markets.set(key, amount);
-  }
-  const currencies = new Map<string, unknown>();
-  for (const [code, amount] of ownEntries(leaf.currencyOverrides)) {
-    const key = normaliseCurrency(code);
-    if (!currencies.has(key)) currencies.set(key, amount);
-  }
-  const value: unknown = leaf.value;
+  const resolve = thresholdResolver(leaf);
   return (ctx) => {
-    let candidate: unknown;
-    if (ctx.marketHandle !== undefined && markets.has(ctx.marketHandle)) {
-      candidate = markets.get(ctx.marketHandle);
-    } else if (currencies.has(ctx.currency)) {
-      candidate = currencies.get(ctx.currency);
-    } else if (ctx.currency === ctx.baseCurrency) {
-      candidate = value;
-    } else {
-      return OUTCOME.foreignCurrency;
-    }
+    const candidate = resolve(ctx);
+    if (candidate === undefined) return OUTCOME.foreignCurrency;
     return isValidThreshold(candidate) ? candidate : OUTCOME.invalidThreshold;
   };
 }

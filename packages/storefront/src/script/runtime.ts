@@ -10,12 +10,13 @@ import type { CartOperation, ChooseOperation, CompiledRules, RuleResult, RulesPa
 import type { AjaxCart } from '../ajax-cart.ts';
 import { cartStateKey, merchandiseSubtotal } from '../ajax-cart.ts';
 import { addRequest } from '../cart-actions.ts';
+import type { AddRequest } from '../cart-actions.ts';
+import type { StepRule } from '../progress.ts';
 import { runCartPass } from '../cart-pass.ts';
 import { storefrontEvent } from '../events.ts';
 import type { StorefrontEvent, StorefrontEventType } from '../events.ts';
 import { createRefusals } from '../retry.ts';
 import type { ScriptConfig } from '../script-config.ts';
-import { hideProgressBar } from '../widgets/progress-bar.ts';
 import type { WidgetSettings } from '../widgets/settings.ts';
 import { enabledSection } from '../widgets/settings.ts';
 import type { CartClient } from './cart-client.ts';
@@ -72,8 +73,8 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   /** A chosen gift was added since the last pass: that pass reports the cart as changed. */
   let changedSincePass = false;
   let again = false;
-  /** The progress bar's chunk was asked for: every later draw goes through it, in order. */
-  let progressAsked = false;
+  /** A toast was shown: every pass tells it the cart, so it goes with its gift line. */
+  let toastShown = false;
 
   const eventOf = (type: StorefrontEventType, gift: { campaignId: string; ruleId: string; variantId: string }): StorefrontEvent =>
     storefrontEvent(type, gift, { cartToken: lastCart?.token, collectCartTokens });
@@ -98,12 +99,14 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     return redemptions;
   }
 
-  function toast(added: unknown, fallbackTitle: string | undefined): void {
+  function toast(added: unknown, request: AddRequest): void {
     const settings = enabledSection(widgets, 'toast');
     if (settings === undefined) return;
+    const line = request.body.items[0];
     const item = (added as { items?: Array<{ product_title?: string; title?: string }> } | null)?.items?.[0];
-    const title = item?.product_title ?? item?.title ?? fallbackTitle ?? 'A free gift';
-    deps.loadWidgets().then((chunk) => chunk.toast(settings, title), report);
+    const title = item?.product_title ?? item?.title ?? line?.properties._svc_title ?? 'A free gift';
+    toastShown = true;
+    deps.loadWidgets().then((chunk) => chunk.toast(settings, title, { ruleId: request.gift.ruleId, variantId: String(line?.id) }), report);
   }
 
   async function runPass(): Promise<void> {
@@ -128,7 +131,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
         : {}),
     });
     client.sendEvents(outcome.events);
-    for (const { request, body } of outcome.added) if (request.kind === 'add') toast(body, request.body.items[0]?.properties._svc_title);
+    for (const { request, body } of outcome.added) if (request.kind === 'add') toast(body, request);
     const changed = outcome.changed || changedSincePass;
     changedSincePass = false;
     const cart = outcome.cart;
@@ -151,15 +154,22 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
 
   function renderWidgets(cart: AjaxCart, rules: CompiledRules): void {
     const progress = enabledSection(widgets, 'progressBar');
-    const currency = (config.currency ?? cart.currency ?? '').toUpperCase();
-    const baseCurrency = rules.baseCurrency.toUpperCase();
-    // No bar to draw (none asked, or a cart in another currency) and none drawn: no chunk.
-    if (!progressAsked && (progress === undefined || progress.thresholds.length === 0 || currency !== baseCurrency)) hideProgressBar();
-    else if (progress !== undefined) {
-      progressAsked = true;
-      const subtotal = merchandiseSubtotal(cart, rules.useDiscountedPrices);
-      deps.loadProgress().then((chunk) => chunk.render(progress, subtotal, currency, baseCurrency, config.locale), report);
+    // The bar's steps come from the live rules, resolved for this cart in the chunk, which
+    // hides the bar when no rule has a threshold in the cart's currency.
+    if (progress !== undefined) {
+      const view = {
+        subtotal: merchandiseSubtotal(cart, rules.useDiscountedPrices),
+        currency: (config.currency ?? cart.currency ?? '').toUpperCase(),
+        baseCurrency: rules.baseCurrency.toUpperCase(),
+        market: config.market,
+        locale: config.locale,
+        rules: payload.rules as StepRule[],
+        results: lastResult?.results ?? [],
+        giftTitles: payload.giftTitles ?? {},
+      };
+      deps.loadProgress().then((chunk) => chunk.render(progress, view), report);
     }
+    if (toastShown) deps.loadWidgets().then((chunk) => chunk.cart(cart.items), report);
     // The choice and the reminder wait for the shopper: their code is fetched when a choice
     // waits, and told each pass after that (an empty list withdraws what they show).
     const wanted = enabledSection(widgets, 'giftChoice') ?? enabledSection(widgets, 'reminder');
@@ -180,7 +190,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     if (outcome.kind === 'ok') {
       changedSincePass = true;
       events.push(eventOf('gift_added', request.gift));
-      toast(outcome.body, operation.attributes._svc_title);
+      toast(outcome.body, request);
     } else if (outcome.kind === 'refused' && lastCart !== undefined) {
       refusals.refuse(cartStateKey(lastCart), option.variantId);
     }

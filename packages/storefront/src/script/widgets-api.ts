@@ -7,6 +7,8 @@
  * `?svc_debug=1` console). Types only: nothing here is in any bundle.
  */
 import type { CartOperation, ChooseOperation, EvaluationContext, RedemptionCounts, RuleResult, RulesPayloadInput } from '@gcrs/engine/planner';
+import type { AjaxCartItem } from '../ajax-cart.ts';
+import type { StepRule } from '../progress.ts';
 import type { CustomCode, ProgressBarSettings, PromoPopupSettings, ToastSettings, WidgetSettings } from '../widgets/settings.ts';
 
 /** What the first load lends the gift choice. */
@@ -20,8 +22,13 @@ export type ChoiceHost = {
   shown(operation: ChooseOperation): void;
 };
 
+/** The gift line a toast speaks of: it goes when no cart line has this rule and variant (numeric id). */
+export type ToastGift = { ruleId: string; variantId: string };
+
 export type WidgetsChunk = {
-  toast(settings: ToastSettings, giftTitle: string): void;
+  toast(settings: ToastSettings, giftTitle: string, gift: ToastGift): void;
+  /** After each pass of a page that showed a toast: removes it when its gift line left the cart. */
+  cart(items: AjaxCartItem[]): void;
   /** The promo popup now (once per session when the settings say so). */
   promo(settings: PromoPopupSettings): void;
   customCode(code: CustomCode): void;
@@ -29,9 +36,24 @@ export type WidgetsChunk = {
   choices(host: ChoiceHost): (pending: ChooseOperation[]) => void;
 };
 
+/** What the progress bar is drawn from: the cart, where it is, and the live rules with this pass's results. */
+export type ProgressView = {
+  /** The non-gift subtotal, minor units of `currency`. */
+  subtotal: number;
+  /** The cart currency and the shop's, upper-case. */
+  currency: string;
+  baseCurrency: string;
+  market: string | undefined;
+  locale: string | undefined;
+  rules: StepRule[];
+  results: RuleResult[];
+  /** Gift variant id → the name a shopper reads (the payload's `giftTitles`). */
+  giftTitles: Record<string, string>;
+};
+
 export type ProgressChunk = {
-  /** Draws (or hides, for a cart in another currency than the thresholds') the bar. */
-  render(settings: ProgressBarSettings, subtotal: number, currency: string, baseCurrency: string, locale?: string): void;
+  /** Draws the bar toward the next step of the live rules, or hides it when there is none for this cart. */
+  render(settings: ProgressBarSettings, view: ProgressView): void;
 };
 
 /** What the first load evaluated in one plan, for the debug console to trace again. */

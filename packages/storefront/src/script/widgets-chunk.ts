@@ -5,12 +5,13 @@
  */
 import { injectCustomCode } from '../widgets/custom-code.ts';
 import { showPromoPopup } from '../widgets/promo-popup.ts';
-import { showToast } from '../widgets/toast.ts';
+import { showToast, toastCart } from '../widgets/toast.ts';
 import { createChoices } from './choices.ts';
 import type { WidgetsChunk } from './widgets-api.ts';
 
 const chunk: WidgetsChunk = {
-  toast: (settings, giftTitle) => showToast(settings, giftTitle),
+  toast: (settings, giftTitle, gift) => showToast(settings, giftTitle, gift),
+  cart: toastCart,
   promo: showPromoPopup,
   customCode: injectCustomCode,
   choices: createChoices,

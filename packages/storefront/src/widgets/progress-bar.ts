@@ -1,24 +1,30 @@
 /**
- * The progress bar toward the next threshold (`widgets.progressBar`), with the amount left
- * to spend. It goes into the theme's `[data-svc-gifts-progress]` element when there is one
+ * The progress bar toward the next step of the live rules (`widgets.progressBar`, steps from
+ * progress.ts), with the amount left to spend and the gift it unlocks. It goes into the theme's `[data-svc-gifts-progress]` element when there is one
  * (a cart drawer or cart page section), else it is fixed to the top of the page.
  */
-import { fillTemplate, formatMoney, progressToward } from '../progress.ts';
+import { fillTemplate, formatMoney, progressSteps, progressToward } from '../progress.ts';
+import type { ProgressView } from '../script/widgets-api.ts';
 import { h, removeHost, shadowHost } from './dom.ts';
 import type { ProgressBarSettings } from './settings.ts';
 
 const HOST = 'svc-gifts-progress';
 
 /**
- * Renders (or hides, when the cart is in another currency than the thresholds') the bar;
- * amounts in `locale` (the embed's `data-locale`), else the page's `lang`.
+ * Renders the bar, or hides it when no live rule has a threshold for this cart (none in its
+ * currency: no override and not the base currency); amounts in `view.locale` (the embed's
+ * `data-locale`), else the page's `lang`.
  */
-export function renderProgressBar(settings: ProgressBarSettings, subtotal: number, currency: string, baseCurrency: string, locale?: string): void {
-  if (currency !== baseCurrency || settings.thresholds.length === 0) {
+export function renderProgressBar(settings: ProgressBarSettings, view: ProgressView): void {
+  const { currency } = view;
+  const steps = progressSteps(view.rules, view.results, { currency, baseCurrency: view.baseCurrency, marketHandle: view.market });
+  if (steps.length === 0) {
     removeHost(HOST);
     return;
   }
-  const progress = progressToward(subtotal, settings.thresholds);
+  const progress = progressToward(view.subtotal, steps);
+  const gift = (progress.next?.gifts ?? []).map((id) => view.giftTitles[id] ?? 'a free gift').join(', ') || 'a free gift';
+  const locale = view.locale;
   const target = document.querySelector('[data-svc-gifts-progress]');
   const fixed = target === null ? 'position:fixed;top:0;left:0;right:0;z-index:2147482000;' : '';
   const root = shadowHost(
@@ -29,7 +35,7 @@ export function renderProgressBar(settings: ProgressBarSettings, subtotal: numbe
   );
   const message = progress.complete
     ? (settings.completedMessage ?? 'You unlocked a free gift!')
-    : fillTemplate(settings.message ?? 'Spend {{remaining}} more to unlock your gift', { remaining: formatMoney(progress.remaining, currency, locale || document.documentElement.lang || undefined) });
+    : fillTemplate(settings.message ?? 'Spend {{remaining}} more to unlock your gift', { remaining: formatMoney(progress.remaining, currency, locale || document.documentElement.lang || undefined), gift });
   const label = h('p', { id: 'svc-progress-label', style: 'margin:0' }, message);
   const track = h(
     'div',
@@ -44,7 +50,7 @@ export function renderProgressBar(settings: ProgressBarSettings, subtotal: numbe
     },
     h('div', { class: 'fill', style: `width:${progress.percent}%;background:${settings.barColor ?? '#16a34a'}` }),
   );
-  root.append(h('div', { class: 'bar', 'data-remaining': String(progress.remaining) }, label, track));
+  root.append(h('div', { class: 'bar', 'data-remaining': String(progress.remaining), 'data-next': String(progress.next?.amountCents ?? '') }, label, track));
 }
 
 export function hideProgressBar(): void {

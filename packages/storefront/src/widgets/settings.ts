@@ -3,8 +3,6 @@
  * src/widgets/schema.ts, fills every default before delivery). Each section is used only
  * when `enabled`; `customCode` arrives only on the Scale plan.
  */
-import type { ProgressThreshold } from '../progress.ts';
-
 export type ToastSettings = { enabled: boolean; position?: string; durationMs?: number; message?: string; backgroundColor?: string; textColor?: string };
 export type PromoPopupSettings = {
   enabled: boolean;
@@ -20,7 +18,6 @@ export type PromoPopupSettings = {
 export type ProgressBarSettings = {
   enabled: boolean;
   placement?: 'cart_drawer' | 'cart_page' | 'announcement_bar';
-  thresholds: ProgressThreshold[];
   message?: string;
   completedMessage?: string;
   barColor?: string;

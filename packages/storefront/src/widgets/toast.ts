@@ -1,5 +1,11 @@
-/** The toast shown when a gift is added (`widgets.toast`). */
+/**
+ * The toast shown when a gift is added (`widgets.toast`). It speaks of one gift line, so it
+ * goes as soon as a pass finds that line gone from the cart (the shopper removed it, or the
+ * cart fell below the rule and the script removed it), before `durationMs` is up.
+ */
+import type { AjaxCartItem } from '../ajax-cart.ts';
 import { fillTemplate } from '../progress.ts';
+import type { ToastGift } from '../script/widgets-api.ts';
 import { CONTROLS_CSS } from './dialog.ts';
 import { h, removeHost, shadowHost } from './dom.ts';
 import type { ToastSettings } from './settings.ts';
@@ -14,9 +20,12 @@ const POSITIONS: Record<string, string> = {
   'bottom-right': 'bottom:16px;right:16px',
 };
 let timer: ReturnType<typeof setTimeout> | undefined;
+/** The gift line the toast on screen speaks of. */
+let shownGift: ToastGift | undefined;
 
 /** Shows `settings.message` with `{{giftTitle}}` filled, for `durationMs`, in a polite live region. */
-export function showToast(settings: ToastSettings, giftTitle: string, parent: Element = document.body): void {
+export function showToast(settings: ToastSettings, giftTitle: string, gift?: ToastGift, parent: Element = document.body): void {
+  shownGift = gift;
   const position = POSITIONS[settings.position ?? 'bottom-right'] ?? POSITIONS['bottom-right'];
   const root = shadowHost(
     HOST,
@@ -36,4 +45,16 @@ export function showToast(settings: ToastSettings, giftTitle: string, parent: El
   root.append(toast);
   clearTimeout(timer);
   timer = setTimeout(() => removeHost(HOST), settings.durationMs ?? 4000);
+}
+
+/**
+ * Removes the toast when no line of `items` is its gift (same variant, same rule).
+ *
+ * @example toastCart(cart.items) // after each pass
+ */
+export function toastCart(items: readonly AjaxCartItem[]): void {
+  const gift = shownGift;
+  if (gift === undefined || items.some((item) => String(item.id) === gift.variantId && item.properties?._svc_rule_id === gift.ruleId)) return;
+  shownGift = undefined;
+  removeHost(HOST);
 }
