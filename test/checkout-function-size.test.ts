@@ -5,22 +5,26 @@
 import fc from 'fast-check';
 import {
   CONFIG_METAFIELD_KEYS,
+  FUNCTION_INPUT_LIMIT_BYTES,
+  FUNCTION_INPUT_LINES,
   FUNCTION_OUTPUT_LIMIT_BYTES,
   buildCheckoutConfig,
   decodeTree,
   encodeTree,
+  estimateFunctionInput,
   fitOutput,
+  inputSizeParts,
   joinCheckoutConfig,
   runGiftDiscount,
   splitCheckoutConfig,
 } from '@gcrs/engine/checkout';
-import type { CheckoutFunctionConfig, GiftDiscountCandidate, GiftFunctionInput } from '@gcrs/engine/checkout';
+import type { CheckoutFunctionConfig, GiftDiscountCandidate, GiftFunctionInput, InputSizeParts } from '@gcrs/engine/checkout';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFunction } from '../scripts/build-function.ts';
 import { loadFunctionInQuickJs } from '../dev/checkout/quickjs-function.ts';
 import type { QuickJsFunction } from '../dev/checkout/quickjs-function.ts';
-import { cartLineId, deepShopConfig, fullInput, manyGiftsCart, withRealId } from './support/checkout-deep-shop.ts';
-import { functionInput, giftLine, hundredRuleConfig, plainLine, shopPayload } from './support/checkout-shop.ts';
+import { cartLineId, collectionGid, deepShopConfig, fullInput, manyGiftsCart, withRealId } from './support/checkout-deep-shop.ts';
+import { campaignIdOf, functionInput, giftLine, hundredRuleConfig, plainLine, ruleIdOf, shopPayload } from './support/checkout-shop.ts';
 
 type Result = { operations: Array<{ productDiscountsAdd: { candidates: GiftDiscountCandidate[] } }> };
 
@@ -208,5 +212,42 @@ describe('the input at 200 lines (platform: 128,000 bytes)', () => {
     console.log(`200-line input: ${none} bytes with no collection asked, ${one} with one, ${two} with two (limit 128000)`);
     expect(one).toBeLessThanOrEqual(128_000);
     expect(two - one).toBeGreaterThan(14_000);
+  });
+
+  // fullInput's configuration, tags and counts, as the estimate reads them from a build.
+  const parts = (collections: number): InputSizeParts => ({
+    metafieldBytes: deepShopConfig(100).metafields.map((m) => m.bytes),
+    tags: Array.from({ length: 20 }, (_, i) => `tag-${i}`),
+    collectionIds: Array.from({ length: collections }, (_, i) => collectionGid(i)),
+    limitedRules: 100,
+  });
+  /** fullInput with a claim on every line: every line as large as the estimate counts it. */
+  const everyLineClaimed = (collections: number) => {
+    const input = fullInput(collections);
+    const lines = input.cart.lines.map((line) => ({ ...line, campaignId: line.campaignId ?? { value: campaignIdOf(0) }, ruleId: line.ruleId ?? { value: ruleIdOf(0) } }));
+    return { ...input, cart: { ...input.cart, lines } };
+  };
+
+  it.each([0, 1, 2, 5])('the estimate with %i collections asked: at least the real input, within 1,100 bytes (+ 2 a line per collection) of one whose every line is claimed', (collections) => {
+    const estimate = estimateFunctionInput(parts(collections));
+    const real = Buffer.byteLength(JSON.stringify(fullInput(collections)));
+    const claimed = Buffer.byteLength(JSON.stringify(everyLineClaimed(collections)));
+    expect(everyLineClaimed(collections).cart.lines).toHaveLength(FUNCTION_INPUT_LINES);
+    expect(estimate).toMatchObject({ limit: FUNCTION_INPUT_LIMIT_BYTES, lines: 200, collections });
+    expect(estimate.bytes).toBeGreaterThanOrEqual(claimed);
+    expect(claimed).toBeGreaterThan(real);
+    // The slack: room for longer prices, ids and rates; per collection, `false` for `true` and the comma after it, a line.
+    expect(estimate.bytes - claimed).toBeLessThanOrEqual(1_100 + 2 * FUNCTION_INPUT_LINES * collections);
+  });
+
+  it('over the limit exactly where the real input is: both metafields full, one collection fits, two do not', () => {
+    const over = (collections: number) => estimateFunctionInput(parts(collections)).bytes > FUNCTION_INPUT_LIMIT_BYTES;
+    expect([0, 1, 2].map(over)).toEqual([false, false, true]);
+    expect(Buffer.byteLength(JSON.stringify(everyLineClaimed(2)))).toBeGreaterThan(FUNCTION_INPUT_LIMIT_BYTES);
+    // From a build: the deep shop's rules name 7 collections (r % 7), its counts none.
+    const built = deepShopConfig(100);
+    expect(inputSizeParts(built)).toEqual({ ...parts(7), tags: built.variables.tags, collectionIds: built.variables.collectionIds, limitedRules: 0 });
+    expect(estimateFunctionInput(inputSizeParts(built)).collections).toBe(7);
+    expect(over(7)).toBe(true);
   });
 });

@@ -16,3 +16,15 @@ export { LEAF_CODEC, decodeTree, encodeTree } from './checkout/compact-tree.ts';
 export { CONFIG_METAFIELD_KEYS, joinCheckoutConfig, splitCheckoutConfig } from './checkout/config-metafields.ts';
 export type { ConfigContinuation, ConfigMetafield, ConfigMetafieldKey } from './checkout/config-metafields.ts';
 export { FUNCTION_OUTPUT_LIMIT_BYTES, fitOutput } from './checkout/fit-output.ts';
+export {
+  FUNCTION_INPUT_LIMIT_BYTES,
+  FUNCTION_INPUT_LINES,
+  INPUT_ENVELOPE_BYTES,
+  INPUT_LINE_BYTES,
+  INPUT_MEMBERSHIP_BYTES,
+  INPUT_REDEMPTION_BYTES,
+  INPUT_TAG_BYTES,
+  estimateFunctionInput,
+  inputSizeParts,
+} from './checkout/input-size.ts';
+export type { InputSizeEstimate, InputSizeParts } from './checkout/input-size.ts';
