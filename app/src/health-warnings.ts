@@ -32,6 +32,8 @@ export function warningSentence(warning: HealthWarning, ruleName: (ruleId: strin
       return warning.reason === 'market_condition'
         ? `${who} names a market, which the checkout cannot check: its gift would be charged at checkout. Name countries instead.`
         : `${who} needs a discount code, which the checkout cannot see: its gift would be charged at checkout.`;
+    case 'checkout_input_size':
+      return `The live rules ask about ${warning.collections} collections on every cart line: a cart of ${warning.lines} lines would be too large for the checkout, which would then give no gift discount. Name fewer collections.`;
     default:
       return 'The checkout configuration would be too large: some rules would not apply at checkout.';
   }

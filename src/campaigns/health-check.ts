@@ -61,13 +61,20 @@ export type TriggerStatusWarning = {
 export type CheckoutConfigSizeWarning = { kind: 'checkout_config_size'; bytes: number; limit: number; metafields: number };
 
 /**
+ * The checkout function's input of a 200-line cart would be over the platform's 128,000 bytes
+ * (estimated from the configuration: its metafields, and each collection its rules name asked of
+ * every line); the platform then runs no discount for such a cart, so its gifts are charged.
+ */
+export type CheckoutInputSizeWarning = { kind: 'checkout_input_size'; bytes: number; limit: number; lines: number; collections: number };
+
+/**
  * A rule of this campaign that the checkout function cannot check, so its gifts are charged at
  * checkout (docs/checkout-function.md): a condition on discount codes, which the function's input
  * does not carry, or on markets, whose input field the platform has deprecated.
  */
 export type CheckoutExcludedWarning = { kind: 'checkout_excluded'; ruleId: string; reason: 'discount_code_condition' | 'market_condition' };
 
-export type HealthWarning = GiftInventoryWarning | GiftStatusWarning | TriggerStatusWarning | CheckoutConfigSizeWarning | CheckoutExcludedWarning;
+export type HealthWarning = GiftInventoryWarning | GiftStatusWarning | TriggerStatusWarning | CheckoutConfigSizeWarning | CheckoutInputSizeWarning | CheckoutExcludedWarning;
 
 /** The platform's display name of a variant: the product title, plus the variant's unless it is the default. */
 export const displayNameOf = (productTitle: string, variantTitle: string): string =>

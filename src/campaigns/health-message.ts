@@ -13,6 +13,8 @@ function describe(warning: HealthWarning): string {
         : `gift ${warning.variantGid} is not in the catalog (post it to the admin catalog route first)`;
     case 'checkout_config_size':
       return `the shop's live rules with this campaign need ${warning.bytes} bytes of checkout configuration, more than the checkout's ${warning.metafields} metafields of ${warning.limit} bytes hold (disable another campaign or simplify rules)`;
+    case 'checkout_input_size':
+      return `at ${warning.lines} cart lines the checkout's input would be about ${warning.bytes} bytes, more than the platform's ${warning.limit}, because the live rules ask about ${warning.collections} collections on every line: such carts would get no gift discount (name fewer collections, or disable another campaign)`;
     case 'checkout_excluded':
       return warning.reason === 'market_condition'
         ? `rule ${warning.ruleId} names a market, which the checkout cannot check: its gifts would be charged at checkout (name countries instead)`

@@ -11,7 +11,7 @@ import { lowStockThresholdOf } from '../shops/settings.ts';
 import { effectiveCaps } from '../shops/plans.ts';
 import { writeShop } from '../shops/unit-of-work.ts';
 import { assertWithinCaps, isLive } from './caps.ts';
-import { CHECKOUT_CONFIG_LIMIT_BYTES, CONFIG_METAFIELD_KEYS } from '@gcrs/engine/checkout';
+import { CHECKOUT_CONFIG_LIMIT_BYTES, CONFIG_METAFIELD_KEYS, estimateFunctionInput, inputSizeParts } from '@gcrs/engine/checkout';
 import { configWithCampaign } from '../checkout/shop-checkout-config.ts';
 import { checkCampaignHealth } from './health-check.ts';
 import type { HealthWarning } from './health-check.ts';
@@ -67,6 +67,9 @@ export function lifecycleRoutes(ctx: AppContext): ShopRoute[] {
             if (!checkout.fits) {
               warnings.unshift({ kind: 'checkout_config_size', bytes: checkout.bytes, limit: CHECKOUT_CONFIG_LIMIT_BYTES, metafields: CONFIG_METAFIELD_KEYS.length });
             }
+            // docs/checkout-function.md "The input at 200 lines": collections asked × lines.
+            const input = estimateFunctionInput(inputSizeParts(checkout));
+            if (input.bytes > input.limit) warnings.splice(checkout.fits ? 0 : 1, 0, { kind: 'checkout_input_size', ...input });
             for (const { ruleId, reason } of checkout.excluded) {
               const own = before.rules.some((rule) => rule.id === ruleId);
               if (own && (reason === 'discount_code_condition' || reason === 'market_condition')) warnings.push({ kind: 'checkout_excluded', ruleId, reason });

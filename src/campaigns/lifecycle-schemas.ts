@@ -71,6 +71,13 @@ export const healthWarningSchema = z.discriminatedUnion('kind', [
     metafields: z.int().meta({ description: 'How many metafields the checkout function reads its configuration from (2)' }),
   }),
   z.object({
+    kind: z.literal('checkout_input_size'),
+    bytes: z.int().meta({ description: "Estimated bytes of the checkout function's input for a cart of `lines` lines with this campaign live" }),
+    limit: z.int().meta({ description: "The platform's limit on a function's input (128,000)" }),
+    lines: z.int().meta({ description: 'The cart lines the estimate is for (200, the most the limit is given for)' }),
+    collections: z.int().meta({ description: 'Collections the live rules name, each asked of every cart line' }),
+  }),
+  z.object({
     kind: z.literal('checkout_excluded'),
     ruleId: z.string(),
     reason: z.enum(['discount_code_condition', 'market_condition']).meta({

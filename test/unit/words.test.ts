@@ -78,4 +78,11 @@ describe('health warnings in words', () => {
       'Rule “Mug for everyone” names a market, which the checkout cannot check: its gift would be charged at checkout. Name countries instead.',
     ]);
   });
+
+  it('says why a cart of many lines would get no gift discount when the rules name many collections', () => {
+    const input = { kind: 'checkout_input_size', bytes: 141150, limit: 128000, lines: 200, collections: 2 } as const;
+    expect(warningSentences([input], ruleName)).toEqual([
+      'The live rules ask about 2 collections on every cart line: a cart of 200 lines would be too large for the checkout, which would then give no gift discount. Name fewer collections.',
+    ]);
+  });
 });

@@ -2073,6 +2073,17 @@ export interface operations {
                             metafields: number;
                         } | {
                             /** @constant */
+                            kind: "checkout_input_size";
+                            /** @description Estimated bytes of the checkout function's input for a cart of `lines` lines with this campaign live */
+                            bytes: number;
+                            /** @description The platform's limit on a function's input (128,000) */
+                            limit: number;
+                            /** @description The cart lines the estimate is for (200, the most the limit is given for) */
+                            lines: number;
+                            /** @description Collections the live rules name, each asked of every cart line */
+                            collections: number;
+                        } | {
+                            /** @constant */
                             kind: "checkout_excluded";
                             ruleId: string;
                             /**
