@@ -5,15 +5,12 @@
  * the input query's cost; the largest 200-line input the tests build.
  */
 import { readFileSync } from 'node:fs';
-import { CHECKOUT_CONFIG_LIMIT_BYTES, FUNCTION_OUTPUT_LIMIT_BYTES } from '@gcrs/engine/checkout';
+import { CHECKOUT_CONFIG_LIMIT_BYTES, FUNCTION_INPUT_LIMIT_BYTES, FUNCTION_OUTPUT_LIMIT_BYTES } from '@gcrs/engine/checkout';
 import type { GiftDiscountCandidate, GiftFunctionInput } from '@gcrs/engine/checkout';
 import type { QuickJsFunction } from '../dev/checkout/quickjs-function.ts';
 import { INPUT_QUERY_COST_LIMIT, INPUT_QUERY_FILE, inputQueryCost } from '../scripts/function-input-cost.ts';
 import { deepShopConfig, fullInput, manyGiftsCart } from '../test/support/checkout-deep-shop.ts';
 import { functionInput, hundredRuleConfig } from '../test/support/checkout-shop.ts';
-
-/** Input to the platform: 128 kB (1 kB = 1,000 bytes) for carts of up to 200 lines. */
-const INPUT_LIMIT_BYTES = 128_000;
 
 type Result = { operations: Array<{ productDiscountsAdd: { candidates: GiftDiscountCandidate[] } }> };
 
@@ -50,5 +47,5 @@ export function printFunctionSizes(fn: QuickJsFunction): void {
   console.log(`configuration, 100 rules of depth 4: ${deep.bytes} bytes, ${parts} (limit ${CHECKOUT_CONFIG_LIMIT_BYTES} per metafield), fits: ${deep.fits}`);
   console.log(`input query: cost ${inputQueryCost(readFileSync(INPUT_QUERY_FILE, 'utf8'))} (limit ${INPUT_QUERY_COST_LIMIT})`);
   const inputs = [0, 1, 2].map((collections) => Buffer.byteLength(JSON.stringify(fullInput(collections))));
-  console.log(`input, 200 lines, both metafields full: ${inputs.map((bytes, n) => `${bytes} bytes with ${n} collection${n === 1 ? '' : 's'} asked`).join(', ')} (limit ${INPUT_LIMIT_BYTES})`);
+  console.log(`input, 200 lines, both metafields full: ${inputs.map((bytes, n) => `${bytes} bytes with ${n} collection${n === 1 ? '' : 's'} asked`).join(', ')} (limit ${FUNCTION_INPUT_LIMIT_BYTES})`);
 }

@@ -72,6 +72,7 @@ describe('the 200-line input on enable', () => {
     // 200 lines × (442 + 4 × 74) bytes, plus the configuration's metafield and the envelope.
     expect(Number(warning?.bytes)).toBeGreaterThan(200 * (442 + 4 * 74));
     expect(Number(warning?.bytes)).toBeLessThan(200 * (442 + 4 * 74) + 2_000);
+    console.log(`4 collections, one small rule: estimate ${String(warning?.bytes)} bytes`);
     expect(body.warnings[0]?.kind).toBe('checkout_input_size'); // the checkout's warnings first
     expect(body.message).toMatch(new RegExp(`at 200 cart lines the checkout's input would be about ${String(warning?.bytes)} bytes, more than the platform's 128000, because the live rules ask about 4 collections on every line`));
     expect(await isLive(other, id)).toBe(false);
