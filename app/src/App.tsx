@@ -118,8 +118,18 @@ export function App() {
     <TopBar
       showNavigationToggle
       onNavigationToggle={toggleNav}
-      secondaryMenu={<Button onClick={() => void signOut()}>Sign out</Button>}
-      contextControl={<span style={{ color: 'var(--p-color-text-inverse)', fontWeight: 650, padding: '0 0.5rem' }}>{session.shop.domain}</span>}
+      // The top bar's right column is as narrow as its content allows: nowrap keeps "Sign out" on one line at 360 px.
+      secondaryMenu={
+        <span style={{ display: 'inline-block', whiteSpace: 'nowrap', marginRight: 'var(--p-space-200)' }}>
+          <Button onClick={() => void signOut()}>Sign out</Button>
+        </span>
+      }
+      // A long domain ends in an ellipsis (the whole of it in the tooltip) instead of running under the search column.
+      contextControl={
+        <span title={session.shop.domain} style={{ display: 'block', color: 'var(--p-color-text-inverse)', fontWeight: 650, padding: '0 0.5rem', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+          {session.shop.domain}
+        </span>
+      }
     />
   );
   const navigation = (

@@ -16,6 +16,7 @@ import { useCallback, useContext, useEffect, useState } from 'react';
 import { api, errorText } from '../api/client.ts';
 import type { paths } from '../api/schema.d.ts';
 import { Notice } from '../Notice.tsx';
+import { useHeadingFocus } from '../useHeadingFocus.ts';
 import type { NoticeText } from '../Notice.tsx';
 import { fromLocalInput, toLocalInput } from './CampaignsPage.tsx';
 import { GiftPicker } from './GiftPicker.tsx';
@@ -317,6 +318,8 @@ export function CampaignEditorPage() {
   useEffect(() => {
     load().catch(() => setLoadError('The service did not answer'));
   }, [load]);
+  // After "Create campaign" the page is the new campaign's (a new hash, a new editor): its heading takes focus.
+  useHeadingFocus(body !== undefined && plan !== undefined);
 
   const save = async () => {
     if (!body) return;

@@ -4,7 +4,7 @@
  * the gift's variant id. The typed-in id stays for a variant the catalog mirror does not know.
  */
 import { Banner, BlockStack, Box, Button, InlineStack, Modal, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { api, errorText } from '../api/client.ts';
 import type { paths } from '../api/schema.d.ts';
 
@@ -30,12 +30,22 @@ export type PickedVariant = { variantId: string; productId: string };
 
 export function GiftPicker({ label, onPick }: { label: string; onPick: (picked: PickedVariant) => void }) {
   const [open, setOpen] = useState(false);
+  // The dialog is unmounted on close (Polaris' own return of focus runs only after its exit
+  // transition), so focus would fall to <body>: it goes back to the button that opened it.
+  const opener = useRef<HTMLDivElement>(null);
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (wasOpen.current && !open) opener.current?.querySelector('button')?.focus();
+    wasOpen.current = open;
+  }, [open]);
   return (
     <>
       <InlineStack>
-        <Button onClick={() => setOpen(true)} accessibilityLabel={`Choose from catalog for ${label}`}>
-          Choose from catalog
-        </Button>
+        <div ref={opener}>
+          <Button onClick={() => setOpen(true)} accessibilityLabel={`Choose from catalog for ${label}`}>
+            Choose from catalog
+          </Button>
+        </div>
       </InlineStack>
       {open && (
         <PickerDialog
