@@ -2,7 +2,8 @@
  * The built package as a consumer outside this repo gets it: `npm pack` (so the `files`
  * list is what is tested), unpacked into a temp project's node_modules next to zod, then
  * imported by plain `node` (no @gcrs/source condition, no type stripping) and type-checked
- * by `tsc` under the two common resolution modes. The build runs once for the file.
+ * by `tsc` under the two common resolution modes. The build is `npm pack`'s own (`prepack`),
+ * once for the file.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -26,7 +27,9 @@ let packedFiles: string[] = [];
 
 beforeAll(() => {
   project = mkdtempSync(join(tmpdir(), 'gcrs-engine-consumer-'));
-  run(process.execPath, ['scripts/build.ts'], packageRoot);
+  // No build step here: `npm pack` must build dist/ itself (the package's `prepack`), so that
+  // packing a fresh clone never gives a tarball without code. dist/ is removed first.
+  rmSync(join(packageRoot, 'dist'), { recursive: true, force: true });
   const npm = process.env.npm_execpath;
   const packArgs = ['pack', '--json', '--pack-destination', project];
   const packed = npm === undefined ? run('npm', packArgs, packageRoot) : run(process.execPath, [npm, ...packArgs], packageRoot);
