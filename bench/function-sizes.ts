@@ -6,28 +6,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { CHECKOUT_CONFIG_LIMIT_BYTES, FUNCTION_INPUT_LIMIT_BYTES, FUNCTION_OUTPUT_LIMIT_BYTES } from '@gcrs/engine/checkout';
-import type { GiftDiscountCandidate, GiftFunctionInput } from '@gcrs/engine/checkout';
 import type { QuickJsFunction } from '../dev/checkout/quickjs-function.ts';
 import { INPUT_QUERY_COST_LIMIT, INPUT_QUERY_FILE, inputQueryCost } from '../scripts/function-input-cost.ts';
-import { deepShopConfig, fullInput, manyGiftsCart } from '../test/support/checkout-deep-shop.ts';
+import { deepShopConfig, fullInput, manyGiftsCart, perRuleBytes } from '../test/support/checkout-deep-shop.ts';
+import type { DiscountResult as Result } from '../test/support/checkout-deep-shop.ts';
 import { functionInput, hundredRuleConfig } from '../test/support/checkout-shop.ts';
 
-type Result = { operations: Array<{ productDiscountsAdd: { candidates: GiftDiscountCandidate[] } }> };
-
-/** The same targets as one candidate per claimed rule (the output before merging). */
-function perRuleBytes(input: GiftFunctionInput, result: Result): number {
-  const ruleOf = new Map(input.cart.lines.map((line) => [line.id, line.ruleId?.value ?? '']));
-  const byRule = new Map<string, GiftDiscountCandidate>();
-  for (const candidate of result.operations.flatMap((op) => op.productDiscountsAdd.candidates)) {
-    for (const target of candidate.targets) {
-      const rule = ruleOf.get(target.cartLine.id) ?? '';
-      const entry = byRule.get(rule) ?? { targets: [], value: candidate.value, message: candidate.message };
-      entry.targets.push(target);
-      byRule.set(rule, entry);
-    }
-  }
-  return Buffer.byteLength(JSON.stringify({ operations: [{ productDiscountsAdd: { candidates: [...byRule.values()], selectionStrategy: 'ALL' } }] }));
-}
 
 /**
  * Prints the sizes, one line each, with the limit beside.

@@ -18,15 +18,14 @@ import {
   runGiftDiscount,
   splitCheckoutConfig,
 } from '@gcrs/engine/checkout';
-import type { CheckoutFunctionConfig, GiftDiscountCandidate, GiftFunctionInput, InputSizeParts } from '@gcrs/engine/checkout';
+import type { CheckoutFunctionConfig, GiftFunctionInput, InputSizeParts } from '@gcrs/engine/checkout';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFunction } from '../scripts/build-function.ts';
 import { loadFunctionInQuickJs } from '../dev/checkout/quickjs-function.ts';
 import type { QuickJsFunction } from '../dev/checkout/quickjs-function.ts';
-import { cartLineId, collectionGid, deepShopConfig, fullInput, manyGiftsCart, withRealId } from './support/checkout-deep-shop.ts';
+import { cartLineId, collectionGid, deepShopConfig, fullInput, manyGiftsCart, perRuleBytes, withRealId } from './support/checkout-deep-shop.ts';
+import type { DiscountResult as Result } from './support/checkout-deep-shop.ts';
 import { campaignIdOf, functionInput, giftLine, hundredRuleConfig, plainLine, ruleIdOf, shopPayload } from './support/checkout-shop.ts';
-
-type Result = { operations: Array<{ productDiscountsAdd: { candidates: GiftDiscountCandidate[] } }> };
 
 let fn: QuickJsFunction;
 beforeAll(async () => {
@@ -42,20 +41,6 @@ const runJson = (input: GiftFunctionInput) => {
 /** Line id → [quantity, value, message] of every target. */
 const targets = (result: Result) =>
   new Map(result.operations.flatMap((op) => op.productDiscountsAdd.candidates.flatMap((c) => c.targets.map((t) => [t.cartLine.id, [t.cartLine.quantity, JSON.stringify(c.value), c.message]] as const))));
-/** The same targets as one candidate per claimed rule: the output before the guard. */
-function perRuleBytes(input: GiftFunctionInput, result: Result): number {
-  const ruleOf = new Map(input.cart.lines.map((line) => [line.id, line.ruleId?.value ?? '']));
-  const byRule = new Map<string, GiftDiscountCandidate>();
-  for (const candidate of result.operations.flatMap((op) => op.productDiscountsAdd.candidates)) {
-    for (const target of candidate.targets) {
-      const rule = ruleOf.get(target.cartLine.id) ?? '';
-      const entry = byRule.get(rule) ?? { targets: [], value: candidate.value, message: candidate.message };
-      entry.targets.push(target);
-      byRule.set(rule, entry);
-    }
-  }
-  return Buffer.byteLength(JSON.stringify({ operations: [{ productDiscountsAdd: { candidates: [...byRule.values()], selectionStrategy: 'ALL' } }] }));
-}
 
 describe('output ≤ 20,000 bytes', () => {
   it('150 gift lines of a 200-line cart with the platform line ids: 22.8 KB as one candidate per rule, merged under the limit, nothing lost', () => {

@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { webhookHeaders } from './webhooks.ts';
-import { answerField } from './selection.ts';
+import { answerRoot } from './selection.ts';
 import type { Answer, Resolver } from './selection.ts';
 import type { GraphqlAnswer, GraphqlCall, OperationFamily, StandinRoute } from './standin.ts';
 
@@ -201,11 +201,7 @@ export function createStandinBilling(options: StandinBillingOptions): StandinBil
         appSubscriptionCreate: (args) => create(args as CreateArgs, call.shop.domain),
         appSubscriptionCancel: (args) => cancel(args, call.shop.domain),
       };
-      const data: Record<string, unknown> = {};
-      for (const selection of call.operation.selectionSet.selections) {
-        if (selection.kind === 'Field' && selection.name.value in root) data[selection.alias?.value ?? selection.name.value] = answerField(selection, root, call.variables);
-      }
-      return { data };
+      return answerRoot(call.operation, root, call.variables);
     },
   };
 

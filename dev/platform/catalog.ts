@@ -6,7 +6,7 @@
  */
 import { createFaults, withFaults } from './faults.ts';
 import type { Faults } from './faults.ts';
-import { answerField, connection } from './selection.ts';
+import { answerRoot, connection } from './selection.ts';
 import type { Answer, Resolver } from './selection.ts';
 import type { OperationFamily } from './standin.ts';
 
@@ -76,11 +76,7 @@ export function createCatalogFamily(): CatalogFamily {
           },
           collections: (args) => connection(catalog.collections, args, (c) => ({ id: gid('Collection', c.id), handle: c.handle, title: c.title })),
         };
-        const data: Record<string, unknown> = {};
-        for (const selection of call.operation.selectionSet.selections) {
-          if (selection.kind === 'Field' && selection.name.value in root) data[selection.alias?.value ?? selection.name.value] = answerField(selection, root, call.variables);
-        }
-        return { data };
+        return answerRoot(call.operation, root, call.variables);
       }),
   };
 

@@ -15,7 +15,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { createFaults, withFaults } from './faults.ts';
 import type { Faults } from './faults.ts';
-import { answerField } from './selection.ts';
+import { answerRoot } from './selection.ts';
 import type { OperationFamily, StandinPlatform, StandinRoute, StandinShop } from './standin.ts';
 
 export const TOKEN_EXCHANGE_PATH = '/admin/oauth/access_token';
@@ -137,11 +137,7 @@ export function createInstallFamily(options: InstallOptions): InstallFamily {
     answer: (call) =>
       withFaults(faults, () => {
         const shop = { name: call.shop.name, currencyCode: call.shop.currencyCode, ianaTimezone: call.shop.ianaTimezone, myshopifyDomain: call.shop.domain };
-        const data: Record<string, unknown> = {};
-        for (const selection of call.operation.selectionSet.selections) {
-          if (selection.kind === 'Field' && selection.name.value === 'shop') data[selection.alias?.value ?? 'shop'] = answerField(selection, { shop }, call.variables);
-        }
-        return { data };
+        return answerRoot(call.operation, { shop }, call.variables);
       }),
   };
 

@@ -17,7 +17,7 @@
  */
 import { createFaults, withFaults } from './faults.ts';
 import type { Faults } from './faults.ts';
-import { answerField } from './selection.ts';
+import { answerRoot } from './selection.ts';
 import type { Answer, Resolver } from './selection.ts';
 import type { OperationFamily } from './standin.ts';
 
@@ -137,11 +137,7 @@ export function createOrderEditingFamily(): OrderEditingFamily {
     answer: (call) =>
       withFaults(faults, () => {
         const root = answerFor(call.shop.domain);
-        const data: Record<string, unknown> = {};
-        for (const selection of call.operation.selectionSet.selections) {
-          if (selection.kind === 'Field' && selection.name.value in root) data[selection.alias?.value ?? selection.name.value] = answerField(selection, root, call.variables);
-        }
-        return { data };
+        return answerRoot(call.operation, root, call.variables);
       }),
   };
 

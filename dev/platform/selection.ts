@@ -6,7 +6,7 @@
  * so test/platform/admin-schema.test.ts can hold every answer to the Admin API schema.
  */
 import { Kind } from 'graphql';
-import type { FieldNode, SelectionSetNode, ValueNode } from 'graphql';
+import type { FieldNode, OperationDefinitionNode, SelectionSetNode, ValueNode } from 'graphql';
 
 /** A value a family answers: scalars, lists, objects of field name → value or resolver. */
 export type Answer = string | number | boolean | null | undefined | Answer[] | { [field: string]: Answer | Resolver };
@@ -66,6 +66,20 @@ export function answerField(field: FieldNode, parent: { [field: string]: Answer 
   const value = typeof raw === 'function' ? raw(argsOf(field, variables)) : raw;
   if (field.selectionSet === undefined) return value ?? null;
   return answerSelection(field.selectionSet, value, variables);
+}
+
+/**
+ * A family's answer to `operation`: each root field it selects that `root` answers (under its
+ * alias), as `{ data }`. Fields of other families are left to them (standin.ts merges).
+ *
+ * @example answerRoot(call.operation, { shop: { name: 'A' } }, call.variables) // { data: { shop: { name: 'A' } } }
+ */
+export function answerRoot(operation: OperationDefinitionNode, root: { [field: string]: Answer | Resolver }, variables: Record<string, unknown>): { data: Record<string, Answer> } {
+  const data: Record<string, Answer> = {};
+  for (const selection of operation.selectionSet.selections) {
+    if (selection.kind === Kind.FIELD && selection.name.value in root) data[selection.alias?.value ?? selection.name.value] = answerField(selection, root, variables);
+  }
+  return { data };
 }
 
 /**

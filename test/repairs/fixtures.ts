@@ -10,13 +10,28 @@ import { createOutboxDispatcher } from '../../src/outbox/dispatcher.ts';
 import { createShopDiscountPort } from '../../src/platform/shop-discount-port.ts';
 import { liveCampaign, variant } from '../evaluate/helpers.ts';
 import { deliver, domainOf, ordersPaidText, SECRET } from '../platform-webhooks/fixtures.ts';
-import { grantToken } from '../support/platform-standin.ts';
+import { grantToken, startTestPlatform } from '../support/platform-standin.ts';
+import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 
 export { SECRET };
 let tokens = 0;
 /** A fresh access token: the stand-in tells shops apart by their token. */
 const newToken = () => `shpat_${(tokens += 1).toString(16).padStart(4, '0')}${'e5'.repeat(14)}`;
+
+/** The app beside a stand-in platform of its own, as every repairs test file starts it; `close` stops both. */
+export async function repairWorld(): Promise<{ t: TestApp; platform: PlatformStandin; close(): Promise<void> }> {
+  const platform = await startTestPlatform(SECRET);
+  const t = await createTestApp({ PLATFORM_APP_SECRET: SECRET, PLATFORM_ADMIN_API_URL: platform.url, PLATFORM_DISCOUNT_FUNCTION_ID: 'fn-gifts-1' });
+  return {
+    t,
+    platform,
+    close: async () => {
+      await t.close();
+      await platform.close();
+    },
+  };
+}
 
 export type Repair = { orderId: string; campaignId: string; ruleId: string; variantId: string; ruleName: string | null; giftTitle: string | null; quantity: number; status: string; detail: string | null; createdAt: string };
 

@@ -10,22 +10,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlatformStandin } from '../../dev/platform/platform.ts';
 import { giftBudgetUsage, orderRepairs, outbox, redemptions } from '../../src/db/schema.ts';
 import { openLoginLink } from '../support/login-link.ts';
-import { startTestPlatform } from '../support/platform-standin.ts';
-import { createTestApp } from '../support/test-app.ts';
 import type { TestApp } from '../support/test-app.ts';
-import { connectedShop, giftRule, paidOrder, repairJobs, repairsOf, runJobs, SECRET } from './fixtures.ts';
+import { connectedShop, giftRule, paidOrder, repairJobs, repairsOf, runJobs, repairWorld } from './fixtures.ts';
 
 let t: TestApp;
 let platform: PlatformStandin;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  platform = await startTestPlatform(SECRET);
-  t = await createTestApp({ PLATFORM_APP_SECRET: SECRET, PLATFORM_ADMIN_API_URL: platform.url, PLATFORM_DISCOUNT_FUNCTION_ID: 'fn-gifts-1' });
+  ({ t, platform, close } = await repairWorld());
 });
-afterAll(async () => {
-  await t.close();
-  await platform.close();
-});
+afterAll(() => close());
 
 const budgetUsed = async (shopId: string, ruleId: string) =>
   (await t.ctx.db.select().from(giftBudgetUsage).where(and(eq(giftBudgetUsage.shopId, shopId), eq(giftBudgetUsage.scopeId, ruleId))))[0]?.used ?? 0;

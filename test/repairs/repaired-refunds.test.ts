@@ -13,22 +13,17 @@ import { giftBudgetUsage, orders, redemptions } from '../../src/db/schema.ts';
 import { cancelledText } from '../give-backs/fixtures.ts';
 import { deliver } from '../platform-webhooks/fixtures.ts';
 import { testDbKind } from '../support/database.ts';
-import { startTestPlatform } from '../support/platform-standin.ts';
-import { createTestApp } from '../support/test-app.ts';
 import type { TestApp } from '../support/test-app.ts';
-import { connectedShop, giftRule, paidOrder, repairsOf, runJobs, SECRET } from './fixtures.ts';
+import { connectedShop, giftRule, paidOrder, repairsOf, runJobs, repairWorld } from './fixtures.ts';
 
 let t: TestApp;
 let platform: PlatformStandin;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  platform = await startTestPlatform(SECRET);
-  t = await createTestApp({ PLATFORM_APP_SECRET: SECRET, PLATFORM_ADMIN_API_URL: platform.url, PLATFORM_DISCOUNT_FUNCTION_ID: 'fn-gifts-1' });
+  ({ t, platform, close } = await repairWorld());
 });
-afterAll(async () => {
-  await t.close();
-  await platform.close();
-});
+afterAll(() => close());
 
 const CUSTOMER = 5151;
 const budgetUsed = async (shopId: string, ruleId: string) =>

@@ -9,23 +9,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlatformStandin } from '../../dev/platform/platform.ts';
 import { giftBudgetUsage } from '../../src/db/schema.ts';
 import { deliver, productPayload } from '../platform-webhooks/fixtures.ts';
-import { startTestPlatform } from '../support/platform-standin.ts';
-import { createTestApp } from '../support/test-app.ts';
 import type { TestApp } from '../support/test-app.ts';
 import { orderAudience } from '../../src/repairs/plan.ts';
-import { connectedShop, giftRule, paidOrder, repairJobs, repairsOf, runJobs, SECRET } from './fixtures.ts';
+import { connectedShop, giftRule, paidOrder, repairJobs, repairsOf, runJobs, repairWorld } from './fixtures.ts';
 
 let t: TestApp;
 let platform: PlatformStandin;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  platform = await startTestPlatform(SECRET);
-  t = await createTestApp({ PLATFORM_APP_SECRET: SECRET, PLATFORM_ADMIN_API_URL: platform.url, PLATFORM_DISCOUNT_FUNCTION_ID: 'fn-gifts-1' });
+  ({ t, platform, close } = await repairWorld());
 });
-afterAll(async () => {
-  await t.close();
-  await platform.close();
-});
+afterAll(() => close());
 
 const standinOrder = (domain: string, id: string) => platform.orderEditing.ordersOf(domain).get(id);
 const giftLinesOf = (domain: string, id: string, gift: number) => standinOrder(domain, id)?.lineItems.filter((line) => line.variantId === String(gift)) ?? [];

@@ -5,7 +5,7 @@
  * (`gid://shopify/CartLine/<uuid v4>`).
  */
 import { buildCheckoutConfig } from '@gcrs/engine/checkout';
-import type { GiftFunctionLine } from '@gcrs/engine/checkout';
+import type { GiftDiscountCandidate, GiftFunctionInput, GiftFunctionLine } from '@gcrs/engine/checkout';
 import { campaignIdOf, giftLine, giftVariant, plainLine, productGid, ruleIdOf, variantGid } from './checkout-shop.ts';
 
 export const collectionGid = (n: number) => `gid://shopify/Collection/${450_000_000_000 + n}`;
@@ -112,4 +112,22 @@ export function fullInput(collections: number) {
     presentmentCurrencyRate: '1.0',
     discount: { discountClasses: ['PRODUCT'], metafield: config, config2 },
   };
+}
+
+/** The function's result, as far as the size checks read it. */
+export type DiscountResult = { operations: Array<{ productDiscountsAdd: { candidates: GiftDiscountCandidate[] } }> };
+
+/** The bytes of `result`'s targets as one candidate per claimed rule: the output before merging. */
+export function perRuleBytes(input: GiftFunctionInput, result: DiscountResult): number {
+  const ruleOf = new Map(input.cart.lines.map((line) => [line.id, line.ruleId?.value ?? '']));
+  const byRule = new Map<string, GiftDiscountCandidate>();
+  for (const candidate of result.operations.flatMap((op) => op.productDiscountsAdd.candidates)) {
+    for (const target of candidate.targets) {
+      const rule = ruleOf.get(target.cartLine.id) ?? '';
+      const entry = byRule.get(rule) ?? { targets: [], value: candidate.value, message: candidate.message };
+      entry.targets.push(target);
+      byRule.set(rule, entry);
+    }
+  }
+  return Buffer.byteLength(JSON.stringify({ operations: [{ productDiscountsAdd: { candidates: [...byRule.values()], selectionStrategy: 'ALL' } }] }));
 }
