@@ -1,7 +1,8 @@
 /**
  * The README and docs are the whole way in: every link in the project's Markdown resolves to a
  * file of this repository (no `../shared/…`, nothing outside the checkout, nothing missing), and
- * none points at the web except the service's own local address.
+ * none points at the web except the service's own local address; a link's `#anchor` names a heading of
+ * the file it points to.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -9,6 +10,22 @@ import { describe, expect, it } from 'vitest';
 import { testDbKind } from '../support/database.ts';
 
 const root = resolve(import.meta.dirname, '..', '..');
+
+/** The anchors GitHub gives a Markdown file's headings (its slug rule; a repeated slug gets -1, -2, …). */
+function anchorsOf(text: string): Set<string> {
+  const anchors = new Set<string>();
+  let fenced = false;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('```')) fenced = !fenced;
+    const heading = fenced ? undefined : /^#{1,6} (.+)$/.exec(line)?.[1];
+    if (heading === undefined) continue;
+    const slug = heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    let unique = slug;
+    for (let n = 1; anchors.has(unique); n++) unique = `${slug}-${n}`;
+    anchors.add(unique);
+  }
+  return anchors;
+}
 
 function markdownFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -28,7 +45,15 @@ describe.skipIf(testDbKind() === 'postgres')('Markdown links', () => {
   it.each(files.map((file) => [relative(root, file), file]))('%s links only inside the repository', (_name, file) => {
     const text = readFileSync(file, 'utf8');
     for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
-      if (target === undefined || target.startsWith('#')) continue;
+      if (target === undefined) continue;
+      const [pathPart = '', anchor] = target.split('#');
+      if (anchor !== undefined && !/^[a-z]+:/i.test(target)) {
+        const linked = pathPart === '' ? file : resolve(dirname(file), pathPart);
+        if (linked.endsWith('.md') && existsSync(linked)) {
+          expect([...anchorsOf(readFileSync(linked, 'utf8'))], `${file}: ${target} names no heading`).toContain(anchor);
+        }
+      }
+      if (target.startsWith('#')) continue;
       if (/^[a-z]+:/i.test(target)) {
         expect(target, `${file}: ${target}`).toMatch(/^http:\/\/(127\.0\.0\.1|localhost)[:/]/);
         continue;
