@@ -1,5 +1,9 @@
 /** Serves the OpenAPI document and a page that renders it (no external assets: works offline). */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { notFound } from './errors.ts';
 import type * as OpenApi from './openapi.ts';
 import type { JsonSchema } from './openapi-components.ts';
 import type { MountableRoute, ShopRoute } from './shop-routes.ts';
@@ -23,46 +27,68 @@ function builtOnFirstRequest(build: (builders: Builders) => JsonSchema): () => P
   };
 }
 
+/**
+ * `/docs` is Swagger UI (swagger-ui-dist, the OpenAPI initiative's reference viewer, kept by
+ * SmartBear): the page, its two assets served from the package in node_modules, and a start
+ * script, all from this service, so it works offline and under a strict script policy. Its
+ * spec validator badge is off (`validatorUrl: null`: it would send the document to an outside
+ * service); the package's install-time analytics (`@scarf/scarf`) are turned off in
+ * package.json (`scarfSettings`, `allowScripts`).
+ */
 const DOCS_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Gift Campaign Rewards Service API</title>
 <meta name="viewport" content="width=device-width,initial-scale=1">
-<style>
-body{font:15px/1.5 system-ui,sans-serif;margin:0 auto;max-width:960px;padding:1rem 2rem;color:#222}
-h1{font-size:1.6rem}h2{margin-top:2rem;border-bottom:1px solid #ddd}
-.op{border:1px solid #ddd;border-radius:6px;margin:.8rem 0;padding:.2rem 1rem}
-.m{display:inline-block;min-width:4.5rem;font-weight:700;text-transform:uppercase}
-.get{color:#0a7}.post{color:#06c}.put{color:#c70}.delete{color:#c22}
-code,pre{font:13px ui-monospace,monospace;background:#f6f6f6}pre{padding:.6rem;overflow:auto;max-height:24rem}
-summary{cursor:pointer}
-</style></head><body><h1>Gift Campaign Rewards Service API</h1>
-<p>The machine-readable document is <a href="/api/v1/openapi.json"><code>/api/v1/openapi.json</code></a> (OpenAPI 3.1).</p>
-<div id="ops">Loading…</div>
-<script>
-const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
-fetch('/api/v1/openapi.json').then((r) => r.json()).then((doc) => {
-  const byTag = {};
-  for (const [path, ops] of Object.entries(doc.paths)) for (const [method, op] of Object.entries(ops))
-    (byTag[(op.tags || ['other'])[0]] ??= []).push({ path, method, op });
-  let html = '<p>' + esc(doc.info.description || '') + '</p>';
-  for (const [tag, list] of Object.entries(byTag)) {
-    html += '<h2>' + esc(tag) + '</h2>';
-    for (const { path, method, op } of list) {
-      html += '<div class="op"><p><span class="m ' + method + '">' + method + '</span><code>' + esc(path) + '</code> ' + esc(op.summary || '') + '</p>';
-      if (op.description) html += '<p>' + esc(op.description) + '</p>';
-      if (op.parameters && op.parameters.length) html += '<p>Parameters: ' + op.parameters.map((p) => '<code>' + esc(p.name) + '</code> (' + p.in + (p.required ? ', required' : '') + ')').join(', ') + '</p>';
-      if (op.requestBody) html += '<details><summary>Request body</summary><pre>' + esc(JSON.stringify(op.requestBody.content['application/json'].schema, null, 2)) + '</pre></details>';
-      html += '<details><summary>Responses: ' + Object.keys(op.responses).join(', ') + '</summary><pre>' + esc(JSON.stringify(op.responses, null, 2)) + '</pre></details></div>';
-    }
-  }
-  document.getElementById('ops').innerHTML = html;
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+<link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">
+</head><body><main id="swagger-ui"><p>Loading the API reference of <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>…</p></main>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/docs/assets/start.js"></script>
+</body></html>`;
+
+const DOCS_START = `window.ui = SwaggerUIBundle({
+  url: '/api/v1/openapi.json',
+  dom_id: '#swagger-ui',
+  deepLinking: true,
+  validatorUrl: null,
+  defaultModelsExpandDepth: 0,
 });
-</script></body></html>`;
+`;
+
+/** The viewer's files by the name the page asks for: nothing else of the package is served. */
+const DOCS_ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+};
+
+/** Reads a viewer asset once, from wherever npm put the package, and keeps it. */
+function docsAsset(): (name: string) => Promise<Buffer> {
+  const read = new Map<string, Promise<Buffer>>();
+  return (name) => {
+    let bytes = read.get(name);
+    if (bytes === undefined) {
+      const dir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+      bytes = readFile(join(dir, name));
+      bytes.catch(() => read.delete(name));
+      read.set(name, bytes);
+    }
+    return bytes;
+  };
+}
 
 /** Serves the public document (no authentication: it describes, it grants nothing) and its page. */
 export function registerOpenApiRoutes(app: FastifyInstance, routes: readonly ShopRoute[]): void {
   const document = builtOnFirstRequest((builders) => builders.buildOpenApiDocument(routes));
   app.get('/api/v1/openapi.json', async () => document());
   app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(DOCS_PAGE));
+  const asset = docsAsset();
+  app.get<{ Params: { name: string } }>('/docs/assets/:name', async (request, reply) => {
+    const { name } = request.params;
+    if (name === 'start.js') return reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'no-cache').send(DOCS_START);
+    const type = DOCS_ASSETS[name];
+    if (type === undefined) throw notFound('Asset');
+    return reply.type(type).header('Cache-Control', 'public, max-age=86400').send(await asset(name));
+  });
 }
 
 /**

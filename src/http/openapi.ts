@@ -193,7 +193,8 @@ function documentOf(spec: {
   }
   const document = {
     openapi: '3.1.0',
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    // No `jsonSchemaDialect`: the default, OpenAPI 3.1's base dialect, is JSON Schema 2020-12 (what
+    // Zod writes) with OpenAPI's keywords, and viewers such as Swagger UI support only that one.
     info: {
       title: spec.title,
       version: '1.0.0',

@@ -80,5 +80,27 @@ describe('GET /docs', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.body).toContain('/api/v1/openapi.json');
+    for (const asset of ['/docs/assets/swagger-ui.css', '/docs/assets/swagger-ui-bundle.js', '/docs/assets/start.js']) expect(res.body).toContain(asset);
+  });
+
+  it('serves the viewer\'s assets from the service, and its start script points at the document', async () => {
+    const bundle = await t.app.inject({ method: 'GET', url: '/docs/assets/swagger-ui-bundle.js' });
+    expect(bundle.statusCode).toBe(200);
+    expect(bundle.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(bundle.headers['cache-control']).toBe('public, max-age=86400');
+    expect(bundle.body).toContain('SwaggerUIBundle');
+    const css = await t.app.inject({ method: 'GET', url: '/docs/assets/swagger-ui.css' });
+    expect(css.headers['content-type']).toMatch(/^text\/css/);
+    const start = await t.app.inject({ method: 'GET', url: '/docs/assets/start.js' });
+    expect(start.body).toContain("url: '/api/v1/openapi.json'");
+    expect(start.body).toContain('validatorUrl: null');
+  });
+
+  it('serves no other file of the package: 404 with a JSON error', async () => {
+    for (const name of ['index.html', 'package.json', '..%2F..%2Fpackage.json', 'swagger-ui-bundle.js.map']) {
+      const res = await t.app.inject({ method: 'GET', url: `/docs/assets/${name}` });
+      expect(res.statusCode, name).toBe(404);
+      expect(res.json(), name).toMatchObject({ code: 'not_found' });
+    }
   });
 });
