@@ -1,4 +1,5 @@
 /** Campaigns, their rules and experiments, and what the checkout function is given of them. */
+import type { Budget, GiftConfig, RuleOptions } from '@gcrs/engine';
 import { boolean, foreignKey, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { ts, createdAt } from './columns.ts';
 import { shops } from './shops.ts';
@@ -14,7 +15,7 @@ export const campaigns = pgTable(
     startAt: ts('start_at'),
     endAt: ts('end_at'),
     /** The campaign's gift budget `{ maxGifts, window }` (docs/promotions.md "Budgets"); null: none. */
-    budget: jsonb('budget').$type<{ maxGifts: number; window: 'day' | 'week' | 'month' | 'total' }>(),
+    budget: jsonb('budget').$type<Budget>(),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -39,8 +40,8 @@ export const rules = pgTable(
      * PostgreSQL's JSON parser stops at its stack depth limit long before our iterative one.
      */
     conditionTree: text('condition_tree').notNull(),
-    giftConfig: jsonb('gift_config').$type<Record<string, unknown>>().notNull(),
-    options: jsonb('options').$type<Record<string, unknown>>().notNull(),
+    giftConfig: jsonb('gift_config').$type<GiftConfig>().notNull(),
+    options: jsonb('options').$type<RuleOptions>().notNull(),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },

@@ -1,4 +1,5 @@
 /** Shops and who may act for them: API keys, storefront tokens, the platform connection, app subscriptions, admin sign-in. */
+import type { Plan } from '@gcrs/engine';
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { ts, createdAt } from './columns.ts';
@@ -10,7 +11,7 @@ export const shops = pgTable(
     domain: text('domain').notNull(),
     /** The shop's name as the platform gives it (read at install); null for a shop the operator created. */
     name: text('name'),
-    plan: text('plan').notNull(),
+    plan: text('plan').$type<Plan>().notNull(),
     currency: text('currency').notNull(),
     timezone: text('timezone').notNull(),
     /** Per-shop overrides of the plan caps: { campaigns?, rules?, activeCampaigns? }. */
