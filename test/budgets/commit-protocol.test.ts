@@ -12,7 +12,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHOP_AUTH_TOPIC } from '../../src/cache/shop-entry-cache.ts';
 import { shops } from '../../src/db/schema.ts';
-import { budgetedCampaign, cancelledText } from '../give-backs/fixtures.ts';
+import { budgetedCampaign, cancelledText, giftProperties } from '../give-backs/fixtures.ts';
 import { order, postOrder } from '../orders/fixtures.ts';
 import { SECRET, deliver, domainOf, ordersPaidText } from '../platform-webhooks/fixtures.ts';
 import { createToken } from '../storefront/helpers.ts';
@@ -53,41 +53,37 @@ const expectPublished = (shopId: string, count: number | undefined) => {
   if (t.ctx.invalidation.kind === 'memory') expect(published.get(shopId)).toBe(count);
 };
 
+/**
+ * Runs `write`, which changes the rules (spends or re-opens the budget), and checks that the
+ * credential cache then hands out the shop row it committed, and that the bus carried the
+ * `published`-th message for the shop. Returns the answer of `write`.
+ */
+async function expectEveryReaderTold(write: () => Promise<{ statusCode: number; body: string }>, published: number) {
+  const before = await cachedVersion();
+  expect(before).toBe(await storedVersion(shop.id));
+  const res = await write();
+  expect(res.statusCode, res.body).toBe(200);
+  const after = await storedVersion(shop.id);
+  expect(after).toBeGreaterThan(before ?? Infinity);
+  expect(await cachedVersion()).toBe(after);
+  expectPublished(shop.id, published);
+  return JSON.parse(res.body) as unknown;
+}
+
 describe('after an intake that spends a budget', () => {
   it('the admin order route: the credential cache answers with the new rules version', async () => {
-    const before = await cachedVersion();
-    expect(before).toBe(await storedVersion(shop.id));
-    const res = await postOrder(t, shop.id, order({ id: '5001001', lines: [{}, giftLine()] }));
-    expect(res.json()).toEqual({ ok: true, duplicate: false });
-    const after = await storedVersion(shop.id);
-    expect(after).toBeGreaterThan(before ?? Infinity);
-    expect(await cachedVersion()).toBe(after);
-    expectPublished(shop.id, 1);
+    const answer = await expectEveryReaderTold(() => postOrder(t, shop.id, order({ id: '5001001', lines: [{}, giftLine()] })), 1);
+    expect(answer).toEqual({ ok: true, duplicate: false });
   });
 
   it('a cancellation that re-opens the budget (platform webhook): the same', async () => {
-    const before = await cachedVersion();
-    const res = await deliver(t, cancelledText({ orderId: '5001001' }), { topic: 'orders/cancelled', domain, webhookId: 'commit-cancel-1' });
-    expect(res.statusCode, res.body).toBe(200);
-    const after = await storedVersion(shop.id);
-    expect(after).toBeGreaterThan(before ?? Infinity);
-    expect(await cachedVersion()).toBe(after);
-    expectPublished(shop.id, 2);
+    await expectEveryReaderTold(() => deliver(t, cancelledText({ orderId: '5001001' }), { topic: 'orders/cancelled', domain, webhookId: 'commit-cancel-1' }), 2);
   });
 
   it('orders/paid spending it again: the same', async () => {
-    const before = await cachedVersion();
-    const properties = [
-      { name: '_svc_campaign_id', value: gift.campaignId },
-      { name: '_svc_rule_id', value: gift.ruleId },
-    ];
-    const body = ordersPaidText({ id: '5001002', lines: [{}, { variantId: 904, productId: 9, price: '0.00', quantity: 1, properties }] });
-    const res = await deliver(t, body, { topic: 'orders/paid', domain, webhookId: 'commit-paid-1' });
-    expect(res.json()).toEqual({ ok: true, duplicate: false });
-    const after = await storedVersion(shop.id);
-    expect(after).toBeGreaterThan(before ?? Infinity);
-    expect(await cachedVersion()).toBe(after);
-    expectPublished(shop.id, 3);
+    const body = ordersPaidText({ id: '5001002', lines: [{}, { variantId: 904, productId: 9, price: '0.00', quantity: 1, properties: giftProperties(gift) }] });
+    const answer = await expectEveryReaderTold(() => deliver(t, body, { topic: 'orders/paid', domain, webhookId: 'commit-paid-1' }), 3);
+    expect(answer).toEqual({ ok: true, duplicate: false });
   });
 });
 
