@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import { notFound } from '../http/errors.ts';
 import { defineAdminRoute } from '../http/shop-routes.ts';
 import type { MountableRoute } from '../http/shop-routes.ts';
+import { writeShop } from '../shops/unit-of-work.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from './store.ts';
 import type { ApiKeyRecord } from './store.ts';
 
@@ -67,9 +68,11 @@ export function apiKeyAdminRoutes(ctx: AppContext): MountableRoute[] {
         404: { description: '`{ "error": "API key not found" }`' },
       },
       handler: async ({ shop, params }) => {
-        if (!(await revokeApiKey(ctx.db, shop.id, params.keyId))) throw notFound('API key');
-        // After the commit, before this answer: no instance serves the key from memory again.
-        await ctx.shopVersions.bump(shop.id);
+        // A unit of work: after its commit, before this answer, the shop version is bumped and
+        // no instance serves the key from memory again.
+        await writeShop(ctx, shop.id, async (uow) => {
+          if (!(await revokeApiKey(uow.tx, uow.shop.id, params.keyId))) throw notFound('API key');
+        });
         return { ok: true };
       },
     }),

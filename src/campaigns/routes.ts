@@ -7,7 +7,7 @@ import { defineShopRoute } from '../http/shop-routes.ts';
 import type { ShopRoute } from '../http/shop-routes.ts';
 import { effectiveCaps } from '../shops/plans.ts';
 import type { Plan } from '../shops/plans.ts';
-import { enqueueLimitBackfill, newlyLimitedRules } from '../redemptions/limit-sync.ts';
+import { limitBackfillEvents, newlyLimitedRules } from '../redemptions/limit-sync.ts';
 import { writeShop } from '../shops/unit-of-work.ts';
 import { assertWithinCaps, isLive } from './caps.ts';
 import { presentCampaign, presentListItem } from './present.ts';
@@ -151,7 +151,7 @@ export function campaignRoutes(ctx: AppContext): ShopRoute[] {
           const others = await countForCaps(uow.tx, uow.shop.id, params.id);
           assertWithinCaps(others, adding, capsOf(uow.shop));
           await replaceCampaign(uow.tx, uow.shop.id, params.id, { ...body, rules });
-          await enqueueLimitBackfill(uow.tx, uow.shop.id, newlyLimitedRules(before.rules, rules));
+          uow.enqueue(...(await limitBackfillEvents(uow.tx, uow.shop.id, newlyLimitedRules(before.rules, rules))));
           uow.enqueue(...liveTransitionEvents(before, { ...body, id: before.id }, trigger));
           uow.enqueue(...liveConfigSyncEvents(before, { ...body, id: before.id }));
           uow.touchRules();

@@ -44,8 +44,8 @@ export const toRuleRecord = (row: typeof rules.$inferSelect): RuleRecord => ({
   name: row.name,
   enabled: row.enabled,
   conditionTree: JSON.parse(row.conditionTree) as ConditionNode,
-  giftConfig: row.giftConfig as GiftConfig,
-  options: row.options as RuleOptions,
+  giftConfig: row.giftConfig,
+  options: row.options,
   createdAt: row.createdAt,
   updatedAt: row.updatedAt,
 });

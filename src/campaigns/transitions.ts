@@ -7,7 +7,7 @@
  * alternate for each campaign.
  */
 import type { Trigger } from '../http/shop-routes.ts';
-import type { OutboxEvent } from '../shops/unit-of-work.ts';
+import type { OutboxEvent } from '../outbox/enqueue.ts';
 import { isLive } from './caps.ts';
 
 type CampaignState = { id: string; name: string; enabled: boolean; isDraft: boolean };

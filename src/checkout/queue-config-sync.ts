@@ -6,7 +6,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Queryable } from '../db/database.ts';
 import { campaigns } from '../db/schema.ts';
-import { enqueueJob } from '../outbox/enqueue.ts';
+import { writeOutbox } from '../outbox/enqueue.ts';
 
 /**
  * Queues one discount_sync; false when the shop has no live campaign (nothing to write).
@@ -21,6 +21,6 @@ export async function queueConfigSync(db: Queryable, shopId: string, now: Date):
     .orderBy(asc(campaigns.createdAt))
     .limit(1);
   if (!live) return false;
-  await enqueueJob(db, shopId, 'discount_sync', { campaignId: live.id, active: true }, now);
+  await writeOutbox(db, shopId, [{ kind: 'discount_sync', payload: { campaignId: live.id, active: true } }], now);
   return true;
 }

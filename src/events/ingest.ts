@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../db/database.ts';
 import { rules, storefrontEvents } from '../db/schema.ts';
-import { enqueueWebhookEvents } from '../outbox/enqueue.ts';
+import { writeOutbox } from '../outbox/enqueue.ts';
 import { resolveShopSettings } from '../shops/settings.ts';
 import type { ShopRecord } from '../shops/store.ts';
 import type { StorefrontEventBatch } from './schema.ts';
@@ -83,18 +83,21 @@ export async function ingestEvents(
     const accepted = await insertAccepted(tx, shop.id, batch, options);
     const giftsAdded = accepted.filter((row) => row.type === 'gift_added');
     // One endpoint lookup and batched inserts for the whole batch, none when nobody subscribes.
-    await enqueueWebhookEvents(
+    await writeOutbox(
       tx,
       shop.id,
-      'gift.added',
       giftsAdded.map((row) => ({
-        campaignId: row.campaign_id,
-        ruleId: row.rule_id,
-        variantId: row.variant_id,
-        cartToken: row.cart_token,
-        visitorId: batch.visitorId ?? null,
-        sessionId: batch.sessionId ?? null,
-        occurredAt: now.toISOString(),
+        kind: 'webhook',
+        type: 'gift.added',
+        data: {
+          campaignId: row.campaign_id,
+          ruleId: row.rule_id,
+          variantId: row.variant_id,
+          cartToken: row.cart_token,
+          visitorId: batch.visitorId ?? null,
+          sessionId: batch.sessionId ?? null,
+          occurredAt: now.toISOString(),
+        },
       })),
       now,
     );

@@ -22,16 +22,15 @@ import { usageKey } from '../budgets/spent.ts';
 import type { CounterKey } from '../budgets/usage.ts';
 import type { Tx } from '../db/database.ts';
 import { campaigns, dailyCampaignStats, dailyTotals, giftBudgetUsage, orderGiveBacks, orderRepairs, orders, redemptions, rules } from '../db/schema.ts';
-import { enqueueJob } from '../outbox/enqueue.ts';
-import { enqueueRedemptionsSync } from '../redemptions/limit-sync.ts';
-import { bumpRulesVersion } from '../shops/store.ts';
-import type { ShopRecord } from '../shops/store.ts';
+import { discountSyncEvents } from '../campaigns/transitions.ts';
+import { redemptionsSync } from '../redemptions/limit-sync.ts';
+import type { ShopUnitOfWork } from '../shops/unit-of-work.ts';
 import type { GiveBackRequest } from './payloads.ts';
 
 export type GiveBackOutcome =
   | { outcome: 'unknown_order' }
   | { outcome: 'duplicate' }
-  | { outcome: 'given_back'; giftUnits: number; budgetUnits: number; redemptions: number; rulesChanged: boolean };
+  | { outcome: 'given_back'; giftUnits: number; budgetUnits: number; redemptions: number };
 
 type GiftKey = { campaignId: string; ruleId: string | null };
 const keyOf = (campaignId: string, ruleId: string | null) => `${campaignId}\u0000${ruleId ?? ''}`;
@@ -56,14 +55,15 @@ type StoredLine = { quantity: number; attributes?: Record<string, string> };
 type RepairedGift = { campaignId: string; ruleId: string; variant: string; quantity: number };
 
 /**
- * Gives back what `request` refunds or cancels of a recorded order, inside the caller's
- * transaction (which holds the delivery's claim). An order the service never recorded, or a
- * refund already given back, changes nothing.
+ * Gives back what `request` refunds or cancels of a recorded order, inside the caller's unit
+ * of work (which holds the delivery's claim; `writeShopUnlocked`, as intake). An order the
+ * service never recorded, or a refund already given back, changes nothing.
  *
  * @example
- *   await db.transaction((tx) => giveBackIn(tx, shop, { kind: 'cancel', orderId: '1001', at: new Date() }, new Date()));
+ *   await writeShopUnlocked(ctx, shop, (uow) => giveBackIn(uow, { kind: 'cancel', orderId: '1001', at: new Date() }, new Date()));
  */
-export async function giveBackIn(tx: Tx, shop: Pick<ShopRecord, 'id' | 'timezone'>, request: GiveBackRequest, now: Date): Promise<GiveBackOutcome> {
+export async function giveBackIn(uow: ShopUnitOfWork, request: GiveBackRequest, now: Date): Promise<GiveBackOutcome> {
+  const { tx, shop } = uow;
   const [order] = await tx
     .select({ customerId: orders.customerId, payload: orders.payload, budgetCharges: orders.budgetCharges })
     .from(orders)
@@ -115,7 +115,7 @@ export async function giveBackIn(tx: Tx, shop: Pick<ShopRecord, 'id' | 'timezone
   if (given.length === 0) {
     // Recorded even when it gives nothing (a refund of regular lines): its redelivery is a duplicate all the same.
     await record(0);
-    return { outcome: 'given_back', giftUnits: 0, budgetUnits: 0, redemptions: 0, rulesChanged: false };
+    return { outcome: 'given_back', giftUnits: 0, budgetUnits: 0, redemptions: 0 };
   }
 
   // Rules as intake attributed them: a rule of this shop, of the campaign the line names.
@@ -144,21 +144,20 @@ export async function giveBackIn(tx: Tx, shop: Pick<ShopRecord, 'id' | 'timezone
       // No redemption left: no record (GET /redemptions lists none, as for a customer who never redeemed).
       if (lowered[0]?.count === 0) await tx.delete(redemptions).where(and(row, eq(redemptions.count, 0)));
     }
-    await enqueueRedemptionsSync(tx, shop.id, order.customerId, redeemedNoMore.map((entry) => entry.ruleId ?? ''));
+    uow.enqueue(...(await redemptionsSync(tx, shop.id, order.customerId, redeemedNoMore.map((entry) => entry.ruleId ?? ''))).events);
   }
 
   await recordRefundRollups(tx, shop.id, day, given, carried, left);
   await record(budget.units);
 
-  const rulesChanged = budget.reopened.length > 0;
-  if (rulesChanged) {
+  if (budget.reopened.length > 0) {
     // As intake does when it spends a budget: the re-opened rules come back in GET /rules and the
     // checkout configuration (the sync rewrites the shop's whole configuration).
-    for (const campaignId of budget.reopened) await enqueueJob(tx, shop.id, 'discount_sync', { campaignId, active: true });
-    await bumpRulesVersion(tx, shop.id);
+    uow.enqueue(...discountSyncEvents(budget.reopened));
+    uow.touchRules();
   }
   const giftUnits = given.reduce((sum, entry) => sum + entry.units, 0);
-  return { outcome: 'given_back', giftUnits, budgetUnits: budget.units, redemptions: redemptionCount, rulesChanged };
+  return { outcome: 'given_back', giftUnits, budgetUnits: budget.units, redemptions: redemptionCount };
 }
 
 /** A repaired gift as the order line intake would have recorded (its `_svc_*` properties). */

@@ -1,8 +1,9 @@
 /**
  * `refunds/create` and `orders/cancelled` (CONTRACT part three "Refunds and repairs"): each
  * validates its payload (400 at the payload's path), then claims the delivery and gives back in
- * one transaction (give-back.ts). As `orders/paid`, not a unit of work of the shop: give-backs
- * queue on the order's row, not the shop's. The answer says what happened:
+ * one unit of work (give-back.ts). As `orders/paid`, without the shop row's lock
+ * (`writeShopUnlocked`): give-backs queue on the order's row, not the shop's. The answer says
+ * what happened:
  * - `{ duplicate: true }`: this webhook id, or this refund (cancellation) under any webhook id,
  *   was already given back;
  * - `{ duplicate: false, ignored: 'unknown_order' }`: the service never recorded the order
@@ -14,6 +15,7 @@ import type { AppContext } from '../context.ts';
 import { parseOr400 } from '../http/errors.ts';
 import { claimDelivery } from '../platform-webhooks/deliveries.ts';
 import type { Delivery, TopicHandler, TopicOutcome } from '../platform-webhooks/topics.ts';
+import { writeShopUnlocked } from '../shops/unit-of-work.ts';
 import { giveBackIn } from './give-back.ts';
 import { cancelPayloadSchema, refundPayloadSchema } from './payloads.ts';
 import type { GiveBackRequest } from './payloads.ts';
@@ -21,19 +23,14 @@ import type { GiveBackRequest } from './payloads.ts';
 function giveBackTopic(schema: z.ZodType<GiveBackRequest, unknown>): TopicHandler {
   return async (ctx: AppContext, delivery: Delivery): Promise<TopicOutcome> => {
     const request = parseOr400(schema, delivery.payload, `Invalid ${delivery.topic} payload`);
-    const result = await ctx.db.transaction(async (tx) => {
-      if (!(await claimDelivery(tx, delivery.shop.id, delivery.webhookId, delivery.topic))) return undefined;
-      return giveBackIn(tx, delivery.shop, request, ctx.now());
+    const result = await writeShopUnlocked(ctx, delivery.shop, async (uow) => {
+      if (!(await claimDelivery(uow.tx, uow.shop.id, delivery.webhookId, delivery.topic))) return undefined;
+      return giveBackIn(uow, request, ctx.now());
     });
     if (result === undefined || result.outcome === 'duplicate') return { duplicate: true };
     if (result.outcome === 'unknown_order') {
       delivery.log.info({ orderId: request.orderId }, 'give-back for an order the service never recorded; nothing changed');
       return { duplicate: false, ignored: 'unknown_order' };
-    }
-    if (result.rulesChanged) {
-      // As after an intake that spends a budget (orders/receive.ts afterIntake): every instance evicts.
-      ctx.rulesCache.invalidate(delivery.shop.id);
-      await ctx.shopVersions.bump(delivery.shop.id);
     }
     const { giftUnits, budgetUnits, redemptions } = result;
     if (giftUnits > 0) delivery.log.info({ orderId: request.orderId, giftUnits, budgetUnits, redemptions }, 'order gave back');

@@ -20,7 +20,7 @@ import type { Database, Queryable } from '../db/database.ts';
 import { catalogImports, collections, inventoryItems } from '../db/schema.ts';
 import { newId } from '../ids.ts';
 import type { AttemptOutcome } from '../outbox/attempt-outcome.ts';
-import { enqueueJobOnce } from '../outbox/enqueue.ts';
+import { writeOutbox } from '../outbox/enqueue.ts';
 import { adminClient, adminRequest, PlatformAnswerError, PlatformUnauthorizedError } from '../platform/admin-client.ts';
 import type { AdminClient } from '../platform/admin-client.ts';
 import { IMPORT_PAGE_PRODUCTS, IMPORT_PRODUCT_COLLECTIONS, IMPORT_PRODUCT_VARIANTS, PRODUCT_VARIANTS_QUERY, PRODUCTS_QUERY } from '../platform/admin-documents.ts';
@@ -55,7 +55,7 @@ export async function startCatalogImport(tx: Queryable, shopId: string, now: Dat
   const id = newId('imp');
   const run = { id, status: 'running', cursor: null, pages: 0, products: 0, variants: 0, startedAt: now, finishedAt: null, lastError: null };
   await tx.insert(catalogImports).values({ shopId, ...run }).onConflictDoUpdate({ target: catalogImports.shopId, set: run });
-  await enqueueJobOnce(tx, shopId, 'catalog_import', { importId: id }, { id: `obx_${id}_0`, at: now });
+  await writeOutbox(tx, shopId, [{ kind: 'catalog_import', payload: { importId: id }, once: { id: `obx_${id}_0`, at: now } }]);
   return id;
 }
 
@@ -157,7 +157,7 @@ export async function runCatalogImport(options: CatalogImportOptions, shopId: st
       pages += 1;
     }
     // Time is up: the next job of the run goes on from the stored cursor.
-    await enqueueJobOnce(db, shopId, 'catalog_import', { importId }, { id: `obx_${importId}_${pages}`, at: now() });
+    await writeOutbox(db, shopId, [{ kind: 'catalog_import', payload: { importId }, once: { id: `obx_${importId}_${pages}`, at: now() } }]);
     return outcome(true, started);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

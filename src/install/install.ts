@@ -19,7 +19,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Database, Queryable } from '../db/database.ts';
 import { platformConnections, shops } from '../db/schema.ts';
-import { enqueueJob } from '../outbox/enqueue.ts';
+import { writeOutbox } from '../outbox/enqueue.ts';
 import { adminClient, adminRequest, PlatformAnswerError, PlatformUnauthorizedError } from '../platform/admin-client.ts';
 import { SHOP_QUERY } from '../platform/admin-documents.ts';
 import { connectShop, openToken } from '../platform/connections.ts';
@@ -111,7 +111,7 @@ export async function ensureInstalled(deps: InstallDeps, domain: string, session
       : await createShop(tx, { domain, plan: 'free', currency: info.currencyCode, timezone: info.ianaTimezone, name: info.name });
     await connectShop(tx, deps.appSecret, shop.id, exchanged.accessToken, now);
     await startCatalogImport(tx, shop.id, now);
-    if (deps.functionId !== undefined) await enqueueJob(tx, shop.id, 'discount_sync', { setup: true }, now);
+    if (deps.functionId !== undefined) await writeOutbox(tx, shop.id, [{ kind: 'discount_sync', payload: { setup: true } }], now);
     else log.warn({ shopId: shop.id }, 'PLATFORM_DISCOUNT_FUNCTION_ID is not set: no gift discount is created for the installed shop');
     log.info({ shopId: shop.id, reinstall: held.shop !== undefined, scope: exchanged.scope }, 'app installed');
     return { ok: true, shop, installed: held.shop ? 'reconnected' : 'new' };

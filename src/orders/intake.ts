@@ -5,27 +5,25 @@
  * makes it idempotent under concurrency: the second of two identical orders, even sent at
  * the same instant, finds the first's row and changes nothing. Gift budgets are charged in
  * the same transaction (budgets/charge.ts); when the order spends one, the rules version is
- * bumped and a discount sync queued with it, and the caller evicts cached rules after commit
- * (`rulesChanged`, see afterIntake in receive.ts).
+ * bumped and a discount sync queued with it, and the unit of work evicts cached rules after
+ * commit (shops/unit-of-work.ts, `writeShopUnlocked`: orders do not queue on the shop row).
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { localDateOf } from '../analytics/calendar.ts';
 import { addCampaignDayGifts } from '../analytics/store.ts';
-import type { Database, Queryable, Tx } from '../db/database.ts';
+import type { Queryable } from '../db/database.ts';
 import { campaigns, dailyTotals, orders, redemptions, rules } from '../db/schema.ts';
-import { enqueueJob, enqueueWebhookEvent } from '../outbox/enqueue.ts';
 import { chargeBudgets, ruleUnitsOf } from '../budgets/charge.ts';
-import { bumpRulesVersion } from '../shops/store.ts';
-import { enqueueRedemptionsSync } from '../redemptions/limit-sync.ts';
+import { discountSyncEvents } from '../campaigns/transitions.ts';
+import { redemptionsSync } from '../redemptions/limit-sync.ts';
 import type { ShopRecord } from '../shops/store.ts';
+import { writeShopUnlocked } from '../shops/unit-of-work.ts';
+import type { ShopUnitOfWork, WriteShopDeps } from '../shops/unit-of-work.ts';
 import { referencedIds, summarizeGiftLines } from './gift-lines.ts';
 import type { Order } from './schema.ts';
 
-/**
- * Expected outcomes of intake: counted, already counted, or not in the shop's currency.
- * `rulesChanged`: the order spent a gift budget, so GET /rules changed (evict after commit).
- */
-export type IntakeResult = { ok: true; duplicate: boolean; rulesChanged: boolean } | { ok: false; reason: 'currency_mismatch'; expected: string };
+/** Expected outcomes of intake: counted, already counted, or not in the shop's currency. */
+export type IntakeResult = { ok: true; duplicate: boolean } | { ok: false; reason: 'currency_mismatch'; expected: string };
 
 /** A limited rule the order's customer redeemed once more than `maxPerCustomer` allows. */
 type OverLimit = { ruleId: string; campaignId: string; count: number; maxPerCustomer: number };
@@ -64,30 +62,23 @@ const byKey = <T>(entries: Iterable<[string, T]>): Array<[string, T]> =>
  * recorded for the shop, and a currency mismatch as a value (the route turns it into a 400).
  *
  * @example
- *   const result = await recordOrder(ctx.db, shop, order); // { ok: true, duplicate: false }
+ *   const result = await recordOrder(ctx, shop, order); // { ok: true, duplicate: false }
  */
-export async function recordOrder(
-  db: Database,
-  shop: Pick<ShopRecord, 'id' | 'currency' | 'timezone'>,
-  order: Order,
-): Promise<IntakeResult> {
+export async function recordOrder(deps: WriteShopDeps, shop: ShopRecord, order: Order): Promise<IntakeResult> {
   // Checked before a transaction is opened: a refused order costs no round trip.
   if (order.currency !== shop.currency) return { ok: false, reason: 'currency_mismatch', expected: shop.currency };
-  return db.transaction(async (tx) => recordOrderIn(tx, shop, order));
+  return writeShopUnlocked(deps, shop, (uow) => recordOrderIn(uow, order));
 }
 
 /**
- * {@link recordOrder} inside a transaction the caller holds, so that something else (the
+ * {@link recordOrder} inside a unit of work the caller holds, so that something else (the
  * platform webhook's delivery record) commits exactly with the order.
  *
  * @example
- *   await db.transaction(async (tx) => recordOrderIn(tx, shop, order));
+ *   await writeShopUnlocked(ctx, shop, (uow) => recordOrderIn(uow, order));
  */
-export async function recordOrderIn(
-  tx: Tx,
-  shop: Pick<ShopRecord, 'id' | 'currency' | 'timezone'>,
-  order: Order,
-): Promise<IntakeResult> {
+export async function recordOrderIn(uow: ShopUnitOfWork, order: Order): Promise<IntakeResult> {
+  const { tx, shop } = uow;
   // CONTRACT: amounts are in minor units of the shop's base currency; another currency's
   // amounts would corrupt every rollup they were added to.
   if (order.currency !== shop.currency) return { ok: false, reason: 'currency_mismatch', expected: shop.currency };
@@ -112,7 +103,7 @@ export async function recordOrderIn(
     })
     .onConflictDoNothing()
     .returning({ id: orders.id });
-  if (inserted.length === 0) return { ok: true as const, duplicate: true, rulesChanged: false };
+  if (inserted.length === 0) return { ok: true as const, duplicate: true };
 
   // Budgets first of the counters: every intake locks its rows in the same order
   // (budget counters, redemptions, rollups, and last the shop row when a budget is spent).
@@ -154,7 +145,8 @@ export async function recordOrderIn(
       // each see their own place in the sequence.
       .returning({ ruleId: redemptions.ruleId, count: redemptions.count });
     // Per-customer limits: the checkout function's copy of the counts (a customer metafield).
-    const limits = await enqueueRedemptionsSync(tx, shop.id, customerId, redeemed.map(([ruleId]) => ruleId));
+    const { limits, events } = await redemptionsSync(tx, shop.id, customerId, redeemed.map(([ruleId]) => ruleId));
+    uow.enqueue(...events);
     for (const { ruleId, count } of counted) {
       const maxPerCustomer = limits.get(ruleId);
       // Given at checkout all the same (a checkout is checked, not reserved): reported like over-budget units.
@@ -194,26 +186,29 @@ export async function recordOrderIn(
     );
   }
 
-  await enqueueWebhookEvent(tx, shop.id, 'order.converted', {
-    orderId: order.id,
-    customerId: order.customerId ?? null,
-    completedAt: order.completedAt.toISOString(),
-    day,
-    currency: order.currency,
-    total: order.total,
-    campaignIds: byKey(gifts.giftsByCampaign).map(([campaignId]) => campaignId),
-    ruleIds: redeemed.map(([ruleId]) => ruleId),
-    // Gift units the order carried beyond a spent budget (given at checkout all the same).
-    overBudget: budget.overBudget,
-    // Limited rules this order redeemed past the customer's maxPerCustomer (`count` includes it).
-    overLimit: byKey(overLimit.map((entry): [string, OverLimit] => [entry.ruleId, entry])).map(([, entry]) => entry),
+  uow.enqueue({
+    kind: 'webhook',
+    type: 'order.converted',
+    data: {
+      orderId: order.id,
+      customerId: order.customerId ?? null,
+      completedAt: order.completedAt.toISOString(),
+      day,
+      currency: order.currency,
+      total: order.total,
+      campaignIds: byKey(gifts.giftsByCampaign).map(([campaignId]) => campaignId),
+      ruleIds: redeemed.map(([ruleId]) => ruleId),
+      // Gift units the order carried beyond a spent budget (given at checkout all the same).
+      overBudget: budget.overBudget,
+      // Limited rules this order redeemed past the customer's maxPerCustomer (`count` includes it).
+      overLimit: byKey(overLimit.map((entry): [string, OverLimit] => [entry.ruleId, entry])).map(([, entry]) => entry),
+    },
   });
-  const rulesChanged = budget.spentCampaigns.length > 0;
-  if (rulesChanged) {
+  if (budget.spentCampaigns.length > 0) {
     // The spent rules leave the payload and the checkout configuration (the sync rewrites the
     // shop's whole configuration; it re-syncs by itself when a windowed budget re-opens).
-    for (const campaignId of budget.spentCampaigns) await enqueueJob(tx, shop.id, 'discount_sync', { campaignId, active: true });
-    await bumpRulesVersion(tx, shop.id);
+    uow.enqueue(...discountSyncEvents(budget.spentCampaigns));
+    uow.touchRules();
   }
-  return { ok: true as const, duplicate: false, rulesChanged };
+  return { ok: true as const, duplicate: false };
 }

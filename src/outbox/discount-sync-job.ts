@@ -14,7 +14,8 @@ import type { Database, Queryable } from '../db/database.ts';
 import { campaigns } from '../db/schema.ts';
 import type { DiscountPort } from '../platform/discount-port.ts';
 import type { AttemptOutcome } from './attempt-outcome.ts';
-import { enqueueJobOnce } from './enqueue.ts';
+import { writeOutbox } from './enqueue.ts';
+import type { DiscountSyncPayload } from './enqueue.ts';
 
 // A campaign toggled this often during one job is left to the next job (each change queues one).
 const MAX_ROUNDS = 3;
@@ -70,14 +71,14 @@ export async function runDiscountSync(
   }
 }
 
-async function writeConfig(db: Database, port: DiscountPort, shopId: string, followUp: Record<string, unknown>, elapsed: () => number): Promise<AttemptOutcome> {
+async function writeConfig(db: Database, port: DiscountPort, shopId: string, followUp: DiscountSyncPayload, elapsed: () => number): Promise<AttemptOutcome> {
   const current = await shopCheckoutConfig(db, shopId);
   if (current === undefined) return { ok: true, statusCode: null, durationMs: elapsed() };
   const { built, until } = current;
   // The function cannot read the time precisely, so the configuration holds the rules in their
   // window now, and the next schedule boundary gets its own sync (one job per boundary).
   if (Number.isFinite(until)) {
-    await enqueueJobOnce(db, shopId, 'discount_sync', followUp, { id: `obx_cfg_${until.toString(36)}`, at: new Date(until) });
+    await writeOutbox(db, shopId, [{ kind: 'discount_sync', payload: followUp, once: { id: `obx_cfg_${until.toString(36)}`, at: new Date(until) } }]);
   }
   if (!built.fits) {
     const error = `Checkout configuration is ${built.bytes} bytes, more than its ${CONFIG_METAFIELD_KEYS.length} metafields of ${CHECKOUT_CONFIG_LIMIT_BYTES} bytes hold: not written`;

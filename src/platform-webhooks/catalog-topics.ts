@@ -48,7 +48,7 @@ async function liveCampaignsGiving(uow: ShopUnitOfWork, variantIds: readonly str
     .where(and(eq(rules.shopId, uow.shop.id), eq(rules.enabled, true), eq(campaigns.enabled, true), eq(campaigns.isDraft, false)));
   const concerned = new Set<string>();
   for (const row of live) {
-    const gifts = (row.giftConfig as { gifts?: Array<{ variantId?: unknown }> }).gifts ?? [];
+    const { gifts } = row.giftConfig;
     if (gifts.some((gift) => keys.has(numericIdOf(gift.variantId) ?? String(gift.variantId)))) concerned.add(row.campaignId);
   }
   return [...concerned].sort();

@@ -14,10 +14,10 @@ import { APP_SUBSCRIPTIONS_UPDATE, appSubscriptionUpdateSchema } from '../billin
 import type { AppContext } from '../context.ts';
 import { parseOr400 } from '../http/errors.ts';
 import { recordOrderIn } from '../orders/intake.ts';
-import { acceptedOrder, afterIntake } from '../orders/receive.ts';
+import { acceptedOrder } from '../orders/receive.ts';
 import { orderAudience, planRepairs } from '../repairs/plan.ts';
 import type { ShopRecord } from '../shops/store.ts';
-import { writeShop } from '../shops/unit-of-work.ts';
+import { writeShop, writeShopUnlocked } from '../shops/unit-of-work.ts';
 import type { ShopUnitOfWork } from '../shops/unit-of-work.ts';
 import { applyInventoryLevel, applyProduct, applyProductDelete } from './catalog-topics.ts';
 import { claimDelivery } from './deliveries.ts';
@@ -54,21 +54,21 @@ function shopWrite<S extends z.ZodType>(schema: S, apply: (uow: ShopUnitOfWork, 
 
 /**
  * `orders/paid` feeds the order intake of CONTRACT "Platform orders" in one transaction with
- * the delivery's claim. Not a unit of work of the shop: orders of one shop need not queue on
- * its row (the orders primary key already makes intake idempotent under concurrency). Then,
+ * the delivery's claim: a unit of work without the shop row's lock, as orders of one shop need
+ * not queue on its row (the orders primary key already makes intake idempotent under
+ * concurrency; shops/unit-of-work.ts `writeShopUnlocked`). Then,
  * on every delivery, the order's missing gifts are planned (src/repairs/plan.ts): once per
  * (order, rule) by their own key, so a delivery that failed after intake plans on its retry.
  */
 const ordersPaid: TopicHandler = async (ctx, delivery) => {
   const order = parseOr400(platformOrderSchema, delivery.payload, invalid(delivery.topic));
-  const result = await ctx.db.transaction(async (tx) => {
-    if (!(await claimDelivery(tx, delivery.shop.id, delivery.webhookId, delivery.topic))) return undefined;
-    const recorded = await recordOrderIn(tx, delivery.shop, order);
+  const result = await writeShopUnlocked(ctx, delivery.shop, async (uow) => {
+    if (!(await claimDelivery(uow.tx, uow.shop.id, delivery.webhookId, delivery.topic))) return undefined;
+    const recorded = await recordOrderIn(uow, order);
     // A refused order (another currency) throws here: its claim rolls back with it.
     acceptedOrder(recorded);
     return recorded;
   });
-  if (result !== undefined) await afterIntake(ctx, delivery.shop.id, result);
   await planRepairs(ctx, delivery.shop, order, orderAudience(delivery.payload));
   return result === undefined ? true : acceptedOrder(result).duplicate;
 };

@@ -8,30 +8,31 @@
  */
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Queryable } from '../db/database.ts';
-import { outbox, redemptions, rules } from '../db/schema.ts';
-import { newId } from '../ids.ts';
+import { redemptions, rules } from '../db/schema.ts';
 import { bytewise } from '../db/collation.ts';
-import { enqueueJob } from '../outbox/enqueue.ts';
+import type { OutboxEvent } from '../outbox/enqueue.ts';
 import { redemptionCounts } from './store.ts';
 
 const hasLimit = (options: Record<string, unknown>) => options.maxPerCustomer !== undefined;
 
 /**
- * Queues the metafield write of `customerId` in the caller's transaction (order intake) when
- * one of `ruleIds`, the rules the order redeemed, has `maxPerCustomer`; otherwise nothing.
- * Returns the limits of those rules (rule id → maxPerCustomer), for intake's over-limit report.
+ * The metafield write of `customerId` to queue in the caller's transaction (order intake, a
+ * give-back, a repair) when one of `ruleIds`, the rules the order redeemed, has
+ * `maxPerCustomer`; otherwise no event. `limits`: those rules' limits (rule id →
+ * maxPerCustomer), for intake's over-limit report.
  *
  * @example
- *   await enqueueRedemptionsSync(tx, shop.id, '42', ['rul_1']); // Map { 'rul_1' => 1 }
+ *   const { limits, events } = await redemptionsSync(uow.tx, shop.id, '42', ['rul_1']); // Map { 'rul_1' => 1 }
+ *   uow.enqueue(...events);
  */
-export async function enqueueRedemptionsSync(
+export async function redemptionsSync(
   tx: Queryable,
   shopId: string,
   customerId: string,
   ruleIds: readonly string[],
-): Promise<Map<string, number>> {
+): Promise<{ limits: Map<string, number>; events: OutboxEvent[] }> {
   const limits = new Map<string, number>();
-  if (ruleIds.length === 0) return limits;
+  if (ruleIds.length === 0) return { limits, events: [] };
   const rows = await tx
     .select({ id: rules.id, options: rules.options })
     .from(rules)
@@ -39,8 +40,7 @@ export async function enqueueRedemptionsSync(
   for (const row of rows) {
     if (hasLimit(row.options) && typeof row.options.maxPerCustomer === 'number') limits.set(row.id, row.options.maxPerCustomer);
   }
-  if (limits.size > 0) await enqueueJob(tx, shopId, 'redemptions_sync', { customerId });
-  return limits;
+  return { limits, events: limits.size > 0 ? [{ kind: 'redemptions_sync', payload: { customerId } }] : [] };
 }
 
 /**
@@ -60,23 +60,20 @@ export function newlyLimitedRules(
 
 /**
  * When a rule that customers have already redeemed gains a limit, their metafields lack it:
- * queues one `redemptions_sync` per customer with a redemption record of `ruleIds`, in the
- * caller's transaction (the campaign's PUT). Batched inserts; nothing when no one redeemed them.
+ * one `redemptions_sync` per customer with a redemption record of `ruleIds`, to queue in the
+ * caller's unit of work (the campaign's PUT); none when no one redeemed them.
  *
  * @example
- *   await enqueueLimitBackfill(uow.tx, shop.id, newlyLimitedRules(before.rules, rules));
+ *   uow.enqueue(...(await limitBackfillEvents(uow.tx, shop.id, newlyLimitedRules(before.rules, rules))));
  */
-export async function enqueueLimitBackfill(tx: Queryable, shopId: string, ruleIds: readonly string[]): Promise<number> {
-  if (ruleIds.length === 0) return 0;
+export async function limitBackfillEvents(tx: Queryable, shopId: string, ruleIds: readonly string[]): Promise<OutboxEvent[]> {
+  if (ruleIds.length === 0) return [];
   const customers = await tx
     .selectDistinct({ customerId: redemptions.customerId })
     .from(redemptions)
     .where(and(eq(redemptions.shopId, shopId), inArray(redemptions.ruleId, [...ruleIds])))
     .orderBy(asc(redemptions.customerId));
-  const now = new Date();
-  const rows = customers.map(({ customerId }) => ({ shopId, id: newId('obx'), kind: 'redemptions_sync', eventType: 'redemptions_sync', payload: { customerId }, nextAttemptAt: now }));
-  for (let start = 0; start < rows.length; start += 1000) await tx.insert(outbox).values(rows.slice(start, start + 1000));
-  return rows.length;
+  return customers.map(({ customerId }) => ({ kind: 'redemptions_sync', payload: { customerId } }));
 }
 
 /**

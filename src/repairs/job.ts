@@ -13,6 +13,7 @@
  * lease that ran out): the edit may or may not have been committed, so it is not sent again
  * (at most once on the platform) and the row says `interrupted` for the merchant to check.
  */
+import type { RuleOptions } from '@gcrs/engine';
 import type { Logger } from 'pino';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Database, Queryable } from '../db/database.ts';
@@ -113,7 +114,7 @@ export async function runOrderRepair(options: OrderRepairOptions, shopId: string
     if (credentials.state === 'unreadable') throw new PlatformUnauthorizedError('The platform access token cannot be opened with this PLATFORM_APP_SECRET: connect the shop again');
     const client = adminClient(credentials, { ...(options.adminApiUrl === undefined ? {} : { adminApiUrl: options.adminApiUrl }), ...(options.fetch ? { fetch: options.fetch } : {}) });
     const [rule] = await db.select({ options: rules.options }).from(rules).where(and(eq(rules.shopId, shopId), eq(rules.id, ruleId)));
-    const ruleOptions = (rule?.options ?? {}) as { discountType?: string; discountValue?: number; discountTitle?: string };
+    const ruleOptions: Partial<RuleOptions> = rule?.options ?? {};
     const edit = await addGiftToOrder(client, {
       orderId,
       variantId: repair.variantId,

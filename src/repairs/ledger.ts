@@ -17,8 +17,9 @@ import { isSoldOut } from '../catalog/stock.ts';
 import { findVariants } from '../catalog/store.ts';
 import type { Tx } from '../db/database.ts';
 import { campaigns, dailyTotals, giftBudgetUsage, orderRepairs, orders, redemptions, rules } from '../db/schema.ts';
-import { enqueueJob } from '../outbox/enqueue.ts';
-import { enqueueRedemptionsSync } from '../redemptions/limit-sync.ts';
+import { discountSyncEvents } from '../campaigns/transitions.ts';
+import { writeOutbox } from '../outbox/enqueue.ts';
+import { redemptionsSync } from '../redemptions/limit-sync.ts';
 import { bumpRulesVersion } from '../shops/store.ts';
 
 export type RepairRow = typeof orderRepairs.$inferSelect;
@@ -65,7 +66,8 @@ export async function reserveRepair(tx: Tx, shop: { id: string; timezone: string
         set: { count: sql`${redemptions.count} + 1`, lastRedeemedAt: sql`greatest(${redemptions.lastRedeemedAt}, excluded.last_redeemed_at)` },
       })
       .returning({ count: redemptions.count });
-    const limits = await enqueueRedemptionsSync(tx, shop.id, order.customerId, [repair.ruleId]);
+    const { limits, events } = await redemptionsSync(tx, shop.id, order.customerId, [repair.ruleId]);
+    await writeOutbox(tx, shop.id, events);
     const max = limits.get(repair.ruleId);
     if (max !== undefined && (counted?.count ?? 0) > max) throw new SkipRepair('skipped_limit', `The customer has redeemed this rule ${max} times, its limit`);
   }
@@ -74,7 +76,7 @@ export async function reserveRepair(tx: Tx, shop: { id: string; timezone: string
 
 /** The payload and the checkout configuration lose (or regain) a rule: as intake does. */
 async function rulesChanged(tx: Tx, shopId: string, campaignIds: readonly string[]): Promise<void> {
-  for (const campaignId of campaignIds) await enqueueJob(tx, shopId, 'discount_sync', { campaignId, active: true });
+  await writeOutbox(tx, shopId, discountSyncEvents(campaignIds));
   await bumpRulesVersion(tx, shopId);
 }
 
@@ -118,7 +120,7 @@ export async function giveBackRepair(tx: Tx, shop: { id: string; timezone: strin
       .update(redemptions)
       .set({ count: sql`greatest(0, ${redemptions.count} - 1)` })
       .where(and(eq(redemptions.shopId, shop.id), eq(redemptions.customerId, order.customerId), eq(redemptions.ruleId, repair.ruleId)));
-    await enqueueRedemptionsSync(tx, shop.id, order.customerId, [repair.ruleId]);
+    await writeOutbox(tx, shop.id, (await redemptionsSync(tx, shop.id, order.customerId, [repair.ruleId])).events);
   }
   if (reopened) await rulesChanged(tx, shop.id, [repair.campaignId]);
 }

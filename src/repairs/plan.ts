@@ -15,7 +15,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { orderRepairs } from '../db/schema.ts';
 import { customerRedemptions } from '../evaluate/customer-redemptions.ts';
-import { enqueueRepairJob } from '../outbox/enqueue.ts';
+import { writeOutbox } from '../outbox/enqueue.ts';
 import type { Order } from '../orders/schema.ts';
 import { repairMissingGiftsOf } from '../shops/settings.ts';
 import type { ShopRecord } from '../shops/store.ts';
@@ -115,7 +115,8 @@ export async function planRepairs(ctx: AppContext, shop: ShopRecord, order: Orde
       .onConflictDoNothing()
       .returning({ ruleId: orderRepairs.ruleId, status: orderRepairs.status });
     const fresh = new Set(created.map((row) => row.ruleId));
-    for (const row of created) if (row.status === 'pending') await enqueueRepairJob(tx, shop.id, { orderId: order.id, ruleId: row.ruleId });
+    const pending = created.filter((row) => row.status === 'pending');
+    await writeOutbox(tx, shop.id, pending.map((row) => ({ kind: 'order_repair', payload: { orderId: order.id, ruleId: row.ruleId } })));
     return planned.filter((repair) => fresh.has(repair.ruleId));
   });
 }

@@ -10,7 +10,6 @@ import { giftVariantFacts } from '../catalog/stock.ts';
 import type { Database } from '../db/database.ts';
 import { campaigns, collections, experiments, rules, shops } from '../db/schema.ts';
 import { budgetUsageAt } from '../budgets/usage.ts';
-import type { Plan } from '../shops/plans.ts';
 import type { StoredShopSettings } from '../shops/settings.ts';
 import { widgetSettingsOf } from '../widgets/store.ts';
 import type { RulesSource } from './payload.ts';
@@ -104,7 +103,7 @@ export async function loadRulesSource(db: Database, shopId: string, at: number =
         giftTitles: gifts.titles,
         shop: {
           id: shop.id,
-          plan: shop.plan as Plan,
+          plan: shop.plan,
           currency: shop.currency,
           timezone: shop.timezone,
           settings: shop.settings as StoredShopSettings,

@@ -31,7 +31,7 @@ export const toShopRecord = (row: ShopRow): ShopRecord => ({
   id: row.id,
   domain: row.domain,
   name: row.name,
-  plan: row.plan as Plan,
+  plan: row.plan,
   currency: row.currency,
   timezone: row.timezone,
   limits: row.limits as Partial<Caps>,

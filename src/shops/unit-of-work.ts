@@ -1,17 +1,24 @@
 /**
- * The one way to write a shop's data. Every write of a shop runs inside `writeShop`:
+ * The one way to write a shop's data, and the one commit protocol. Every write of a shop runs
+ * inside `writeShop` (or, for order intake and give-backs, `writeShopUnlocked`):
  *
  * 1. one transaction, whose first statement locks the shop row and re-reads it
  *    (`SELECT … FOR UPDATE`). Writers of one shop therefore queue on that row, and each sees
  *    every change its predecessors committed — caps, plan, limits and settings are checked
  *    against `uow.shop`, never against the copy authentication read before the lock;
  * 2. outbox rows (webhooks, platform jobs) collected with `uow.enqueue` are written in that
- *    same transaction, after the work, so they commit exactly when the change does;
+ *    same transaction, after the work, by the outbox's one writer (outbox/enqueue.ts), so
+ *    they commit exactly when the change does;
  * 3. `uow.touchRules()` bumps the version behind GET /rules' ETag in that transaction, and
  *    after the commit the rules cache is invalidated on every instance — only if touched,
  *    so a no-op (enabling a live campaign) changes no ETag;
  * 4. after every commit, before it returns, the shop's shared version is bumped
- *    (cache/shop-versions.ts), so no instance authenticates from a shop row older than it.
+ *    (cache/shop-versions.ts), so no instance authenticates from a shop row older than it,
+ *    and the storefront's cached credentials are evicted (SHOP_AUTH_TOPIC).
+ *
+ * `writeShopUnlocked` skips step 1's lock: orders of one shop queue on their order and counter
+ * rows, never on the shop's (CONTRACT "Platform orders"), and `uow.shop` is the caller's copy.
+ * Such work changes the shop row only through `touchRules`, so step 4 runs only when touched.
  *
  * Anything thrown inside rolls the whole transaction back (change, outbox rows, version) and
  * propagates unchanged; nothing is invalidated then.
@@ -20,8 +27,8 @@ import { eq } from 'drizzle-orm';
 import type { Database, Tx } from '../db/database.ts';
 import { shops } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
-import { enqueueJob, enqueueWebhookEvents } from '../outbox/enqueue.ts';
-import type { WebhookEventType } from '../outbox/enqueue.ts';
+import { writeOutbox } from '../outbox/enqueue.ts';
+import type { OutboxEvent } from '../outbox/enqueue.ts';
 import type { InvalidationBus } from '../cache/invalidation-bus.ts';
 import { SHOP_AUTH_TOPIC } from '../cache/shop-entry-cache.ts';
 import type { ShopVersions } from '../cache/shop-versions.ts';
@@ -29,13 +36,8 @@ import type { RulesCache } from '../rules/rules-cache.ts';
 import { bumpRulesVersion, toShopRecord } from './store.ts';
 import type { ShopRecord } from './store.ts';
 
-/** A side effect to deliver later from the outbox (CONTRACT "Outbound webhooks", platform sync). */
-export type OutboxEvent =
-  | { kind: 'webhook'; type: WebhookEventType; data: Record<string, unknown> }
-  | { kind: 'discount_sync'; payload: { campaignId: string; active: boolean } };
-
 export type ShopUnitOfWork = {
-  /** The shop row as locked by this transaction; nobody else can change it until commit. */
+  /** The shop row as locked by this transaction (nobody else can change it until commit); writeShopUnlocked: the caller's copy. */
   readonly shop: ShopRecord;
   readonly tx: Tx;
   /** Queues outbox rows, written in this transaction after the work returns. */
@@ -60,21 +62,6 @@ async function lockAndReadShop(tx: Tx, shopId: string): Promise<ShopRecord> {
   return toShopRecord(row);
 }
 
-/** Writes the queued events: one endpoint lookup and batched inserts per webhook type. */
-async function writeOutbox(tx: Tx, shopId: string, events: readonly OutboxEvent[]): Promise<void> {
-  const webhooks = new Map<WebhookEventType, Array<Record<string, unknown>>>();
-  for (const event of events) {
-    if (event.kind === 'discount_sync') {
-      await enqueueJob(tx, shopId, 'discount_sync', event.payload);
-    } else {
-      const batch = webhooks.get(event.type) ?? [];
-      batch.push(event.data);
-      webhooks.set(event.type, batch);
-    }
-  }
-  for (const [type, batch] of webhooks) await enqueueWebhookEvents(tx, shopId, type, batch);
-}
-
 /**
  * Runs `work` as one unit of work of the shop (see the module comment) and returns its result.
  * Throws 404 `Shop not found` when the shop no longer exists.
@@ -89,11 +76,35 @@ async function writeOutbox(tx: Tx, shopId: string, events: readonly OutboxEvent[
  *   });
  */
 export async function writeShop<T>(deps: WriteShopDeps, shopId: string, work: (uow: ShopUnitOfWork) => Promise<T>): Promise<T> {
+  // Invariant: the lock is the transaction's first statement. Taken any later, two writers
+  // could both count, check a cap or merge settings against the same old state.
+  return commitShop(deps, shopId, (tx) => lockAndReadShop(tx, shopId), work, { everyCommitChangesShop: true });
+}
+
+/**
+ * {@link writeShop} without the shop row's lock, for writes that queue on their own rows (order
+ * intake, give-backs): `uow.shop` is `shop` as the caller read it, and the shared versions are
+ * bumped after the commit only when the work called `touchRules` (the only change it makes to
+ * the shop row: a budget spent or re-opened).
+ *
+ * @example
+ *   const result = await writeShopUnlocked(ctx, shop, (uow) => recordOrderIn(uow, order));
+ */
+export async function writeShopUnlocked<T>(deps: WriteShopDeps, shop: ShopRecord, work: (uow: ShopUnitOfWork) => Promise<T>): Promise<T> {
+  return commitShop(deps, shop.id, async () => shop, work, { everyCommitChangesShop: false });
+}
+
+/** The protocol of the module comment, given how the transaction opens with the shop. */
+async function commitShop<T>(
+  deps: WriteShopDeps,
+  shopId: string,
+  open: (tx: Tx) => Promise<ShopRecord>,
+  work: (uow: ShopUnitOfWork) => Promise<T>,
+  options: { everyCommitChangesShop: boolean },
+): Promise<T> {
   let touched = false;
   const result = await deps.db.transaction(async (tx) => {
-    // Invariant: the lock is the transaction's first statement. Taken any later, two writers
-    // could both count, check a cap or merge settings against the same old state.
-    const shop = await lockAndReadShop(tx, shopId);
+    const shop = await open(tx);
     const events: OutboxEvent[] = [];
     const uow: ShopUnitOfWork = {
       shop,
@@ -107,11 +118,13 @@ export async function writeShop<T>(deps: WriteShopDeps, shopId: string, work: (u
     };
     const value = await work(uow);
     await writeOutbox(tx, shop.id, events);
+    // Last: intake and give-backs lock the shop row after their counters (their lock order).
     if (touched) await bumpRulesVersion(tx, shop.id);
     return value;
   });
   // After the commit only: an instance that reloads now sees the new data, never the old.
   if (touched) deps.rulesCache.invalidate(shopId);
+  if (!touched && !options.everyCommitChangesShop) return result;
   // Every commit may have changed the shop row authentication hands out (plan, limits,
   // settings, rules version), touched or not. Awaited: the caller answers only after it.
   await deps.shopVersions.bump(shopId);

@@ -1,11 +1,11 @@
 /** Admin API: publishable storefront tokens (CONTRACT "Storefront", 2.). The token is in the creation response only. */
 import { textSchema } from '@gcrs/engine';
 import { z } from 'zod';
-import { SHOP_AUTH_TOPIC } from '../cache/shop-entry-cache.ts';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../http/errors.ts';
 import { defineAdminRoute } from '../http/shop-routes.ts';
 import type { MountableRoute } from '../http/shop-routes.ts';
+import { writeShop } from '../shops/unit-of-work.ts';
 import { allowedOriginsSchema, createStorefrontToken, listStorefrontTokens, revokeStorefrontToken } from './tokens.ts';
 import type { StorefrontTokenRecord } from './tokens.ts';
 
@@ -80,9 +80,10 @@ export function storefrontTokenAdminRoutes(ctx: AppContext): MountableRoute[] {
         404: { description: '`{ "error": "Storefront token not found" }`' },
       },
       handler: async ({ shop, params }) => {
-        if (!(await revokeStorefrontToken(ctx.db, shop.id, params.tokenId))) throw notFound('Storefront token');
-        // After the commit: the token's cached verification goes before this answer is sent.
-        ctx.invalidation.publish(SHOP_AUTH_TOPIC, shop.id);
+        // A unit of work: after its commit the token's cached verification goes before this answer is sent.
+        await writeShop(ctx, shop.id, async (uow) => {
+          if (!(await revokeStorefrontToken(uow.tx, uow.shop.id, params.tokenId))) throw notFound('Storefront token');
+        });
         return { ok: true as const };
       },
     }),

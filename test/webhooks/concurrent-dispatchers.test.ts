@@ -3,7 +3,7 @@
  * connection pool, as two processes would be — never send the same attempt twice.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enqueueWebhookEvent } from '../../src/outbox/enqueue.ts';
+import { writeOutbox } from '../../src/outbox/enqueue.ts';
 import type { Database } from '../../src/db/database.ts';
 import { createTwoInstanceWebhookSetup } from './setup.ts';
 import type { WebhookSetup } from './setup.ts';
@@ -22,7 +22,7 @@ describe('two dispatchers on one database', () => {
     const count = 60;
     const messageIds = await s.t.ctx.db.transaction(async (tx) => {
       const ids: string[] = [];
-      for (let i = 0; i < count; i += 1) ids.push(await enqueueWebhookEvent(tx, shop.id, 'gift.added', { n: i }));
+      for (let i = 0; i < count; i += 1) ids.push(...(await writeOutbox(tx, shop.id, [{ kind: 'webhook', type: 'gift.added', data: { n: i } }])));
       return ids;
     });
     s.clock.set(Date.now() + 1000);

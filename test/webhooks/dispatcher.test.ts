@@ -8,7 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { campaigns, discountSyncs, outbox } from '../../src/db/schema.ts';
-import { enqueueJob } from '../../src/outbox/enqueue.ts';
+import { writeOutbox } from '../../src/outbox/enqueue.ts';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../src/outbox/retry-schedule.ts';
 import type { DiscountPort } from '../../src/platform/discount-port.ts';
 import { createWebhookSetup } from './setup.ts';
@@ -238,7 +238,7 @@ describe('discount sync jobs', () => {
   it('records the campaign\'s state through the port, retrying a failing port on the schedule', async () => {
     const { shop } = await s.newShop();
     const id = await liveCampaign(shop.id, true);
-    await s.t.ctx.db.transaction((tx) => enqueueJob(tx, shop.id, 'discount_sync', { campaignId: id, active: true }, s.clock.now()));
+    await s.t.ctx.db.transaction((tx) => writeOutbox(tx, shop.id, [{ kind: 'discount_sync', payload: { campaignId: id, active: true } }], s.clock.now()));
     let calls = 0;
     const flaky: DiscountPort = {
       async syncAutomaticDiscount() {
@@ -260,7 +260,7 @@ describe('discount sync jobs', () => {
     const { shop } = await s.newShop();
     const id = await liveCampaign(shop.id, false);
     // Queued when the campaign went live, run after it was disabled again.
-    await s.t.ctx.db.transaction((tx) => enqueueJob(tx, shop.id, 'discount_sync', { campaignId: id, active: true }, s.clock.now()));
+    await s.t.ctx.db.transaction((tx) => writeOutbox(tx, shop.id, [{ kind: 'discount_sync', payload: { campaignId: id, active: true } }], s.clock.now()));
     await s.dispatcher().runOnce();
     expect(await recorded(shop.id, id)).toBe(false);
   });
@@ -268,7 +268,7 @@ describe('discount sync jobs', () => {
   it('re-syncs when the state changes during the port call', async () => {
     const { shop } = await s.newShop();
     const id = await liveCampaign(shop.id, true);
-    await s.t.ctx.db.transaction((tx) => enqueueJob(tx, shop.id, 'discount_sync', { campaignId: id, active: true }, s.clock.now()));
+    await s.t.ctx.db.transaction((tx) => writeOutbox(tx, shop.id, [{ kind: 'discount_sync', payload: { campaignId: id, active: true } }], s.clock.now()));
     const seen: boolean[] = [];
     const racing: DiscountPort = {
       async syncAutomaticDiscount(_shopId, _campaignId, active) {
@@ -283,7 +283,8 @@ describe('discount sync jobs', () => {
 
   it('fails a job without a campaign id at once', async () => {
     const { shop } = await s.newShop();
-    await s.t.ctx.db.transaction((tx) => enqueueJob(tx, shop.id, 'discount_sync', {}, s.clock.now()));
+    // A malformed row, as a hand edit or an older version could leave: the writer's type forbids it.
+    await s.t.ctx.db.transaction((tx) => writeOutbox(tx, shop.id, [{ kind: 'discount_sync', payload: {} as never }], s.clock.now()));
     expect(await s.dispatcher().runOnce()).toMatchObject({ failed: 1 });
     expect((await s.rows(shop))[0]).toMatchObject({ status: 'failed', lastError: 'Job payload has no campaignId' });
   });

@@ -6,7 +6,7 @@ import { outbox, outboxAttempts } from '../../src/db/schema.ts';
 import type { Database } from '../../src/db/database.ts';
 import { createOutboxDispatcher } from '../../src/outbox/dispatcher.ts';
 import type { DispatcherOptions, OutboxDispatcher } from '../../src/outbox/dispatcher.ts';
-import { enqueueWebhookEvent } from '../../src/outbox/enqueue.ts';
+import { writeOutbox } from '../../src/outbox/enqueue.ts';
 import type { WebhookEventType } from '../../src/outbox/enqueue.ts';
 import { createRecordingDiscountPort } from '../../src/platform/discount-port.ts';
 import { createTestDatabase, testDbKind } from '../support/database.ts';
@@ -88,7 +88,8 @@ export async function createWebhookSetup(respond?: Responder, options: { databas
       await Promise.all(built.splice(0).map((dispatcher) => dispatcher.stop()));
     },
     async emit(shop, type = 'gift.added', data = { campaignId: 'cmp_1' }, db = t.ctx.db) {
-      const messageId = await db.transaction((tx) => enqueueWebhookEvent(tx, shop.id, type, data));
+      const [messageId] = await db.transaction((tx) => writeOutbox(tx, shop.id, [{ kind: 'webhook', type, data }]));
+      if (messageId === undefined) throw new Error('writeOutbox gave no message id for a webhook event');
       // The row is due at real time; a test clock behind it (a slow setup) would not see it.
       clock.set(Math.max(clock.now().getTime(), Date.now() + 1000));
       return messageId;

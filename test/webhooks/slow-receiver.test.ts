@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Database } from '../../src/db/database.ts';
 import { outbox } from '../../src/db/schema.ts';
 import { DEFAULT_PER_ENDPOINT } from '../../src/outbox/dispatcher.ts';
-import { enqueueJob } from '../../src/outbox/enqueue.ts';
+import { writeOutbox } from '../../src/outbox/enqueue.ts';
 import type { DiscountPort } from '../../src/platform/discount-port.ts';
 import type { FetchLike } from '../../src/webhooks/deliver.ts';
 import type { TestShop } from '../support/test-app.ts';
@@ -205,7 +205,7 @@ describe('a discount-sync backlog', () => {
       writeCheckoutConfig: () => Promise.resolve(),
     };
     await s.t.ctx.db.transaction(async (tx) => {
-      for (let i = 0; i < 200; i += 1) await enqueueJob(tx, shop.id, 'discount_sync', { campaignId: `cmp_backlog${i}`, active: false });
+      for (let i = 0; i < 200; i += 1) await writeOutbox(tx, shop.id, [{ kind: 'discount_sync', payload: { campaignId: `cmp_backlog${i}`, active: false } }]);
     });
     await s.emit(shop);
     const clock = countingClock();

@@ -1,0 +1,64 @@
+/** Storefront events and the daily rollups analytics reads. */
+import { sql } from 'drizzle-orm';
+import { bigint, bigserial, date, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { ts } from './columns.ts';
+
+/** Raw storefront events (POST /events), pruned after the retention period. */
+export const storefrontEvents = pgTable(
+  'storefront_events',
+  {
+    shopId: text('shop_id').notNull(),
+    id: bigserial('id', { mode: 'number' }).notNull(),
+    type: text('type').notNull(),
+    campaignId: text('campaign_id').notNull(),
+    ruleId: text('rule_id').notNull(),
+    variantId: text('variant_id').notNull(),
+    cartToken: text('cart_token'),
+    visitorId: text('visitor_id'),
+    sessionId: text('session_id'),
+    context: jsonb('context').$type<Record<string, unknown>>(),
+    receivedAt: ts('received_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.shopId, t.id] }),
+    index('storefront_events_shop_campaign_idx').on(t.shopId, t.campaignId),
+    index('storefront_events_shop_received_idx').on(t.shopId, t.receivedAt),
+    // Events of a logged-in customer (compliance webhooks): only rows whose context names one.
+    index('storefront_events_shop_customer_idx')
+      .on(t.shopId, sql`(${t.context} ->> 'customerId')`)
+      .where(sql`${t.context} ? 'customerId'`),
+  ],
+);
+
+/** Daily rollups in minor units, maintained by the order transaction; analytics read only these. */
+export const dailyTotals = pgTable(
+  'daily_totals',
+  {
+    shopId: text('shop_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    totalOrders: integer('total_orders').notNull(),
+    totalRevenue: bigint('total_revenue', { mode: 'number' }).notNull(),
+    ordersWithGifts: integer('orders_with_gifts').notNull(),
+    revenueWithGifts: bigint('revenue_with_gifts', { mode: 'number' }).notNull(),
+    /** Orders with gifts that stopped carrying any (cancelled, or every gift line refunded), on the day of that refund. */
+    ordersWithGiftsRefunded: integer('orders_with_gifts_refunded').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.day] })],
+);
+
+export const dailyCampaignStats = pgTable(
+  'daily_campaign_stats',
+  {
+    shopId: text('shop_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    campaignId: text('campaign_id').notNull(),
+    ordersWithGifts: integer('orders_with_gifts').notNull(),
+    giftsGiven: integer('gifts_given').notNull(),
+    revenueWithGifts: bigint('revenue_with_gifts', { mode: 'number' }).notNull(),
+    /** Gift units of the campaign refunded or cancelled, on the day of the refund (the order stays on its own day). */
+    giftsRefunded: integer('gifts_refunded').notNull().default(0),
+    /** Orders that stopped carrying a gift of the campaign, on the day of that refund. */
+    ordersWithGiftsRefunded: integer('orders_with_gifts_refunded').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.day, t.campaignId] })],
+);
