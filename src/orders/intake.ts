@@ -11,6 +11,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { localDateOf } from '../analytics/calendar.ts';
 import { addCampaignDayGifts } from '../analytics/store.ts';
+import { addRuleDayOrders } from '../analytics/funnel.ts';
 import type { Database, Queryable, Tx } from '../db/database.ts';
 import { campaigns, dailyTotals, orders, redemptions, rules } from '../db/schema.ts';
 import { enqueueJob, enqueueWebhookEvent } from '../outbox/enqueue.ts';
@@ -192,6 +193,7 @@ export async function recordOrderIn(
       day,
       byKey(gifts.giftsByCampaign).map(([campaignId, quantity]) => ({ campaignId, ordersWithGifts: 1, giftsGiven: quantity, revenueWithGifts: order.total })),
     );
+    await addRuleDayOrders(tx, shop.id, day, redeemed.map(([ruleId, campaignId]) => ({ ruleId, campaignId, repaired: false })));
   }
 
   await enqueueWebhookEvent(tx, shop.id, 'order.converted', {
