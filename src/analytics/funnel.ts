@@ -6,21 +6,14 @@
  */
 import { and, asc, between, eq, sql, sum } from 'drizzle-orm';
 import type { AnyColumn, SQL } from 'drizzle-orm';
+import type { z } from 'zod';
 import type { Queryable, Tx } from '../db/database.ts';
 import { dailyRuleStats } from '../db/schema.ts';
 import { bytewise } from '../db/collation.ts';
+import type { ruleStatSchema } from './schema.ts';
 
-/** One rule's funnel over a range. */
-export type RuleFunnelRow = {
-  ruleId: string;
-  campaignId: string;
-  choicesShown: number;
-  choicesSelected: number;
-  giftsAdded: number;
-  giftsRemoved: number;
-  ordersWithGifts: number;
-  giftsRepaired: number;
-};
+/** One rule's funnel over a range: the response's item, counts summed over the days. */
+export type RuleFunnelRow = z.output<typeof ruleStatSchema>;
 
 /** An upsert's sum that saturates at the integer column's 2^31 - 1 rather than failing the write. */
 const added = (column: AnyColumn) => sql`least(${column}::bigint + excluded.${sql.identifier(column.name)}, 2147483647)`;

@@ -16,6 +16,19 @@ type Analytics = {
 /** The summary's gift fields of a range without gifts, refunds or repairs. */
 const noGifts = { totalGifts: 0, totalGiftsRefunded: 0, ordersWithGifts: 0, revenueWithGifts: 0, averageOrderValueWithGifts: null, totalGiftsRepaired: 0 };
 
+/** The summary of the USD shop's three orders below. */
+const usdSummary = {
+  ...noGifts,
+  totalOrders: 3,
+  totalGifts: 6,
+  totalRevenue: 12.64,
+  ordersWithGifts: 2,
+  revenueWithGifts: 12.54,
+  // (0.20 + 12.34) / 2 and 0.10 / 1.
+  averageOrderValueWithGifts: 6.27,
+  averageOrderValueWithoutGifts: 0.1,
+};
+
 describe('GET /analytics', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -107,17 +120,7 @@ describe('GET /analytics', () => {
           // Byte order, as ids sort on every store (src/db/collation.ts).
         ].sort((a, b) => (a.date === b.date ? (a.campaignId < b.campaignId ? -1 : 1) : a.date < b.date ? -1 : 1)),
       );
-      expect(report.summary).toEqual({
-        ...noGifts,
-        totalOrders: 3,
-        totalGifts: 6,
-        totalRevenue: 12.64,
-        ordersWithGifts: 2,
-        revenueWithGifts: 12.54,
-        // (0.20 + 12.34) / 2 and 0.10 / 1.
-        averageOrderValueWithGifts: 6.27,
-        averageOrderValueWithoutGifts: 0.1,
-      });
+      expect(report.summary).toEqual(usdSummary);
     });
 
     it('narrows campaignStats to campaignId, keeping dailyTotals and summary shop-wide', async () => {
@@ -126,17 +129,7 @@ describe('GET /analytics', () => {
         { date: '2026-01-07', campaignId: other.campaignId, ordersWithGifts: 1, giftsGiven: 3, revenueWithGifts: 12.34, giftsRefunded: 0, ordersWithGiftsRefunded: 0 },
       ]);
       expect(report.dailyTotals).toHaveLength(5);
-      expect(report.summary).toEqual({
-        ...noGifts,
-        totalOrders: 3,
-        totalGifts: 6,
-        totalRevenue: 12.64,
-        ordersWithGifts: 2,
-        revenueWithGifts: 12.54,
-        // (0.20 + 12.34) / 2 and 0.10 / 1.
-        averageOrderValueWithGifts: 6.27,
-        averageOrderValueWithoutGifts: 0.1,
-      });
+      expect(report.summary).toEqual(usdSummary);
     });
 
     it('answers from the rollups alone, never from raw orders', async () => {
