@@ -5,6 +5,7 @@
  */
 import { BlockStack, Button, Card, InlineGrid, InlineStack, Text } from '@shopify/polaris';
 import { useMemo } from 'react';
+import type { ReactNode } from 'react';
 import { FigureTable } from '../FigureTable.tsx';
 import { useRuleNames } from '../names.ts';
 import { averageOrderSentence, formatAmount, funnelSentence, shareText } from '../words.ts';
@@ -42,6 +43,27 @@ export function AverageOrders({ summary, currency }: { summary: Analytics['summa
           <Figure level="h3" label="Average order with a gift" value={money(summary.averageOrderValueWithGifts)} />
           <Figure level="h3" label="Average order without a gift" value={money(summary.averageOrderValueWithoutGifts)} />
         </InlineGrid>
+      </BlockStack>
+    </Card>
+  );
+}
+
+/** A card with a heading, a CSV download beside it, and its content. */
+export function TableCard({ title, download, children }: { title: string; download?: { url: string | undefined; file: string; label: string }; children: ReactNode }) {
+  return (
+    <Card>
+      <BlockStack gap="300">
+        <InlineStack align="space-between" blockAlign="center" gap="200">
+          <Text as="h2" variant="headingMd">
+            {title}
+          </Text>
+          {download?.url && (
+            <Button url={download.url} download={download.file}>
+              {download.label}
+            </Button>
+          )}
+        </InlineStack>
+        {children}
       </BlockStack>
     </Card>
   );
@@ -92,35 +114,23 @@ export function GiftFunnel({ data, campaigns, campaignNames, suffix }: { data: A
           tableName="By campaign table"
         />
       )}
-      <Card>
-        <BlockStack gap="300">
-          <InlineStack align="space-between" blockAlign="center" gap="200">
-            <Text as="h2" variant="headingMd">
-              By rule
-            </Text>
-            {rulesUrl && rules.length > 0 && (
-              <Button url={rulesUrl} download={`rules-${suffix}.csv`}>
-                Download rules CSV
-              </Button>
-            )}
-          </InlineStack>
+      <TableCard title="By rule" download={rules.length > 0 ? { url: rulesUrl, file: `rules-${suffix}.csv`, label: 'Download rules CSV' } : undefined}>
+        <Text as="p" tone="subdued">
+          Orders are paid orders that carried the rule's gift; repaired ones got their missing gift added after checkout.
+        </Text>
+        {rules.length === 0 ? (
           <Text as="p" tone="subdued">
-            Orders are paid orders that carried the rule's gift; repaired ones got their missing gift added after checkout.
+            No gift was shown, added or ordered in this range.
           </Text>
-          {rules.length === 0 ? (
-            <Text as="p" tone="subdued">
-              No gift was shown, added or ordered in this range.
-            </Text>
-          ) : (
-            <FigureTable
-              label="Gift funnel by rule"
-              numeric={[false, true, true, true, true, true, true, true]}
-              headings={['Rule', 'Shown', 'Added', 'Removed', 'Orders', 'Added per showing', 'Ordered per add', 'Repaired']}
-              rows={rules.map((row) => [row.name, row.shown, row.added, row.removed, row.ordered, shareText(row.added, row.shown), shareText(row.ordered, row.added), row.repaired])}
-            />
-          )}
-        </BlockStack>
-      </Card>
+        ) : (
+          <FigureTable
+            label="Gift funnel by rule"
+            numeric={[false, true, true, true, true, true, true, true]}
+            headings={['Rule', 'Shown', 'Added', 'Removed', 'Orders', 'Added per showing', 'Ordered per add', 'Repaired']}
+            rows={rules.map((row) => [row.name, row.shown, row.added, row.removed, row.ordered, shareText(row.added, row.shown), shareText(row.ordered, row.added), row.repaired])}
+          />
+        )}
+      </TableCard>
     </>
   );
 }

@@ -10,13 +10,12 @@
 import { minorUnitExponent } from '@gcrs/engine';
 import { Banner, BlockStack, Box, Button, Card, FormLayout, InlineGrid, InlineStack, Page, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { ReactNode } from 'react';
 import { api } from '../api/client.ts';
 import { Empty } from '../Empty.tsx';
 import { FigureTable } from '../FigureTable.tsx';
 import { countText, formatAmount } from '../words.ts';
 import { AnalyticsChart } from './AnalyticsChart.tsx';
-import { AverageOrders, Figure, GiftFunnel } from './AnalyticsFunnel.tsx';
+import { AverageOrders, Figure, GiftFunnel, TableCard } from './AnalyticsFunnel.tsx';
 import { addDays, csvOf, dayCount, MAX_RANGE_DAYS, perCampaign, todayIn, useAnalytics, useDownload } from './analytics-data.ts';
 import type { Range } from './analytics-data.ts';
 
@@ -48,27 +47,6 @@ export function AnalyticsPage() {
     );
   }
   return <AnalyticsScreen timezone={shop.timezone} currency={shop.currency} />;
-}
-
-/** A card with a heading, a CSV download beside it, and its content. */
-function TableCard({ title, download, children }: { title: string; download?: { url: string | undefined; file: string; label: string }; children: ReactNode }) {
-  return (
-    <Card>
-      <BlockStack gap="300">
-        <InlineStack align="space-between" blockAlign="center" gap="200">
-          <Text as="h2" variant="headingMd">
-            {title}
-          </Text>
-          {download?.url && (
-            <Button url={download.url} download={download.file}>
-              {download.label}
-            </Button>
-          )}
-        </InlineStack>
-        {children}
-      </BlockStack>
-    </Card>
-  );
 }
 
 function AnalyticsScreen({ timezone, currency }: { timezone: string; currency: string }) {
