@@ -5,11 +5,42 @@
  * gift quantities, and the whole order total as that campaign's revenue.
  */
 import { sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import type { Database } from '../src/db/database.ts';
 import type { AnalyticsRange, AnalyticsRollups } from '../src/analytics/store.ts';
 import { rowsOf } from '../scripts/bench-env.ts';
 
 type Numeric = string | number;
+
+const FUNNEL_COLUMNS = ['choices_shown', 'choices_selected', 'gifts_added', 'gifts_removed', 'orders_with_gifts'] as const;
+
+/**
+ * The funnel rollup's rows (shop, day, rule) computed from raw events and orders of the shops
+ * whose id matches `shopIdIs` (an SQL tail such as `= 'shp_1'`): events on the day they were
+ * received in the shop's timezone, orders once per rule of their gift lines that is a rule of
+ * that campaign (analytics/funnel.ts). The seed inserts these rows; the benchmark compares them.
+ *
+ * @example sql`INSERT INTO daily_rule_stats (…) ${rawRuleFunnel(sql`LIKE 'shp_bench%'`)}`
+ */
+export function rawRuleFunnel(shopIdIs: SQL): SQL {
+  const count = (type: string) => sql.raw(`count(*) FILTER (WHERE e.type = '${type}')`);
+  return sql`
+    SELECT shop_id, day, rule_id, min(campaign_id) AS campaign_id, sum(choices_shown) AS choices_shown, sum(choices_selected) AS choices_selected,
+           sum(gifts_added) AS gifts_added, sum(gifts_removed) AS gifts_removed, sum(orders_with_gifts) AS orders_with_gifts
+      FROM (SELECT e.shop_id, (e.received_at AT TIME ZONE s.timezone)::date AS day, e.rule_id, min(e.campaign_id) AS campaign_id,
+                   ${count('choice_shown')} AS choices_shown, ${count('choice_selected')} AS choices_selected,
+                   ${count('gift_added')} AS gifts_added, ${count('gift_removed')} AS gifts_removed, 0 AS orders_with_gifts
+              FROM storefront_events e JOIN shops s ON s.id = e.shop_id
+             WHERE e.shop_id ${shopIdIs}
+             GROUP BY e.shop_id, 2, e.rule_id
+            UNION ALL
+            SELECT o.shop_id, o.day, r.id, r.campaign_id, 0, 0, 0, 0, count(DISTINCT o.id)
+              FROM orders o, jsonb_array_elements(o.payload->'lines') l, rules r
+             WHERE o.shop_id ${shopIdIs} AND o.gift_lines > 0 AND r.shop_id = o.shop_id
+               AND r.id = l->'attributes'->>'_svc_rule_id' AND r.campaign_id = l->'attributes'->>'_svc_campaign_id'
+             GROUP BY o.shop_id, o.day, r.id, r.campaign_id) parts
+     GROUP BY shop_id, day, rule_id`;
+}
 
 /**
  * Rollup-shaped rows computed from `orders` for one shop and range.
@@ -50,7 +81,24 @@ export async function analyticsFromRawOrders(db: Database, shopId: string, range
     giftsRefunded: 0,
     ordersWithGiftsRefunded: 0,
   }));
+  const rules = await rowsOf<Record<'rule_id' | 'campaign_id', string> & Record<(typeof FUNNEL_COLUMNS)[number], Numeric>>(
+    db,
+    sql`SELECT rule_id, campaign_id, ${sql.raw(FUNNEL_COLUMNS.map((column) => `sum(${column}) AS ${column}`).join(', '))}
+          FROM (${rawRuleFunnel(sql`= ${shopId}`)}) f
+         WHERE day BETWEEN ${range.from} AND ${range.to}
+         GROUP BY campaign_id, rule_id ORDER BY campaign_id COLLATE "C", rule_id COLLATE "C"`,
+  );
   return {
+    rules: rules.map((row) => ({
+      ruleId: row.rule_id,
+      campaignId: row.campaign_id,
+      choicesShown: Number(row.choices_shown),
+      choicesSelected: Number(row.choices_selected),
+      giftsAdded: Number(row.gifts_added),
+      giftsRemoved: Number(row.gifts_removed),
+      ordersWithGifts: Number(row.orders_with_gifts),
+      giftsRepaired: 0,
+    })),
     days: days.map((row) => ({
       day: row.day,
       totalOrders: Number(row.total_orders),

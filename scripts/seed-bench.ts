@@ -14,6 +14,7 @@ import { sql } from 'drizzle-orm';
 import { recordOrder } from '../src/orders/intake.ts';
 import { orderSchema } from '../src/orders/schema.ts';
 import { getShop } from '../src/shops/store.ts';
+import { rawRuleFunnel } from '../bench/raw-orders.ts';
 import {
   benchCampaignId,
   benchRuleId,
@@ -44,7 +45,7 @@ async function main(): Promise<void> {
     const [existing] = await rowsOf<{ n: string | number }>(db, sql`SELECT count(*) AS n FROM shops WHERE id LIKE ${BENCH}`);
     if (Number(existing?.n ?? 0) > 0) {
       if (process.env.BENCH_RESET !== '1') throw new Error('This database already holds a bench seed; use a fresh one or BENCH_RESET=1');
-      for (const table of ['storefront_events', 'daily_campaign_stats', 'daily_totals', 'redemptions', 'orders', 'rules', 'campaigns', 'shops']) {
+      for (const table of ['storefront_events', 'daily_rule_stats', 'daily_campaign_stats', 'daily_totals', 'redemptions', 'orders', 'rules', 'campaigns', 'shops']) {
         await db.execute(sql`DELETE FROM ${sql.identifier(table)} WHERE ${sql.identifier(table === 'shops' ? 'id' : 'shop_id')} LIKE ${BENCH}`);
       }
       log('deleted the previous bench seed');
@@ -211,6 +212,15 @@ async function main(): Promise<void> {
       });
       log(`  event indexes rebuilt: ${elapsed(step).toFixed(0)} ms`);
     }
+
+    // The funnel rollup of the bulk events and orders (and of the intake orders, which counted
+    // theirs already: the table is refilled from the raw rows).
+    step = process.hrtime.bigint();
+    await db.execute(sql`DELETE FROM daily_rule_stats WHERE shop_id LIKE ${BENCH}`);
+    await db.execute(sql`
+      INSERT INTO daily_rule_stats (shop_id, day, rule_id, campaign_id, choices_shown, choices_selected, gifts_added, gifts_removed, orders_with_gifts)
+      ${rawRuleFunnel(sql`LIKE ${BENCH}`)}`);
+    log(`  funnel rollup: ${elapsed(step).toFixed(0)} ms`);
 
     step = process.hrtime.bigint();
     await db.execute(sql`ANALYZE`);

@@ -112,3 +112,36 @@ export function formatMinor(minor: number, currency: string, locale?: string): s
 
 /** The id's numeric tail, so `gid://shopify/ProductVariant/7` and `7` name the same variant. */
 export const idKey = (id: string): string => /(\d+)$/.exec(id)?.[1] ?? id;
+
+/** A decimal amount of the API (analytics) as money in the currency, with its ISO 4217 digits: 40.5 USD → "$40.50". */
+export const formatAmount = (amount: number, currency: string, locale?: string): string =>
+  formatMinor(Math.round(amount * 10 ** minorUnitExponent(currency)), currency, locale);
+
+/** A whole count with its noun: 1 → "1 order", 3 → "3 orders" (counts are never fractions). */
+export function countText(count: number, singular: string, plural = `${singular}s`): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? singular : plural}`;
+}
+
+/** `part` of `whole` as a whole percentage, or "–" when there is nothing to divide by. */
+export const shareText = (part: number, whole: number): string => (whole === 0 ? '–' : `${Math.round((part / whole) * 100)} %`);
+
+/** What the average orders with and without a gift say, in one sentence (amounts from the API, null when no such order). */
+export function averageOrderSentence(withGift: number | null, withoutGift: number | null, currency: string): string {
+  const money = (amount: number) => formatAmount(amount, currency);
+  if (withGift === null && withoutGift === null) return 'No order was paid in this range.';
+  if (withGift === null) return 'No order in this range carried a gift, so there is nothing to compare yet.';
+  if (withoutGift === null) return `Every order in this range carried a gift; they average ${money(withGift)}.`;
+  const difference = Math.round((withGift - withoutGift) * 10 ** minorUnitExponent(currency)) / 10 ** minorUnitExponent(currency);
+  if (difference === 0) return `Orders with a gift average ${money(withGift)}, the same as orders without one.`;
+  const direction = difference > 0 ? 'more' : 'less';
+  return `Orders with a gift average ${money(withGift)}: ${money(Math.abs(difference))} ${direction} than orders without one (${money(withoutGift)}).`;
+}
+
+/** One step after another of the gift funnel, in words: how many were shown, added and ordered. */
+export function funnelSentence({ shown, added, ordered }: { shown: number; added: number; ordered: number }): string {
+  const orders = `${countText(ordered, 'order')} carried the gift`;
+  if (shown === 0 && added === 0) return ordered === 0 ? 'No gift was shown, added or ordered in this range.' : `${orders}.`;
+  const adds = `added to a cart ${countText(added, 'time')}`;
+  const first = shown === 0 ? `The gift was ${adds}` : `A gift choice was shown ${countText(shown, 'time')}; a gift was ${adds} (${shareText(added, shown)} of showings)`;
+  return `${first}; ${orders} (${shareText(ordered, added)} of adds).`;
+}

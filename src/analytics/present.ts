@@ -2,11 +2,12 @@
 import { datesBetween } from './calendar.ts';
 import { toDecimalAmount } from './money.ts';
 import type { AnalyticsResponse } from './schema.ts';
-import type { AnalyticsRollups, DailyTotalRow } from './store.ts';
+import type { AnalyticsRange, AnalyticsRollups, DailyTotalRow } from './store.ts';
 
 /**
  * Builds the response: `dailyTotals` holds every date of the range (zeros where nothing was
- * sold), `campaignStats` only the days and campaigns with orders or refunds; sums are taken over
+ * sold), `campaignStats` only the days and campaigns with orders or refunds, `ruleStats` the
+ * funnel of the rules of `range.campaignId` (all when absent); sums and averages are taken over
  * integers and converted once.
  *
  * @example
@@ -14,17 +15,17 @@ import type { AnalyticsRollups, DailyTotalRow } from './store.ts';
  */
 export function presentAnalytics(
   rollups: AnalyticsRollups,
-  range: { from: string; to: string },
+  range: AnalyticsRange,
   currency: string,
 ): AnalyticsResponse {
   const byDay = new Map(rollups.days.map((row) => [row.day, row]));
   const money = (minor: number) => toDecimalAmount(minor, currency);
-  let totalOrders = 0;
-  let totalRevenue = 0;
+  // Rounded to the minor unit: an average of $10.00 and $10.01 is $10.01 (half away from zero).
+  const average = (revenue: number, orders: number) => (orders === 0 ? null : money(Math.round(revenue / orders)));
+  const sums = { totalOrders: 0, totalRevenue: 0, ordersWithGifts: 0, revenueWithGifts: 0 };
   const dailyTotals = datesBetween(range.from, range.to).map((date) => {
     const row: DailyTotalRow = byDay.get(date) ?? { day: date, totalOrders: 0, totalRevenue: 0, ordersWithGifts: 0, revenueWithGifts: 0, ordersWithGiftsRefunded: 0 };
-    totalOrders += row.totalOrders;
-    totalRevenue += row.totalRevenue;
+    for (const key of ['totalOrders', 'totalRevenue', 'ordersWithGifts', 'revenueWithGifts'] as const) sums[key] += row[key];
     return {
       date,
       totalOrders: row.totalOrders,
@@ -43,5 +44,21 @@ export function presentAnalytics(
     giftsRefunded: row.giftsRefunded,
     ordersWithGiftsRefunded: row.ordersWithGiftsRefunded,
   }));
-  return { dailyTotals, campaignStats, summary: { totalOrders, totalGifts: rollups.totalGifts, totalRevenue: money(totalRevenue), totalGiftsRefunded: rollups.totalGiftsRefunded } };
+  const ruleStats = rollups.rules.filter((row) => range.campaignId === undefined || row.campaignId === range.campaignId);
+  return {
+    dailyTotals,
+    campaignStats,
+    ruleStats,
+    summary: {
+      totalOrders: sums.totalOrders,
+      totalGifts: rollups.totalGifts,
+      totalRevenue: money(sums.totalRevenue),
+      totalGiftsRefunded: rollups.totalGiftsRefunded,
+      ordersWithGifts: sums.ordersWithGifts,
+      revenueWithGifts: money(sums.revenueWithGifts),
+      averageOrderValueWithGifts: average(sums.revenueWithGifts, sums.ordersWithGifts),
+      averageOrderValueWithoutGifts: average(sums.totalRevenue - sums.revenueWithGifts, sums.totalOrders - sums.ordersWithGifts),
+      totalGiftsRepaired: rollups.rules.reduce((total, row) => total + row.giftsRepaired, 0),
+    },
+  };
 }

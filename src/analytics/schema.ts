@@ -53,14 +53,37 @@ export const campaignStatSchema = z.object({
   ordersWithGiftsRefunded: z.int().meta({ description: 'Orders that stopped carrying a gift of the campaign on this day' }),
 });
 
+const count = (description: string) => z.int().meta({ description });
+
+export const ruleStatSchema = z.object({
+  campaignId: z.string(),
+  ruleId: z.string(),
+  choicesShown: count('`choice_shown` events received in the range'),
+  choicesSelected: count('`choice_selected` events received in the range'),
+  giftsAdded: count('`gift_added` events received in the range'),
+  giftsRemoved: count('`gift_removed` events received in the range'),
+  ordersWithGifts: count("Orders of the range with a gift line of the rule (once per order), repaired ones included"),
+  giftsRepaired: count('Orders of the range whose missing gift of the rule a repair added'),
+});
+
+const averageOrderValue = (description: string) => amount.nullable().meta({ description: `${description}; null when there is no such order` });
+
 export const analyticsResponseSchema = z.object({
   dailyTotals: z.array(dailyTotalSchema).meta({ description: 'Every day of the range, zeros included, oldest first' }),
   campaignStats: z.array(campaignStatSchema).meta({ description: 'Days and campaigns with orders or refunds, oldest first' }),
+  ruleStats: z.array(ruleStatSchema).meta({
+    description: 'The gift funnel (shown → added → ordered) of every rule with events or orders in the range, summed over the range, by campaign then rule id; narrowed by campaignId',
+  }),
   summary: z.object({
     totalOrders: z.int(),
     totalGifts: z.int(),
     totalRevenue: amount,
     totalGiftsRefunded: z.int().meta({ description: 'Gift units refunded or cancelled in the range, every campaign' }),
+    ordersWithGifts: count('Orders of the range with a gift'),
+    revenueWithGifts: amount,
+    averageOrderValueWithGifts: averageOrderValue('Revenue with gifts divided by orders with gifts, to the minor unit'),
+    averageOrderValueWithoutGifts: averageOrderValue('Revenue of the orders without a gift divided by their number, to the minor unit'),
+    totalGiftsRepaired: count('Missing gifts a repair added to orders of the range, every campaign'),
   }),
 });
 

@@ -7,6 +7,8 @@ import { and, asc, between, eq, sql, sum } from 'drizzle-orm';
 import type { Queryable, Tx } from '../db/database.ts';
 import { dailyCampaignStats, dailyTotals } from '../db/schema.ts';
 import { bytewise } from '../db/collation.ts';
+import { readRuleFunnel } from './funnel.ts';
+import type { RuleFunnelRow } from './funnel.ts';
 
 export type DailyTotalRow = {
   day: string;
@@ -26,13 +28,14 @@ export type CampaignDayRow = {
   ordersWithGiftsRefunded: number;
 };
 /** Rollups of a date range, amounts in minor units. */
-export type AnalyticsRollups = { days: DailyTotalRow[]; campaignDays: CampaignDayRow[]; totalGifts: number; totalGiftsRefunded: number };
+export type AnalyticsRollups = { days: DailyTotalRow[]; campaignDays: CampaignDayRow[]; totalGifts: number; totalGiftsRefunded: number; rules: RuleFunnelRow[] };
 
 export type AnalyticsRange = { from: string; to: string; campaignId?: string | undefined };
 
 /**
  * The rollup rows of `range` (both ends included). `totalGifts` (and `totalGiftsRefunded`)
- * count every campaign's gifts even when `campaignId` narrows campaignDays.
+ * count every campaign's gifts even when `campaignId` narrows campaignDays; `rules` holds every
+ * campaign's rules (the caller narrows them).
  *
  * @example
  *   const rollups = await readAnalytics(ctx.db, shop.id, { from: '2026-01-01', to: '2026-01-31' });
@@ -72,10 +75,11 @@ export async function readAnalytics(db: Queryable, shopId: string, range: Analyt
     .orderBy(asc(dailyCampaignStats.day), asc(bytewise(dailyCampaignStats.campaignId)));
 
   if (range.campaignId === undefined) {
-    const [days, campaignDays] = await Promise.all([daysQuery, campaignQuery]);
+    const [days, campaignDays, rules] = await Promise.all([daysQuery, campaignQuery, readRuleFunnel(db, shopId, range)]);
     return {
       days,
       campaignDays,
+      rules,
       totalGifts: campaignDays.reduce((total, row) => total + row.giftsGiven, 0),
       totalGiftsRefunded: campaignDays.reduce((total, row) => total + row.giftsRefunded, 0),
     };
@@ -84,8 +88,8 @@ export async function readAnalytics(db: Queryable, shopId: string, range: Analyt
     .select({ gifts: sum(dailyCampaignStats.giftsGiven).mapWith(Number), refunded: sum(dailyCampaignStats.giftsRefunded).mapWith(Number) })
     .from(dailyCampaignStats)
     .where(inRange(dailyCampaignStats));
-  const [days, campaignDays, gifts] = await Promise.all([daysQuery, campaignQuery, giftsQuery]);
-  return { days, campaignDays, totalGifts: gifts[0]?.gifts ?? 0, totalGiftsRefunded: gifts[0]?.refunded ?? 0 };
+  const [days, campaignDays, gifts, rules] = await Promise.all([daysQuery, campaignQuery, giftsQuery, readRuleFunnel(db, shopId, range)]);
+  return { days, campaignDays, totalGifts: gifts[0]?.gifts ?? 0, totalGiftsRefunded: gifts[0]?.refunded ?? 0, rules };
 }
 
 /** One campaign's gifts of an order on its day: what order intake and a repaired gift add. */

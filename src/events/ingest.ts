@@ -1,10 +1,13 @@
 /**
  * Storing a batch of storefront events (SPEC "POST /events"): events naming a campaign or
  * rule that is not this shop's are dropped, cart tokens are dropped when the shop does not
- * collect them, the rest go in with one multi-row INSERT … SELECT, and each `gift_added`
- * becomes a `gift.added` webhook in the same transaction.
+ * collect them, the rest go in with one multi-row INSERT … SELECT that also counts them in the
+ * funnel rollup (analytics/funnel.ts), and each `gift_added` becomes a `gift.added` webhook in
+ * the same transaction.
  */
 import { sql } from 'drizzle-orm';
+import { localDateOf } from '../analytics/calendar.ts';
+import { countEventsFrom } from '../analytics/funnel.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { rules, storefrontEvents } from '../db/schema.ts';
 import { writeOutbox } from '../outbox/enqueue.ts';
@@ -37,7 +40,7 @@ async function insertAccepted(
   db: Queryable,
   shopId: string,
   batch: StorefrontEventBatch,
-  options: { collectCartTokens: boolean; now: Date },
+  options: { collectCartTokens: boolean; now: Date; timezone: string },
 ): Promise<AcceptedEvent[]> {
   const incoming = sql.join(
     batch.events.map((event, position) => {
@@ -48,7 +51,8 @@ async function insertAccepted(
   );
   const context = contextOf(batch);
   const result = await db.execute(sql`
-    WITH incoming (position, type, campaign_id, rule_id, variant_id, cart_token) AS (VALUES ${incoming})
+    WITH incoming (position, type, campaign_id, rule_id, variant_id, cart_token) AS (VALUES ${incoming}),
+    inserted AS (
     INSERT INTO ${storefrontEvents}
            (shop_id, type, campaign_id, rule_id, variant_id, cart_token, visitor_id, session_id, context, received_at)
     SELECT ${shopId}, i.type, i.campaign_id, i.rule_id, i.variant_id, i.cart_token,
@@ -57,7 +61,9 @@ async function insertAccepted(
       FROM incoming i
       JOIN ${rules} r ON r.shop_id = ${shopId} AND r.id = i.rule_id AND r.campaign_id = i.campaign_id
      ORDER BY i.position
-    RETURNING type, campaign_id, rule_id, variant_id, cart_token`);
+    RETURNING type, campaign_id, rule_id, variant_id, cart_token),
+    counted AS (${countEventsFrom('inserted', shopId, localDateOf(options.now, options.timezone))})
+    SELECT type, campaign_id, rule_id, variant_id, cart_token FROM inserted`);
   return (result as unknown as { rows: AcceptedEvent[] }).rows;
 }
 
@@ -70,11 +76,11 @@ async function insertAccepted(
  */
 export async function ingestEvents(
   db: Database,
-  shop: Pick<ShopRecord, 'id' | 'settings'>,
+  shop: Pick<ShopRecord, 'id' | 'settings' | 'timezone'>,
   batch: StorefrontEventBatch,
   now: Date = new Date(),
 ): Promise<IngestResult> {
-  const options = { collectCartTokens: resolveShopSettings(shop.settings).data.collectCartTokens, now };
+  const options = { collectCartTokens: resolveShopSettings(shop.settings).data.collectCartTokens, now, timezone: shop.timezone };
   // Without a gift_added in the batch nothing else is written: the insert is atomic alone.
   if (!batch.events.some((event) => event.type === 'gift_added')) {
     return { count: (await insertAccepted(db, shop.id, batch, options)).length };

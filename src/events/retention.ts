@@ -1,7 +1,7 @@
 /**
  * Retention of raw storefront events: older than EVENT_RETENTION_DAYS they are deleted by a
  * background worker, in small batches per shop so no delete holds many row locks or runs
- * long. Rollups (daily_totals, daily_campaign_stats) are never pruned.
+ * long. Rollups (daily_totals, daily_campaign_stats, daily_rule_stats) are never pruned.
  */
 import { and, asc, eq, inArray, lt } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';

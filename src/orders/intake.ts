@@ -11,6 +11,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { localDateOf } from '../analytics/calendar.ts';
 import { addCampaignDayGifts } from '../analytics/store.ts';
+import { addRuleDayOrders } from '../analytics/funnel.ts';
 import type { Queryable } from '../db/database.ts';
 import { campaigns, dailyTotals, orders, redemptions, rules } from '../db/schema.ts';
 import { chargeBudgets, ruleUnitsOf } from '../budgets/charge.ts';
@@ -184,6 +185,7 @@ export async function recordOrderIn(uow: ShopUnitOfWork, order: Order): Promise<
       day,
       byKey(gifts.giftsByCampaign).map(([campaignId, quantity]) => ({ campaignId, ordersWithGifts: 1, giftsGiven: quantity, revenueWithGifts: order.total })),
     );
+    await addRuleDayOrders(tx, shop.id, day, redeemed.map(([ruleId, campaignId]) => ({ ruleId, campaignId, repaired: false })));
   }
 
   uow.enqueue({

@@ -11,6 +11,7 @@ import type { Budget } from '@gcrs/engine';
 import { GIFT_ATTRIBUTE, numericIdOf } from '@gcrs/engine';
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { addCampaignDayGifts } from '../analytics/store.ts';
+import { addRuleDayOrders } from '../analytics/funnel.ts';
 import { chargeBudgets } from '../budgets/charge.ts';
 import { windowStartOf } from '../budgets/window.ts';
 import { isSoldOut } from '../catalog/stock.ts';
@@ -168,4 +169,6 @@ export async function countRepairedGift(tx: Tx, shopId: string, repair: RepairRo
   await addCampaignDayGifts(tx, shopId, order.day, [
     { campaignId: repair.campaignId, ordersWithGifts: newForCampaign ? 1 : 0, giftsGiven: repair.quantity, revenueWithGifts: newForCampaign ? order.total : 0 },
   ]);
+  // A repair is for an order without a gift line of its rule: the rule's funnel gains the order.
+  await addRuleDayOrders(tx, shopId, order.day, [{ ruleId: repair.ruleId, campaignId: repair.campaignId, repaired: true }]);
 }

@@ -9,7 +9,24 @@ import type { TestApp, TestShop } from '../support/test-app.ts';
 type Analytics = {
   dailyTotals: Array<{ date: string; totalOrders: number; totalRevenue: number; ordersWithGifts: number; revenueWithGifts: number }>;
   campaignStats: Array<{ date: string; campaignId: string; ordersWithGifts: number; giftsGiven: number; revenueWithGifts: number }>;
+  ruleStats: unknown[];
   summary: { totalOrders: number; totalGifts: number; totalRevenue: number };
+};
+
+/** The summary's gift fields of a range without gifts, refunds or repairs. */
+const noGifts = { totalGifts: 0, totalGiftsRefunded: 0, ordersWithGifts: 0, revenueWithGifts: 0, averageOrderValueWithGifts: null, totalGiftsRepaired: 0 };
+
+/** The summary of the USD shop's three orders below. */
+const usdSummary = {
+  ...noGifts,
+  totalOrders: 3,
+  totalGifts: 6,
+  totalRevenue: 12.64,
+  ordersWithGifts: 2,
+  revenueWithGifts: 12.54,
+  // (0.20 + 12.34) / 2 and 0.10 / 1.
+  averageOrderValueWithGifts: 6.27,
+  averageOrderValueWithoutGifts: 0.1,
 };
 
 describe('GET /analytics', () => {
@@ -103,7 +120,7 @@ describe('GET /analytics', () => {
           // Byte order, as ids sort on every store (src/db/collation.ts).
         ].sort((a, b) => (a.date === b.date ? (a.campaignId < b.campaignId ? -1 : 1) : a.date < b.date ? -1 : 1)),
       );
-      expect(report.summary).toEqual({ totalOrders: 3, totalGifts: 6, totalRevenue: 12.64, totalGiftsRefunded: 0 });
+      expect(report.summary).toEqual(usdSummary);
     });
 
     it('narrows campaignStats to campaignId, keeping dailyTotals and summary shop-wide', async () => {
@@ -112,7 +129,7 @@ describe('GET /analytics', () => {
         { date: '2026-01-07', campaignId: other.campaignId, ordersWithGifts: 1, giftsGiven: 3, revenueWithGifts: 12.34, giftsRefunded: 0, ordersWithGiftsRefunded: 0 },
       ]);
       expect(report.dailyTotals).toHaveLength(5);
-      expect(report.summary).toEqual({ totalOrders: 3, totalGifts: 6, totalRevenue: 12.64, totalGiftsRefunded: 0 });
+      expect(report.summary).toEqual(usdSummary);
     });
 
     it('answers from the rollups alone, never from raw orders', async () => {
@@ -125,7 +142,8 @@ describe('GET /analytics', () => {
       const stranger = await t.createShop('scale');
       const report = await read(stranger, `from=2026-01-04&to=2026-01-08&campaignId=${promo.campaignId}`);
       expect(report.campaignStats).toEqual([]);
-      expect(report.summary).toEqual({ totalOrders: 0, totalGifts: 0, totalRevenue: 0, totalGiftsRefunded: 0 });
+      expect(report.summary).toEqual({ ...noGifts, totalOrders: 0, totalRevenue: 0, averageOrderValueWithoutGifts: null });
+      expect(report.ruleStats).toEqual([]);
     });
 
     it('uses whole units for JPY and three digits for KWD', async () => {
@@ -206,6 +224,6 @@ describe('GET /analytics', () => {
     await postOrder(t, free.id, order({ completedAt: '2026-01-05T10:00:00Z', total: 500 }));
     const res = await t.admin({ method: 'GET', url: `/admin/v1/shops/${free.id}/analytics?from=2026-01-05&to=2026-01-05` });
     expect(res.statusCode).toBe(200);
-    expect((res.json() as Analytics).summary).toEqual({ totalOrders: 1, totalGifts: 0, totalRevenue: 5, totalGiftsRefunded: 0 });
+    expect((res.json() as Analytics).summary).toEqual({ ...noGifts, totalOrders: 1, totalRevenue: 5, averageOrderValueWithoutGifts: 5 });
   });
 });

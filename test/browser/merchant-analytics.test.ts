@@ -1,7 +1,8 @@
 /**
  * Issue 12, analytics and experiments screens in Chromium: orders posted through the admin API
- * are read in the analytics screen (charts, the per-campaign row, both CSV downloads match the
- * data, a refund delivered by the platform beside them), a range over 90 days shows the API's 400 at its field; an experiment is started (the
+ * are read in the analytics screen (charts, the per-campaign row, the CSV downloads match the
+ * data, a refund delivered by the platform beside them; issue 23 item 11: average orders with and
+ * without a gift and the gift funnel from storefront events, per campaign and per rule), a range over 90 days shows the API's 400 at its field; an experiment is started (the
  * server's 400 first, at its field), stopped and concluded, each checked through the API.
  */
 import { readFile } from 'node:fs/promises';
@@ -50,6 +51,11 @@ describe.skipIf(skipWithoutChromium())('merchant admin analytics and experiments
       const res = await postOrder(t, shop.id, body);
       expect(res.statusCode, res.body).toBeLessThan(300);
     }
+    // The storefront's events of today: rule 0's choice shown four times, its gift added twice and removed once; rule 1's added once.
+    const event = (type: string, rule: number) => ({ type, campaignId: gift.campaignId, ruleId: gift.ruleIds[rule], variantId: 'gid://shopify/ProductVariant/11' });
+    const events = [...Array.from({ length: 4 }, () => event('choice_shown', 0)), event('gift_added', 0), event('gift_added', 0), event('gift_removed', 0), event('gift_added', 1)];
+    const sent = await t.api(shop, { method: 'POST', url: '/api/v1/events', payload: { events } });
+    expect(sent.json(), sent.body).toEqual({ ok: true, count: 8 });
     // The last order's gift refunded today: the order stays, the refund shows beside it.
     const refund = refundText({ id: '7390001', orderId: '7300001', createdAt: now, lines: [{ quantity: 1, gift: { campaignId: formula, ruleId: '' } }] });
     const refunded = await deliver(t, refund, { topic: 'refunds/create', domain: await domainOf(t, shop.id) });
@@ -67,7 +73,7 @@ describe.skipIf(skipWithoutChromium())('merchant admin analytics and experiments
     await stack.signIn(page, shop.id);
     await page.goto(`${stack.base}/app/#/analytics`);
     await page.getByRole('heading', { name: 'Analytics', level: 1 }).waitFor();
-    await page.getByRole('heading', { name: 'By campaign' }).waitFor();
+    await page.getByRole('heading', { name: 'By campaign', exact: true }).waitFor();
 
     // Summary, charts (canvas images with a description), the campaign's row with its name.
     await page.getByText('$75.50').first().waitFor();
@@ -78,11 +84,28 @@ describe.skipIf(skipWithoutChromium())('merchant admin analytics and experiments
     expect(ordersTicks.length).toBeGreaterThan(1);
     for (const label of ordersTicks) expect(label).toMatch(/^\d+$/);
     expect((await charts.last().getAttribute('data-y-ticks'))?.split('|')[1]).toMatch(/^\$[\d,]+(\.\d\d)?$/);
-    expect(await charts.first().getAttribute('aria-label')).toContain('3 orders, 2 with gifts, 1 gift orders refunded');
-    expect((await page.getByRole('heading', { name: 'Gifts refunded' }).locator('xpath=..').innerText()).replace(/\s+/g, ' ')).toBe('Gifts refunded 1');
-    const row = page.getByRole('row', { name: /Gift promo/ });
+    expect(await charts.first().getAttribute('aria-label')).toContain('3 orders, 2 with gifts, 1 gift order refunded');
+    const figure = async (name: string) => (await page.getByRole('heading', { name, exact: true }).locator('xpath=..').innerText()).replace(/\s+/g, ' ');
+    expect(await figure('Gifts refunded')).toBe('Gifts refunded 1');
+    expect(await figure('Gifts repaired')).toBe('Gifts repaired 0');
+
+    // Is it worth it: (40.50 + 10.00) / 2 with a gift against 25.00 without, in the shop's money and in a sentence.
+    expect(await figure('Average order with a gift')).toBe('Average order with a gift $25.25');
+    expect(await figure('Average order without a gift')).toBe('Average order without a gift $25.00');
+    await page.getByText('Orders with a gift average $25.25: $0.25 more than orders without one ($25.00).').waitFor();
+    // The funnel: 4 showings, 3 adds (75 %), 2 orders with gifts (67 % of adds); per rule with names, per campaign in a chart.
+    await page.getByText('A gift choice was shown 4 times; a gift was added to a cart 3 times (75 % of showings); 2 orders carried the gift (67 % of adds).').waitFor();
+    const ruleRow = page.getByRole('row', { name: /Gift promo › Rule 0/ });
+    await ruleRow.waitFor();
+    expect((await ruleRow.innerText()).replace(/\s+/g, ' ')).toBe('Gift promo › Rule 0 4 2 1 1 50 % 50 % 0');
+    expect((await page.getByRole('row', { name: /Gift promo › Rule 1/ }).innerText()).replace(/\s+/g, ' ')).toBe('Gift promo › Rule 1 0 1 0 0 – 0 % 0');
+    const funnelChart = page.getByRole('img', { name: /Gift funnel by campaign/ });
+    expect(await funnelChart.getAttribute('aria-label')).toContain('Gift promo: 4 shown, 3 added, 1 ordered.');
+    for (const label of (await funnelChart.getAttribute('data-y-ticks'))?.split('|') ?? []) expect(label).toMatch(/^\d+$/);
+
+    const row = page.getByRole('row', { name: /^Gift promo \d/ });
     await row.waitFor();
-    expect((await row.innerText()).replace(/\s+/g, ' ')).toMatch(/Gift promo 1 2 \$40\.50 0/);
+    expect((await row.innerText()).replace(/\s+/g, ' ')).toMatch(/Gift promo 4 3 1 2 \$40\.50 0 0/);
     await check(page, 'analytics');
 
     // The daily table alternative, opened by keyboard.
@@ -104,10 +127,14 @@ describe.skipIf(skipWithoutChromium())('merchant admin analytics and experiments
     const [perCampaign] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download campaigns CSV' }).click()]);
     expect(perCampaign.suggestedFilename()).toMatch(/^campaigns-.*\.csv$/);
     const campaignLines = (await readFile((await perCampaign.path()) ?? '', 'utf8')).split('\r\n');
-    expect(campaignLines[0]).toBe('campaign id,campaign,orders with gifts,gifts given,revenue with gifts (USD),gifts refunded');
+    expect(campaignLines[0]).toBe('campaign id,campaign,choices shown,gifts added,orders with gifts,gifts given,revenue with gifts (USD),gifts refunded,gifts repaired');
     expect(campaignLines.slice(1).sort()).toEqual(
-      ['', `${gift.campaignId},Gift promo,1,2,40.5,0`, `${formula},"'=HYPERLINK(""x""), promo",1,1,10,1`].sort(),
+      ['', `${gift.campaignId},Gift promo,4,3,1,2,40.5,0,0`, `${formula},"'=HYPERLINK(""x""), promo",0,0,1,1,10,1,0`].sort(),
     );
+    const [perRule] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download rules CSV' }).click()]);
+    const ruleLines = (await readFile((await perRule.path()) ?? '', 'utf8')).split('\r\n');
+    expect(ruleLines[0]).toBe('campaign id,rule id,rule,choices shown,gifts added,gifts removed,orders with gifts,gifts repaired');
+    expect(ruleLines).toContain(`${gift.campaignId},${gift.ruleIds[0]},Gift promo › Rule 0,4,2,1,1,0`);
 
     // 91 days: the API's 400 at the field its path names; a range without orders shows the empty state.
     await page.getByLabel('From', { exact: true }).fill('2026-01-01');

@@ -50,8 +50,16 @@ describe('a missing auto-add gift', () => {
 
     const analytics = await t.api(world.shop, { method: 'GET', url: '/api/v1/analytics?from=2026-01-01&to=2026-01-31' });
     expect(analytics.statusCode, analytics.body).toBe(200);
-    const body = analytics.json() as { dailyTotals: Array<{ date: string; totalOrders: number; ordersWithGifts: number }>; campaignStats: Array<{ campaignId: string; giftsGiven: number; ordersWithGifts: number }> };
+    const body = analytics.json() as {
+      dailyTotals: Array<{ date: string; totalOrders: number; ordersWithGifts: number }>;
+      campaignStats: Array<{ campaignId: string; giftsGiven: number; ordersWithGifts: number }>;
+      ruleStats: Array<{ ruleId: string; ordersWithGifts: number; giftsRepaired: number }>;
+      summary: { totalGiftsRepaired: number };
+    };
     expect(body.campaignStats).toMatchObject([{ campaignId: world.campaignId, giftsGiven: 1, ordersWithGifts: 1 }]);
+    // The rule's funnel gains the repaired order, and the summary says it was a repair.
+    expect(body.ruleStats).toMatchObject([{ ruleId: world.ruleIds[0], giftsAdded: 0, ordersWithGifts: 1, giftsRepaired: 1 }]);
+    expect(body.summary.totalGiftsRepaired).toBe(1);
     expect(body.dailyTotals.find((day) => day.date === '2026-01-15')).toMatchObject({ totalOrders: 1, ordersWithGifts: 1 });
   });
 

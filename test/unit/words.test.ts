@@ -2,7 +2,7 @@
 import { COMBINATOR_REASON, LIMIT_REASON, OUTCOME, SKIP_REASON, SUPPRESSED } from '@gcrs/engine';
 import { describe, expect, it } from 'vitest';
 import { warningSentences } from '../../app/src/health-warnings.ts';
-import { REASON_SENTENCES, formatMinor, idKey, reasonSentence, toMajorText, toMinorUnits } from '../../app/src/words.ts';
+import { REASON_SENTENCES, averageOrderSentence, countText, formatAmount, formatMinor, funnelSentence, idKey, reasonSentence, shareText, toMajorText, toMinorUnits } from '../../app/src/words.ts';
 
 /** Every reason code the engine answers: leaf outcomes (single and matched/unmatched pairs), groups, skips, limits, stacking. */
 function engineReasonCodes(): Set<string> {
@@ -84,5 +84,33 @@ describe('health warnings in words', () => {
     expect(warningSentences([input], ruleName)).toEqual([
       'The live rules ask about 2 collections on every cart line: a cart of 200 lines would be too large for the checkout, which would then give no gift discount. Name fewer collections.',
     ]);
+  });
+});
+
+describe('analytics in words', () => {
+  it('says amounts of the API in the currency with its ISO digits, counts with their noun and shares as whole percentages', () => {
+    expect(formatAmount(40.5, 'USD', 'en-US')).toBe('$40.50');
+    expect(formatAmount(1234, 'JPY', 'en-US')).toBe('¥1,234');
+    expect(formatAmount(1.234, 'KWD', 'en-US')).toMatch(/^KWD\s1\.234$/);
+    expect([countText(1, 'order'), countText(3, 'order'), countText(1200, 'time')]).toEqual(['1 order', '3 orders', '1,200 times']);
+    expect([shareText(2, 3), shareText(3, 0), shareText(0, 4)]).toEqual(['67 %', '–', '0 %']);
+  });
+
+  it('compares the average orders with and without a gift, and says when there is nothing to compare', () => {
+    expect(averageOrderSentence(25.25, 25, 'USD')).toBe('Orders with a gift average $25.25: $0.25 more than orders without one ($25.00).');
+    expect(averageOrderSentence(20, 30.1, 'USD')).toBe('Orders with a gift average $20.00: $10.10 less than orders without one ($30.10).');
+    expect(averageOrderSentence(30, 30, 'USD')).toBe('Orders with a gift average $30.00, the same as orders without one.');
+    expect(averageOrderSentence(null, 12, 'USD')).toBe('No order in this range carried a gift, so there is nothing to compare yet.');
+    expect(averageOrderSentence(12, null, 'USD')).toBe('Every order in this range carried a gift; they average $12.00.');
+    expect(averageOrderSentence(null, null, 'USD')).toBe('No order was paid in this range.');
+  });
+
+  it('says the funnel step by step, starting at "added" when no choice was shown', () => {
+    expect(funnelSentence({ shown: 4, added: 3, ordered: 2 })).toBe(
+      'A gift choice was shown 4 times; a gift was added to a cart 3 times (75 % of showings); 2 orders carried the gift (67 % of adds).',
+    );
+    expect(funnelSentence({ shown: 0, added: 1, ordered: 1 })).toBe('The gift was added to a cart 1 time; 1 order carried the gift (100 % of adds).');
+    expect(funnelSentence({ shown: 0, added: 0, ordered: 2 })).toBe('2 orders carried the gift.');
+    expect(funnelSentence({ shown: 0, added: 0, ordered: 0 })).toBe('No gift was shown, added or ordered in this range.');
   });
 });

@@ -3332,6 +3332,23 @@ export interface operations {
                             /** @description Orders that stopped carrying a gift of the campaign on this day */
                             ordersWithGiftsRefunded: number;
                         }[];
+                        /** @description The gift funnel (shown → added → ordered) of every rule with events or orders in the range, summed over the range, by campaign then rule id; narrowed by campaignId */
+                        ruleStats: {
+                            campaignId: string;
+                            ruleId: string;
+                            /** @description `choice_shown` events received in the range */
+                            choicesShown: number;
+                            /** @description `choice_selected` events received in the range */
+                            choicesSelected: number;
+                            /** @description `gift_added` events received in the range */
+                            giftsAdded: number;
+                            /** @description `gift_removed` events received in the range */
+                            giftsRemoved: number;
+                            /** @description Orders of the range with a gift line of the rule (once per order), repaired ones included */
+                            ordersWithGifts: number;
+                            /** @description Orders of the range whose missing gift of the rule a repair added */
+                            giftsRepaired: number;
+                        }[];
                         summary: {
                             totalOrders: number;
                             totalGifts: number;
@@ -3339,6 +3356,16 @@ export interface operations {
                             totalRevenue: number;
                             /** @description Gift units refunded or cancelled in the range, every campaign */
                             totalGiftsRefunded: number;
+                            /** @description Orders of the range with a gift */
+                            ordersWithGifts: number;
+                            /** @description Decimal units of the shop base currency */
+                            revenueWithGifts: number;
+                            /** @description Revenue with gifts divided by orders with gifts, to the minor unit; null when there is no such order */
+                            averageOrderValueWithGifts: number | null;
+                            /** @description Revenue of the orders without a gift divided by their number, to the minor unit; null when there is no such order */
+                            averageOrderValueWithoutGifts: number | null;
+                            /** @description Missing gifts a repair added to orders of the range, every campaign */
+                            totalGiftsRepaired: number;
                         };
                     };
                 };

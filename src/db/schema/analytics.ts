@@ -62,3 +62,28 @@ export const dailyCampaignStats = pgTable(
   },
   (t) => [primaryKey({ columns: [t.shopId, t.day, t.campaignId] })],
 );
+
+/**
+ * The gift funnel per rule and day (docs/events-orders-analytics.md "Funnel"): storefront events
+ * counted in the statement that stores them (on the day they were received), and orders carrying
+ * a gift line of the rule counted in the order's intake transaction (on the order's day), so
+ * the counts are exact under concurrency and a redelivered order adds nothing.
+ */
+export const dailyRuleStats = pgTable(
+  'daily_rule_stats',
+  {
+    shopId: text('shop_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    ruleId: text('rule_id').notNull(),
+    campaignId: text('campaign_id').notNull(),
+    choicesShown: integer('choices_shown').notNull().default(0),
+    choicesSelected: integer('choices_selected').notNull().default(0),
+    giftsAdded: integer('gifts_added').notNull().default(0),
+    giftsRemoved: integer('gifts_removed').notNull().default(0),
+    /** Orders with a gift line of the rule (one per order however many lines), repaired ones included. */
+    ordersWithGifts: integer('orders_with_gifts').notNull().default(0),
+    /** Orders whose missing gift of the rule a repair added (src/repairs). */
+    giftsRepaired: integer('gifts_repaired').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.day, t.ruleId] })],
+);
