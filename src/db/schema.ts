@@ -172,6 +172,8 @@ export const products = pgTable(
     title: text('title').notNull(),
     status: text('status').notNull(),
     deleted: boolean('deleted').notNull().default(false),
+    /** The product's featured image (the platform's CDN URL), for the admin's gift picker; null when it has none. */
+    imageUrl: text('image_url'),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.shopId, t.id] })],
@@ -186,6 +188,8 @@ export const variants = pgTable(
     title: text('title').notNull(),
     inventoryQuantity: integer('inventory_quantity').notNull(),
     inventoryPolicy: text('inventory_policy').notNull(),
+    /** Minor units of the shop's currency; null when the source did not say. */
+    price: bigint('price', { mode: 'number' }),
   },
   (t) => [
     primaryKey({ columns: [t.shopId, t.id] }),

@@ -3975,12 +3975,16 @@ export interface operations {
                         title: string;
                         /** @enum {string} */
                         status: "active" | "draft" | "archived";
+                        /** @description The featured image; absent or null when it has none */
+                        imageUrl?: string | null;
                         variants: {
                             id: string;
                             title: string;
                             inventoryQuantity: number;
                             /** @enum {string} */
                             inventoryPolicy: "DENY" | "CONTINUE";
+                            /** @description Minor units of the shop's currency (1999 = $19.99); absent or null when unknown */
+                            price?: number | null;
                         }[];
                     }[];
                     /** @default [] */
@@ -4084,12 +4088,15 @@ export interface operations {
                             /** @enum {string} */
                             status: "active" | "draft" | "archived";
                             deleted: boolean;
+                            imageUrl: string | null;
                             variants: {
                                 id: string;
                                 title: string;
                                 inventoryQuantity: number;
                                 /** @enum {string} */
                                 inventoryPolicy: "DENY" | "CONTINUE";
+                                /** @description Minor units of the shop's currency; null when unknown */
+                                price: number | null;
                                 /** @description Policy DENY and no stock: the platform will not sell it */
                                 soldOut: boolean;
                             }[];
