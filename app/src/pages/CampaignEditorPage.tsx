@@ -14,16 +14,26 @@ import { Banner, BlockStack, Box, Button, Card, Checkbox, FormLayout, InlineStac
 import { useCallback, useContext, useEffect, useState } from 'react';
 import { api, errorText } from '../api/client.ts';
 import { Notice } from '../Notice.tsx';
+import { fromLocalInput, toLocalInput } from '../local-time.ts';
 import { useHeadingFocus } from '../useHeadingFocus.ts';
 import type { NoticeText } from '../Notice.tsx';
 import { BudgetFields } from './BudgetFields.tsx';
-import { bodyOf, describePath, NEW_CAMPAIGN, newRule } from './campaign-body.ts';
+import { bodyOf, describePath } from './campaign-body.ts';
 import type { CampaignBody, Loaded, RuleBody } from './campaign-body.ts';
-import { fromLocalInput, toLocalInput } from './CampaignsPage.tsx';
 import { templateOf } from './campaign-templates.ts';
-import { ErrorContext, ShopCurrency } from './ConditionTreeBuilder.tsx';
+import { defaultLeaf, ErrorContext, ShopCurrency } from './ConditionTreeBuilder.tsx';
 import type { FieldError, Plan } from './ConditionTreeBuilder.tsx';
 import { Field, RuleEditor } from './RuleEditor.tsx';
+
+const newRule = (index: number): RuleBody => ({
+  name: `Rule ${index + 1}`,
+  enabled: true,
+  conditionTree: { type: 'AND', children: [defaultLeaf('cart.subtotal_gte')] },
+  giftConfig: { type: 'fixed', gifts: [{ variantId: '', quantity: 1 }], fallbackOnOOS: false },
+  options: { actionType: 'auto_add', discountMethod: 'automatic', discountType: 'percentage', discountValue: 100, discountTitle: 'Free gift' },
+});
+
+const NEW_CAMPAIGN: CampaignBody = { name: '', enabled: false, isDraft: true, startAt: null, endAt: null, rules: [newRule(0)] };
 
 export function CampaignEditorPage() {
   const id = window.location.hash.replace(/^#\/campaigns\//, '');

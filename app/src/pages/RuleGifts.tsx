@@ -10,6 +10,20 @@ import { GiftPicker } from './GiftPicker.tsx';
 import { MoneyField, MoneyOverridesField, NumberField, ShopCurrency } from './ConditionTreeBuilder.tsx';
 import { Field } from './RuleEditor.tsx';
 
+type Gifts = RuleBody['giftConfig']['gifts'];
+
+/**
+ * The gifts after several were picked at once: they fill the empty slots first (a template's, or
+ * a new rule's), then are added; a variant already given is not given twice.
+ *
+ * @example withPicked([{ variantId: '', quantity: 1 }], ['gid://…/1', 'gid://…/2']); // both, quantity 1
+ */
+export function withPicked(gifts: Gifts, variantIds: readonly string[]): Gifts {
+  const fresh = variantIds.filter((id) => !gifts.some((gift) => gift.variantId === id));
+  const next = gifts.map((gift) => (gift.variantId === '' && fresh.length > 0 ? { ...gift, variantId: fresh.shift() ?? '' } : gift));
+  return [...next, ...fresh.map((variantId) => ({ variantId, quantity: 1 }))];
+}
+
 export function RuleGifts({ rule, label, at, onChange }: { rule: RuleBody; label: string; at: (...rest: (string | number)[]) => (string | number)[]; onChange: (rule: RuleBody) => void }) {
   const currency = useContext(ShopCurrency);
   const gifts = rule.giftConfig.gifts;
@@ -53,10 +67,11 @@ export function RuleGifts({ rule, label, at, onChange }: { rule: RuleBody; label
           </BlockStack>
         </InlineGrid>
       ))}
-      <InlineStack>
+      <InlineStack gap="200">
         <Button onClick={() => setGifts([...gifts, { variantId: '', quantity: 1 }])} accessibilityLabel={`Add gift to ${label}`}>
           Add gift
         </Button>
+        <GiftPicker label={label} onPickMany={(picked) => setGifts(withPicked(gifts, picked.map((p) => p.variantId)))} />
       </InlineStack>
       <Checkbox
         label={`${label}: when a gift is out of stock, give the next one`}

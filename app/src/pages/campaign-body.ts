@@ -1,26 +1,15 @@
 /**
  * The campaign editor's data: the PUT body it edits (the API's own type, generated from the
- * server's Zod schemas), a new rule and campaign, a loaded campaign as a body, and a server
- * error path in the merchant's words.
+ * server's Zod schemas), a loaded campaign as a body, and a server error path in the merchant's
+ * words. No component here: the templates' unit test reads it.
  */
 import type { paths } from '../api/schema.d.ts';
-import { defaultLeaf } from './ConditionTreeBuilder.tsx';
 
 export type CampaignBody = paths['/app/api/v1/campaigns/{id}']['put']['requestBody']['content']['application/json'];
 export type RuleBody = CampaignBody['rules'][number];
 export type Loaded = paths['/app/api/v1/campaigns/{id}']['get']['responses'][200]['content']['application/json']['campaign'];
 export type Budget = NonNullable<CampaignBody['budget']>;
 export type Usage = NonNullable<Loaded['budgetUsage']>['rules'][string];
-
-export const newRule = (index: number): RuleBody => ({
-  name: `Rule ${index + 1}`,
-  enabled: true,
-  conditionTree: { type: 'AND', children: [defaultLeaf('cart.subtotal_gte')] },
-  giftConfig: { type: 'fixed', gifts: [{ variantId: '', quantity: 1 }], fallbackOnOOS: false },
-  options: { actionType: 'auto_add', discountMethod: 'automatic', discountType: 'percentage', discountValue: 100, discountTitle: 'Free gift' },
-});
-
-export const NEW_CAMPAIGN: CampaignBody = { name: '', enabled: false, isDraft: true, startAt: null, endAt: null, rules: [newRule(0)] };
 
 /** The PUT body of a loaded campaign: what the editor edits. */
 export function bodyOf(campaign: Loaded): CampaignBody {
