@@ -96,7 +96,7 @@ export function CampaignsPage() {
     body = (
       <Card>
         <Empty heading="No gift campaigns yet">
-          <p>A campaign gives a gift when a cart meets its conditions. Create one with New campaign; campaigns created through the API show up here too.</p>
+          <p>A campaign gives a gift when a cart meets its conditions. Create one with New campaign or from a template below; campaigns created through the API show up here too.</p>
         </Empty>
       </Card>
     );
