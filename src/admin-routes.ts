@@ -12,6 +12,7 @@ import { simulateAdminRoutes } from './evaluate/simulate-routes.ts';
 import { experimentAdminRoutes } from './experiments/routes.ts';
 import type { MountableRoute } from './http/shop-routes.ts';
 import { loginLinkAdminRoutes } from './merchant-admin/login-link-routes.ts';
+import { onboardingAdminRoutes } from './onboarding/routes.ts';
 import { orderAdminRoutes } from './orders/admin-routes.ts';
 import { platformConnectionAdminRoutes } from './platform/connection-routes.ts';
 import { repairAdminRoutes } from './repairs/routes.ts';
@@ -35,5 +36,6 @@ export function adminOnlyRoutes(ctx: AppContext): MountableRoute[] {
     ...billingAdminRoutes(ctx),
     ...loginLinkAdminRoutes(ctx),
     ...complianceAdminRoutes(ctx),
+    ...onboardingAdminRoutes(ctx),
   ];
 }

@@ -14,7 +14,7 @@ export function loadFixtureCatalog(catalog: StandinCatalog, fixture: StorefrontF
       id: product.id,
       title: product.title,
       status: product.status === 'active' ? 'ACTIVE' : product.status === 'draft' ? 'DRAFT' : 'ARCHIVED',
-      variants: product.variants.map((v) => ({ id: v.id, title: v.title, inventoryQuantity: v.inventoryQuantity, inventoryPolicy: v.inventoryPolicy, tracked: true })),
+      variants: product.variants.map((v) => ({ id: v.id, title: v.title, price: (v.price / 100).toFixed(2), inventoryQuantity: v.inventoryQuantity, inventoryPolicy: v.inventoryPolicy, tracked: true })),
       collections: fixture.collections.filter((c) => c.productIds.includes(product.id)).map((c) => c.id),
     });
   }

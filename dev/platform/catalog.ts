@@ -2,22 +2,38 @@
  * The stand-in platform's catalog family: `products` (cursor pagination, sorted by id), `product`,
  * and `collections`, each product with its variants (inventory quantity, policy, inventory item)
  * and the collections it belongs to, under the platform's field names and enum values
- * (`ProductStatus` ACTIVE/ARCHIVED/DRAFT/UNLISTED, `ProductVariantInventoryPolicy` DENY/CONTINUE).
+ * (`ProductStatus` ACTIVE/ARCHIVED/DRAFT/UNLISTED, `ProductVariantInventoryPolicy` DENY/CONTINUE),
+ * its price (the `Money` scalar: a decimal string) and the product's featured image. The images are
+ * served by the stand-in itself (`GET /cdn/product.svg?id=…`, a coloured tile with the product's
+ * number) so that the admin shows pictures without reaching the internet.
  */
 import { createFaults, withFaults } from './faults.ts';
 import type { Faults } from './faults.ts';
 import { answerRoot, connection } from './selection.ts';
 import type { Answer, Resolver } from './selection.ts';
-import type { OperationFamily } from './standin.ts';
+import type { OperationFamily, StandinRoute } from './standin.ts';
 
-export type StandinVariant = { id: number; title: string; inventoryQuantity: number; inventoryPolicy: 'DENY' | 'CONTINUE'; tracked: boolean };
-export type StandinProduct = { id: number; title: string; status: 'ACTIVE' | 'ARCHIVED' | 'DRAFT' | 'UNLISTED'; variants: StandinVariant[]; collections: number[] };
+/** `price` is the platform's decimal in the shop's currency ("19.99"); absent, "0.00". */
+export type StandinVariant = { id: number; title: string; price?: string; inventoryQuantity: number; inventoryPolicy: 'DENY' | 'CONTINUE'; tracked: boolean };
+/** `imageUrl`: the featured image's URL; absent or null, the product has no media. */
+export type StandinProduct = {
+  id: number;
+  title: string;
+  status: 'ACTIVE' | 'ARCHIVED' | 'DRAFT' | 'UNLISTED';
+  imageUrl?: string | null;
+  variants: StandinVariant[];
+  collections: number[];
+};
 export type StandinCollection = { id: number; handle: string; title: string };
 export type StandinCatalog = { products: StandinProduct[]; collections: StandinCollection[] };
 
 export type CatalogFamily = {
   family: OperationFamily;
   faults: Faults;
+  /** Serves the product images the seeded catalog points at. */
+  route: StandinRoute;
+  /** The stand-in's own URL (set once it listens): the seeded images' origin. */
+  origin: string;
   /** The catalog of a shop (by domain), created empty on first use. */
   catalogOf(domain: string): StandinCatalog;
   /**
@@ -33,6 +49,7 @@ function variantAnswer(variant: StandinVariant): Answer {
   return {
     id: gid('ProductVariant', variant.id),
     title: variant.title,
+    price: variant.price ?? '0.00',
     inventoryQuantity: variant.inventoryQuantity,
     inventoryPolicy: variant.inventoryPolicy,
     inventoryItem: { id: gid('InventoryItem', variant.id + 500_000_000), tracked: variant.tracked },
@@ -47,8 +64,26 @@ function productAnswer(product: StandinProduct, catalog: StandinCatalog): Answer
       args,
       (c) => ({ id: gid('Collection', c.id), handle: c.handle, title: c.title }),
     );
-  return { id: gid('Product', product.id), title: product.title, status: product.status, variants, collections };
+  const featuredMedia = product.imageUrl ? { __typename: 'MediaImage', preview: { image: { url: product.imageUrl } } } : null;
+  return { id: gid('Product', product.id), title: product.title, status: product.status, featuredMedia, variants, collections };
 }
+
+const HUES = [12, 48, 150, 200, 265, 320];
+
+/** A 200 × 200 tile with the product's number: enough to tell products apart in the picker. */
+const imageRoute: StandinRoute = {
+  method: 'GET',
+  path: '/cdn/product.svg',
+  handle(request, _body, response) {
+    const id = Number(new URL(request.url ?? '/', 'http://standin').searchParams.get('id')) || 0;
+    const hue = HUES[id % HUES.length] ?? 0;
+    response.writeHead(200, { 'content-type': 'image/svg+xml', 'cache-control': 'max-age=3600' });
+    response.end(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200"><rect width="200" height="200" fill="hsl(${hue} 60% 82%)"/>` +
+        `<text x="100" y="112" font-family="sans-serif" font-size="36" text-anchor="middle" fill="hsl(${hue} 50% 25%)">${id}</text></svg>`,
+    );
+  },
+};
 
 const numericOf = (id: unknown): number => Number(String(id).split('/').at(-1));
 
@@ -80,9 +115,11 @@ export function createCatalogFamily(): CatalogFamily {
       }),
   };
 
-  return {
+  const catalogFamily: CatalogFamily = {
     family,
     faults,
+    route: imageRoute,
+    origin: '',
     catalogOf,
     seed(domain, count, variantsPer = 2) {
       const catalog = catalogOf(domain);
@@ -93,9 +130,12 @@ export function createCatalogFamily(): CatalogFamily {
           id,
           title: `Product ${id}`,
           status: n % 17 === 16 ? 'DRAFT' : 'ACTIVE',
+          // Every fifth product has no image, as real catalogs have some.
+          imageUrl: n % 5 === 4 ? null : `${catalogFamily.origin}/cdn/product.svg?id=${id}`,
           variants: Array.from({ length: variantsPer }, (_, v) => ({
             id: id * 1000 + v,
             title: `Size ${v + 1}`,
+            price: `${5 + ((id + v) % 6) * 5}.00`,
             inventoryQuantity: (id + v) % 7,
             inventoryPolicy: v % 2 === 0 ? 'DENY' : 'CONTINUE',
             tracked: true,
@@ -106,4 +146,5 @@ export function createCatalogFamily(): CatalogFamily {
       return catalog;
     },
   };
+  return catalogFamily;
 }

@@ -44,11 +44,12 @@ export async function startPlatformStandin(options: PlatformStandinOptions): Pro
   const billing = createStandinBilling({ secret: options.appSecret, ...(options.deliverWebhook ? { deliver: options.deliverWebhook } : {}) });
   const platform = await startStandinPlatform({
     families: [install.family, catalog.family, discounts.family, billing.family, orderEditing.family],
-    routes: [install.route, ...billing.routes, ...(options.routes ?? [])],
+    routes: [install.route, catalog.route, ...billing.routes, ...(options.routes ?? [])],
     ...(options.port === undefined ? {} : { port: options.port }),
     ...(options.host === undefined ? {} : { host: options.host }),
   });
   install.attach(platform);
   billing.origin = platform.url;
+  catalog.origin = platform.url;
   return Object.assign(platform, { install, catalog, discounts, billing, orderEditing });
 }

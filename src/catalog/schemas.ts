@@ -19,12 +19,22 @@ export const variantSchema = z.object({
   title: textSchema.max(255),
   inventoryQuantity: z.int().min(-1_000_000_000).max(1_000_000_000),
   inventoryPolicy: z.enum(INVENTORY_POLICIES),
+  price: z
+    .int()
+    .min(0)
+    .max(Number.MAX_SAFE_INTEGER)
+    .nullish()
+    .meta({ description: "Minor units of the shop's currency (1999 = $19.99); absent or null when unknown" }),
 });
+
+/** A product image: an absolute http(s) URL (the platform's CDN), shown by the admin's gift picker. */
+export const imageUrlSchema = z.url({ protocol: /^https?$/, error: 'Expected an http(s) image URL' }).max(2048);
 
 export const productSchema = z.object({
   id: productGidSchema,
   title: textSchema.max(255),
   status: z.enum(PRODUCT_STATUSES),
+  imageUrl: imageUrlSchema.nullish().meta({ description: 'The featured image; absent or null when it has none' }),
   variants: z.array(variantSchema).max(2048),
 });
 
@@ -99,12 +109,20 @@ export const catalogListQuerySchema = z.object({
 });
 
 const listedVariantSchema = variantSchema.extend({
+  price: z.int().nullable().meta({ description: "Minor units of the shop's currency; null when unknown" }),
   soldOut: z.boolean().meta({ description: 'Policy DENY and no stock: the platform will not sell it' }),
 });
 
 export const catalogListResponseSchema = z.object({
   products: z.array(
-    z.object({ id: z.string(), title: z.string(), status: z.enum(PRODUCT_STATUSES), deleted: z.boolean(), variants: z.array(listedVariantSchema) }),
+    z.object({
+      id: z.string(),
+      title: z.string(),
+      status: z.enum(PRODUCT_STATUSES),
+      deleted: z.boolean(),
+      imageUrl: z.string().nullable(),
+      variants: z.array(listedVariantSchema),
+    }),
   ),
   nextCursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null on the last page' }),
 });

@@ -49,10 +49,10 @@ export async function upsertCatalog(
     const batch = input.products.slice(start, start + BATCH);
     await tx
       .insert(products)
-      .values(batch.map((p) => ({ shopId, id: p.id, title: p.title, status: p.status, deleted: false, updatedAt: now })))
+      .values(batch.map((p) => ({ shopId, id: p.id, title: p.title, status: p.status, imageUrl: p.imageUrl ?? null, deleted: false, updatedAt: now })))
       .onConflictDoUpdate({
         target: [products.shopId, products.id],
-        set: { title: sql`excluded.title`, status: sql`excluded.status`, deleted: false, updatedAt: now },
+        set: { title: sql`excluded.title`, status: sql`excluded.status`, imageUrl: sql`excluded.image_url`, deleted: false, updatedAt: now },
       });
     await tx.delete(variants).where(and(eq(variants.shopId, shopId), inArray(variants.productId, batch.map((p) => p.id))));
   }
@@ -64,6 +64,7 @@ export async function upsertCatalog(
       title: v.title,
       inventoryQuantity: v.inventoryQuantity,
       inventoryPolicy: v.inventoryPolicy,
+      price: v.price ?? null,
     })),
   );
   for (let start = 0; start < variantRows.length; start += BATCH) {
@@ -78,6 +79,7 @@ export async function upsertCatalog(
           title: sql`excluded.title`,
           inventoryQuantity: sql`excluded.inventory_quantity`,
           inventoryPolicy: sql`excluded.inventory_policy`,
+          price: sql`excluded.price`,
         },
       });
   }
@@ -162,7 +164,8 @@ export async function findProducts(db: Queryable, shopId: string, numericIds: re
 }
 
 export type CatalogListedProduct = CatalogProductState & {
-  variants: { id: string; title: string; inventoryQuantity: number; inventoryPolicy: string }[];
+  imageUrl: string | null;
+  variants: { id: string; title: string; inventoryQuantity: number; inventoryPolicy: string; price: number | null }[];
 };
 
 /** LIKE's wildcards and its escape character, matched literally. */
@@ -181,7 +184,7 @@ export async function listCatalogProducts(
   query: { q?: string | undefined; limit: number; afterId?: string | undefined; includeDeleted: boolean },
 ): Promise<{ products: CatalogListedProduct[]; more: boolean }> {
   const rows = await db
-    .select({ id: products.id, title: products.title, status: products.status, deleted: products.deleted })
+    .select({ id: products.id, title: products.title, status: products.status, deleted: products.deleted, imageUrl: products.imageUrl })
     .from(products)
     .where(
       and(
@@ -204,6 +207,7 @@ export async function listCatalogProducts(
             title: variants.title,
             inventoryQuantity: variants.inventoryQuantity,
             inventoryPolicy: variants.inventoryPolicy,
+            price: variants.price,
           })
           .from(variants)
           .where(and(eq(variants.shopId, shopId), inArray(variants.productId, page.map((p) => p.id))))

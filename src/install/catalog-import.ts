@@ -17,7 +17,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { upsertCatalog } from '../catalog/store.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { catalogImports, collections, inventoryItems } from '../db/schema.ts';
+import { catalogImports, collections, inventoryItems, shops } from '../db/schema.ts';
 import { newId } from '../ids.ts';
 import type { AttemptOutcome } from '../outbox/attempt-outcome.ts';
 import { writeOutbox } from '../outbox/enqueue.ts';
@@ -139,6 +139,8 @@ export async function runCatalogImport(options: CatalogImportOptions, shopId: st
   const credentials = await shopCredentials(db, options.secret, shopId);
   if (credentials.state !== 'connected') return outcome(false, started, 'The shop is not connected to the platform: install the app again');
   const client = adminClient(credentials, { ...(options.adminApiUrl === undefined ? {} : { adminApiUrl: options.adminApiUrl }), ...(options.fetch ? { fetch: options.fetch } : {}) });
+  const [shop] = await db.select({ currency: shops.currency }).from(shops).where(eq(shops.id, shopId));
+  if (shop === undefined) return outcome(true, started);
   let cursor = run.cursor;
   let pages = run.pages;
   try {
@@ -151,7 +153,7 @@ export async function runCatalogImport(options: CatalogImportOptions, shopId: st
       for (const product of page.products.nodes) {
         if (product.variants.pageInfo.hasNextPage) more.set(product.id, await remainingVariants(client, product.id, product.variants.pageInfo.endCursor));
       }
-      if (!(await storePage(db, shopId, { id: importId, cursor }, page, importRows(page, more), now()))) return outcome(true, started);
+      if (!(await storePage(db, shopId, { id: importId, cursor }, page, importRows(page, more, shop.currency), now()))) return outcome(true, started);
       if (!page.products.pageInfo.hasNextPage) return outcome(true, started);
       cursor = page.products.pageInfo.endCursor;
       pages += 1;

@@ -5,7 +5,9 @@
  * webhooks say), the inventory item of each variant, and the collections they belong to.
  */
 import { z } from 'zod';
+import { imageUrlSchema } from '../catalog/schemas.ts';
 import type { CatalogUpsert } from '../catalog/schemas.ts';
+import { decimalToMinorUnits } from '../platform-webhooks/decimal.ts';
 
 const STATUSES = { ACTIVE: 'active', UNLISTED: 'active', DRAFT: 'draft', ARCHIVED: 'archived' } as const;
 const clamp = (quantity: number): number => Math.max(-1_000_000_000, Math.min(1_000_000_000, quantity));
@@ -14,6 +16,8 @@ const pageInfoSchema = z.object({ hasNextPage: z.boolean(), endCursor: z.string(
 export const variantSchema = z.object({
   id: z.string().startsWith('gid://shopify/ProductVariant/'),
   title: z.string(),
+  /** The platform's Money scalar: a decimal in the shop's currency. */
+  price: z.string(),
   inventoryQuantity: z.int().nullable(),
   inventoryPolicy: z.enum(['DENY', 'CONTINUE']),
   inventoryItem: z.object({ id: z.string(), tracked: z.boolean() }),
@@ -23,6 +27,7 @@ const productSchema = z.object({
   id: z.string().startsWith('gid://shopify/Product/'),
   title: z.string(),
   status: z.enum(['ACTIVE', 'ARCHIVED', 'DRAFT', 'UNLISTED']),
+  featuredMedia: z.object({ preview: z.object({ image: z.object({ url: z.string() }).nullable() }).nullable() }).nullable(),
   variants: variantConnectionSchema,
   collections: z.object({ nodes: z.array(z.object({ id: z.string().startsWith('gid://shopify/Collection/'), handle: z.string().min(1) })) }),
 });
@@ -41,11 +46,12 @@ export type ImportRows = {
 
 /**
  * The store's rows for one page; `moreVariants` holds the variants read after the page for the
- * products that have more than the page's first ones.
+ * products that have more than the page's first ones. Prices are the shop's `currency` in minor
+ * units; an image URL that is not http(s) is left out (the product is still imported).
  *
- * @example const rows = importRows(page, new Map());
+ * @example const rows = importRows(page, new Map(), 'USD');
  */
-export function importRows(page: ProductsPage, moreVariants: ReadonlyMap<string, readonly PlatformVariant[]>): ImportRows {
+export function importRows(page: ProductsPage, moreVariants: ReadonlyMap<string, readonly PlatformVariant[]>, currency: string): ImportRows {
   const inventoryItems: ImportRows['inventoryItems'] = [];
   const collections: ImportRows['collections'] = new Map();
   const products = page.products.nodes.map((product) => {
@@ -63,9 +69,11 @@ export function importRows(page: ProductsPage, moreVariants: ReadonlyMap<string,
       id: product.id,
       title: product.title,
       status: STATUSES[product.status],
+      imageUrl: imageUrlSchema.safeParse(product.featuredMedia?.preview?.image?.url).data ?? null,
       variants: variants.map((variant) => ({
         id: variant.id,
         title: variant.title,
+        price: decimalToMinorUnits(variant.price, currency) ?? null,
         inventoryQuantity: clamp(variant.inventoryQuantity ?? 0),
         inventoryPolicy: variant.inventoryItem.tracked ? variant.inventoryPolicy : ('CONTINUE' as const),
       })),

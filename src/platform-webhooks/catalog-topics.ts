@@ -19,6 +19,7 @@ import type { Queryable } from '../db/database.ts';
 import { campaigns, inventoryItems, inventoryLevels, products, rules, variants } from '../db/schema.ts';
 import { parseOr400 } from '../http/errors.ts';
 import type { ShopUnitOfWork } from '../shops/unit-of-work.ts';
+import { decimalToMinorUnits } from './decimal.ts';
 import type { PlatformProduct } from './payloads.ts';
 
 type Stock = { inventoryQuantity: number; inventoryPolicy: string };
@@ -94,7 +95,9 @@ async function namesByVariant(tx: Queryable, shopId: string, productId: string):
  */
 export async function applyProduct(uow: ShopUnitOfWork, input: PlatformProduct): Promise<void> {
   const { tx, shop } = uow;
-  const upsert = parseOr400(catalogUpsertBodySchema, { products: [input.product] }, 'Invalid product payload');
+  const prices = new Map(input.prices.map(({ variantId, amount }) => [variantId, decimalToMinorUnits(amount, shop.currency) ?? null]));
+  const product = { ...input.product, variants: input.product.variants.map((variant) => ({ ...variant, price: prices.get(variant.id) ?? null })) };
+  const upsert = parseOr400(catalogUpsertBodySchema, { products: [product] }, 'Invalid product payload');
   const before = await soldOutByVariant(tx, shop.id, input.product.id);
   const namesBefore = await namesByVariant(tx, shop.id, input.product.id);
   await upsertCatalog(tx, shop.id, upsert);

@@ -8,7 +8,7 @@
  */
 import { textSchema } from '@gcrs/engine';
 import { z } from 'zod';
-import { INVENTORY_POLICIES } from '../catalog/schemas.ts';
+import { imageUrlSchema, INVENTORY_POLICIES } from '../catalog/schemas.ts';
 import type { CatalogProduct, ProductStatus } from '../catalog/schemas.ts';
 import { timestampInputSchema } from '../http/timestamp.ts';
 import { MAX_LINE_QUANTITY } from '../orders/schema.ts';
@@ -106,7 +106,25 @@ const variantPayloadSchema = z.object({
   /** `null` (explicitly) when the platform does not track the variant's stock: always sellable. */
   inventory_management: z.string().nullish(),
   inventory_item_id: platformIdSchema.nullish(),
+  /** In the shop's currency, as a decimal (`"19.99"`); converted with the shop's currency in catalog-topics.ts. */
+  price: decimalSchema.nullish(),
 });
+
+/**
+ * The product's featured image: `image.src`, else the first of `images`, else `featured_image`
+ * (a URL, or an object with `src`/`url`, as some API versions write it). A value that is not an
+ * http(s) URL is no image, not a refused webhook: the picture is a nicety, the stock is not.
+ */
+function featuredImage(payload: { image?: unknown; images?: unknown; featured_image?: unknown }): string | null {
+  const srcOf = (value: unknown): unknown =>
+    typeof value === 'object' && value !== null ? ((value as { src?: unknown; url?: unknown }).src ?? (value as { url?: unknown }).url) : value;
+  const candidates = [srcOf(payload.image), ...(Array.isArray(payload.images) ? payload.images.slice(0, 1).map(srcOf) : []), srcOf(payload.featured_image)];
+  for (const candidate of candidates) {
+    const parsed = imageUrlSchema.safeParse(candidate);
+    if (parsed.success) return parsed.data;
+  }
+  return null;
+}
 
 const productPayloadSchema = z.object({
   id: platformIdSchema,
@@ -116,9 +134,17 @@ const productPayloadSchema = z.object({
     .transform((status) => status.toLowerCase())
     .refine((status) => Object.hasOwn(STATUSES, status), 'Expected a product status: active, draft, archived or unlisted'),
   variants: z.array(variantPayloadSchema).max(2048),
+  image: z.unknown().optional(),
+  images: z.unknown().optional(),
+  featured_image: z.unknown().optional(),
 });
 
-export type PlatformProduct = { product: CatalogProduct; inventoryItems: Array<{ inventoryItemId: string; variantId: string }> };
+export type PlatformProduct = {
+  product: CatalogProduct;
+  inventoryItems: Array<{ inventoryItemId: string; variantId: string }>;
+  /** Each variant's decimal price, for the shop's currency to turn into minor units. */
+  prices: Array<{ variantId: string; amount: string }>;
+};
 
 /**
  * A `products/create` or `products/update` payload → one catalog product (its variants as
@@ -140,9 +166,11 @@ export const platformProductSchema = productPayloadSchema.transform((payload): P
   const inventoryItems = payload.variants.flatMap((variant) =>
     variant.inventory_item_id == null ? [] : [{ inventoryItemId: variant.inventory_item_id, variantId: `gid://shopify/ProductVariant/${variant.id}` }],
   );
+  const prices = payload.variants.flatMap((variant) => (variant.price == null ? [] : [{ variantId: `gid://shopify/ProductVariant/${variant.id}`, amount: variant.price }]));
   return {
-    product: { id: productId, title: payload.title, status: STATUSES[payload.status] ?? 'active', variants },
+    product: { id: productId, title: payload.title, status: STATUSES[payload.status] ?? 'active', imageUrl: featuredImage(payload), variants },
     inventoryItems,
+    prices,
   };
 });
 

@@ -12,13 +12,14 @@ export const SHOP_QUERY = `query InstallShop { shop { name currencyCode ianaTime
 /**
  * Products per catalog import page, and variants and collections read with each product. The
  * platform refuses a query whose requested cost is over 1,000 points (an object costs 1, a
- * connection 2 plus `first` times its node): 2 + 25 × (1 + (2 + 10 × 2) + (2 + 5)) = 752.
+ * connection 2 plus `first` times its node): 2 + 25 × (1 + 3 + (2 + 10 × 2) + (2 + 5)) = 827, the 3
+ * being the featured image (`featuredMedia`, its `preview`, its `image`).
  */
 export const IMPORT_PAGE_PRODUCTS = 25;
 export const IMPORT_PRODUCT_VARIANTS = 10;
 export const IMPORT_PRODUCT_COLLECTIONS = 5;
 
-const VARIANT_FIELDS = `id title inventoryQuantity inventoryPolicy inventoryItem { id tracked }`;
+const VARIANT_FIELDS = `id title price inventoryQuantity inventoryPolicy inventoryItem { id tracked }`;
 
 /**
  * One page of the catalog import: products with their first variants (inventory included) and the
@@ -29,6 +30,7 @@ export const PRODUCTS_QUERY = `query ImportProducts($first: Int!, $after: String
   products(first: $first, after: $after, sortKey: ID) {
     nodes {
       id title status
+      featuredMedia { __typename preview { image { url } } }
       variants(first: $variants) { nodes { ${VARIANT_FIELDS} } pageInfo { hasNextPage endCursor } }
       collections(first: $collections) { nodes { id handle } }
     }

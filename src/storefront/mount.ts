@@ -8,6 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { mountRoutes } from '../http/shop-routes.ts';
+import { createStorefrontSeen } from '../onboarding/storefront-seen.ts';
 import { createAppProxyResolver } from './proxy-auth.ts';
 import { storefrontRoutes } from './routes.ts';
 import { answerPreflight, createStorefrontTokenResolver } from './token-auth.ts';
@@ -30,7 +31,7 @@ export async function registerStorefrontRoutes(app: FastifyInstance, ctx: AppCon
     mountRoutes(app, routes.proxy, {
       shopPrefix: APP_PROXY_PREFIX,
       trigger: 'storefront',
-      resolveShop: createAppProxyResolver({ ...limits, auth: ctx.storefrontAuth, secret, now: ctx.now }),
+      resolveShop: createAppProxyResolver({ ...limits, auth: ctx.storefrontAuth, secret, now: ctx.now, seen: createStorefrontSeen(ctx.db, ctx.now) }),
     });
   }
 

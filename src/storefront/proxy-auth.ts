@@ -7,6 +7,7 @@
 import { isStorableText } from '@gcrs/engine';
 import { notFound, unauthorized } from '../http/errors.ts';
 import type { ShopResolver, ShopScopedRoute } from '../http/shop-routes.ts';
+import type { StorefrontSeen } from '../onboarding/storefront-seen.ts';
 import { verifyAppProxyQuery } from '../platform/signatures.ts';
 import type { StorefrontAuth } from './auth-cache.ts';
 import { rememberStorefrontCaller } from './caller.ts';
@@ -29,6 +30,8 @@ export type AppProxyResolverDeps = StorefrontLimitDeps & {
   /** PLATFORM_APP_SECRET. */
   secret: string;
   now: () => Date;
+  /** Notes the shop's storefront as seen: the app embed is on (onboarding/storefront-seen.ts). */
+  seen?: StorefrontSeen;
 };
 
 /**
@@ -51,6 +54,7 @@ export function createAppProxyResolver(deps: AppProxyResolverDeps): ShopResolver
     request.log = request.log.child({ shopId: shop.id, appProxy: true });
     rememberStorefrontCaller(request, { via: 'proxy', customerId });
     await limitStorefrontClient(deps, shop.id, request, reply);
+    await deps.seen?.(shop.id);
     return shop;
   };
 }

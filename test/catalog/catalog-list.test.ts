@@ -17,8 +17,9 @@ beforeAll(async () => {
     product(1, { title: 'Enamel Mug' }),
     {
       ...product(2, { title: 'Tote bag' }),
+      imageUrl: 'https://cdn.example/tote.png',
       variants: [
-        { id: variantGid(21), title: 'Blue', inventoryQuantity: 0, inventoryPolicy: 'DENY' },
+        { id: variantGid(21), title: 'Blue', inventoryQuantity: 0, inventoryPolicy: 'DENY', price: 1999 },
         { id: variantGid(22), title: 'Red', inventoryQuantity: 0, inventoryPolicy: 'CONTINUE' },
       ],
     },
@@ -46,12 +47,25 @@ describe('GET /shops/:shopId/catalog/products', () => {
       title: 'Tote bag',
       status: 'active',
       deleted: false,
+      imageUrl: 'https://cdn.example/tote.png',
       variants: [
-        { id: variantGid(21), title: 'Blue', inventoryQuantity: 0, inventoryPolicy: 'DENY', soldOut: true },
-        { id: variantGid(22), title: 'Red', inventoryQuantity: 0, inventoryPolicy: 'CONTINUE', soldOut: false },
+        { id: variantGid(21), title: 'Blue', inventoryQuantity: 0, inventoryPolicy: 'DENY', price: 1999, soldOut: true },
+        { id: variantGid(22), title: 'Red', inventoryQuantity: 0, inventoryPolicy: 'CONTINUE', price: null, soldOut: false },
       ],
     });
+    expect(body.products[0]).toMatchObject({ imageUrl: null });
     expect(body.products[0].variants[0]).toMatchObject({ id: variantGid(1), inventoryQuantity: 100, soldOut: false });
+  });
+
+  it('refuses an image that is not an http(s) URL and a negative price, at their paths', async () => {
+    const upsert = (products: unknown[]) => t.admin({ method: 'POST', url: `/admin/v1/shops/${shop.id}/catalog`, payload: { products } });
+    const badImage = await upsert([{ ...product(5), imageUrl: 'javascript:alert(1)' }]);
+    expect(badImage.statusCode).toBe(400);
+    expect(badImage.json().path).toEqual(['products', 0, 'imageUrl']);
+    const badPrice = await upsert([{ ...product(5), variants: [{ id: variantGid(51), title: 'One', inventoryQuantity: 1, inventoryPolicy: 'DENY', price: -1 }] }]);
+    expect(badPrice.statusCode).toBe(400);
+    expect(badPrice.json().path).toEqual(['products', 0, 'variants', 0, 'price']);
+    expect((await list(shop.id, '?q=Sticker')).json().products).toHaveLength(5);
   });
 
   it('includes deleted products when asked', async () => {

@@ -56,6 +56,15 @@ describe('the catalog import', () => {
     expect(listed.products[0]?.status).toBe('active');
     expect(listed.products[0]?.variants.find((v) => v.title === 'S3')).toMatchObject({ inventoryQuantity: 3, inventoryPolicy: 'CONTINUE' });
     expect(listed.products[0]?.variants).toHaveLength(23);
+    expect(listed.products[0]).toMatchObject({ imageUrl: null });
+    // The featured image and each variant's price (the platform's decimal, in the shop's minor units).
+    const first = (await world.t.admin({ method: 'GET', url: `/admin/v1/shops/${shopId}/catalog/products?q=Product%201001` })).json() as { products: Array<{ imageUrl: string | null; variants: Array<{ price: number | null }> }> };
+    expect(first.products[0]?.imageUrl).toBe(`${world.platform.url}/cdn/product.svg?id=1001`);
+    expect(first.products[0]?.variants.map((v) => v.price)).toEqual([3000, 500]);
+    const image = await fetch(first.products[0]?.imageUrl ?? '');
+    expect([image.status, image.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
+    const noImage = (await world.t.admin({ method: 'GET', url: `/admin/v1/shops/${shopId}/catalog/products?q=Product%201005` })).json() as { products: Array<{ imageUrl: string | null }> };
+    expect(noImage.products[0]?.imageUrl).toBeNull();
     // What was sent is what the schema allows, and what the stand-in answered is what the schema says.
     const sent = world.platform.requests.filter((r) => /ImportProducts|ImportProductVariants/.test(r.query));
     expect(sent.length).toBe(4);

@@ -91,18 +91,21 @@ export function productPayload(input: {
   id: number;
   title?: string;
   status?: string;
-  variants?: Array<{ id: number; quantity?: number; policy?: string; inventoryItemId?: number; tracked?: boolean; title?: string }>;
+  variants?: Array<{ id: number; quantity?: number; policy?: string; inventoryItemId?: number; tracked?: boolean; title?: string; price?: string | null }>;
+  /** The REST payload's image fields, as given (`image`, `images`, `featured_image`). */
+  images?: Record<string, unknown>;
 }) {
   return {
     id: input.id,
     title: input.title ?? `Product ${input.id}`,
     status: input.status ?? 'active',
+    ...input.images,
     admin_graphql_api_id: `gid://shopify/Product/${input.id}`,
     variants: (input.variants ?? [{ id: input.id * 10 }]).map((variant) => ({
       id: variant.id,
       product_id: input.id,
       title: variant.title ?? 'Default Title',
-      price: '10.00',
+      price: variant.price === undefined ? '10.00' : variant.price,
       inventory_policy: variant.policy ?? 'deny',
       inventory_management: variant.tracked === false ? null : 'shopify',
       inventory_quantity: variant.quantity ?? 5,

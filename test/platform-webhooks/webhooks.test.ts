@@ -250,6 +250,22 @@ describe('POST /webhooks/platform', () => {
       expect(await variantOf(shop.id, 502_047)).toMatchObject({ inventoryQuantity: 2047 });
     });
 
+    it('products/create and products/update keep the featured image and each price (shop currency, minor units)', async () => {
+      const listed = async () =>
+        ((await t.admin({ method: 'GET', url: `/admin/v1/shops/${shop.id}/catalog/products?q=Product%203006` })).json() as { products: Array<{ imageUrl: string | null; variants: Array<{ price: number | null }> }> }).products[0];
+      const send = (images: Record<string, unknown>, price?: string | null) =>
+        deliver(t, productPayload({ id: 3006, images, variants: [{ id: 30061, price }] }), { topic: 'products/update', domain });
+      expect((await send({ image: { src: 'https://cdn.example/a.png' }, images: [{ src: 'https://cdn.example/b.png' }] }, '12.50')).statusCode).toBe(200);
+      expect(await listed()).toMatchObject({ imageUrl: 'https://cdn.example/a.png', variants: [{ price: 1250 }] });
+      await send({ image: null, images: [{ src: 'https://cdn.example/b.png' }] });
+      expect(await listed()).toMatchObject({ imageUrl: 'https://cdn.example/b.png', variants: [{ price: 1000 }] });
+      await send({ featured_image: 'https://cdn.example/c.png' }, null);
+      expect(await listed()).toMatchObject({ imageUrl: 'https://cdn.example/c.png', variants: [{ price: null }] });
+      // Not an http(s) URL: no image, the product still stored; a price the currency cannot hold: unknown.
+      expect((await send({ image: { src: 'javascript:alert(1)' } }, '1.2345')).statusCode).toBe(200);
+      expect(await listed()).toMatchObject({ imageUrl: null, variants: [{ price: null }] });
+    });
+
     it('answers 400 for a product that names a variant twice', async () => {
       const res = await deliver(t, productPayload({ id: 3002, variants: [{ id: 30021 }, { id: 30021 }] }), { topic: 'products/update', domain });
       expect(res.statusCode).toBe(400);

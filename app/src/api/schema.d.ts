@@ -690,6 +690,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/app/api/v1/onboarding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The getting-started checklist
+         * @description Connect, switch the app embed on, enable a campaign, see a first gift: each step as the service has seen it.
+         */
+        get: operations["getOnboarding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/app/api/v1/onboarding/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hide the getting-started checklist
+         * @description Idempotent: the first dismissal is kept.
+         */
+        post: operations["dismissOnboarding"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4002,12 +4042,16 @@ export interface operations {
                         title: string;
                         /** @enum {string} */
                         status: "active" | "draft" | "archived";
+                        /** @description The featured image; absent or null when it has none */
+                        imageUrl?: string | null;
                         variants: {
                             id: string;
                             title: string;
                             inventoryQuantity: number;
                             /** @enum {string} */
                             inventoryPolicy: "DENY" | "CONTINUE";
+                            /** @description Minor units of the shop's currency (1999 = $19.99); absent or null when unknown */
+                            price?: number | null;
                         }[];
                     }[];
                     /** @default [] */
@@ -4111,12 +4155,15 @@ export interface operations {
                             /** @enum {string} */
                             status: "active" | "draft" | "archived";
                             deleted: boolean;
+                            imageUrl: string | null;
                             variants: {
                                 id: string;
                                 title: string;
                                 inventoryQuantity: number;
                                 /** @enum {string} */
                                 inventoryPolicy: "DENY" | "CONTINUE";
+                                /** @description Minor units of the shop's currency; null when unknown */
+                                price: number | null;
                                 /** @description Policy DENY and no stock: the platform will not sell it */
                                 soldOut: boolean;
                             }[];
@@ -5759,6 +5806,118 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                         }[];
+                    };
+                };
+            };
+            /** @description No live session: no valid session token and no live session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A state-changing request of a cookie session without its `X-CSRF-Token`, or from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOnboarding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checklist */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        onboarding: {
+                            /** @description In the order a merchant does them: connect, embed, campaign, gift */
+                            steps: {
+                                /** @enum {string} */
+                                key: "connect" | "embed" | "campaign" | "gift";
+                                done: boolean;
+                            }[];
+                            /** @description Every step is done */
+                            complete: boolean;
+                            /** @description The merchant hid the checklist */
+                            dismissed: boolean;
+                            /** @description The theme editor with the app embed ready to switch on; null without PLATFORM_APP_KEY */
+                            embedUrl: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description No live session: no valid session token and no live session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A state-changing request of a cookie session without its `X-CSRF-Token`, or from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dismissOnboarding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checklist, dismissed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        onboarding: {
+                            /** @description In the order a merchant does them: connect, embed, campaign, gift */
+                            steps: {
+                                /** @enum {string} */
+                                key: "connect" | "embed" | "campaign" | "gift";
+                                done: boolean;
+                            }[];
+                            /** @description Every step is done */
+                            complete: boolean;
+                            /** @description The merchant hid the checklist */
+                            dismissed: boolean;
+                            /** @description The theme editor with the app embed ready to switch on; null without PLATFORM_APP_KEY */
+                            embedUrl: string | null;
+                        };
                     };
                 };
             };

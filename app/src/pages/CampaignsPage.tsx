@@ -1,10 +1,11 @@
 /**
- * Campaigns: every campaign with its status; enable (the health check's warnings shown, then a
- * deliberate "Enable anyway"), disable, schedule (start and end in the browser's time zone; the
- * server's error shown at the field its `path` names), delete with confirmation; loading and
- * empty states.
+ * Campaigns, the admin's home: the getting-started checklist until it is done or dismissed
+ * (GettingStarted.tsx), the templates (TemplateChooser.tsx), and every campaign with its status
+ * (CampaignList.tsx); enable (the health check's warnings shown, then a deliberate "Enable
+ * anyway"), disable, schedule (ScheduleModal.tsx), delete with confirmation; loading and empty
+ * states.
  */
-import { Badge, Banner, BlockStack, Box, Button, Card, FormLayout, InlineStack, List, Modal, Page, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
+import { Banner, BlockStack, Card, List, Modal, Page, SkeletonBodyText, Text } from '@shopify/polaris';
 import { Empty } from '../Empty.tsx';
 import { useCallback, useState } from 'react';
 import { api, errorText } from '../api/client.ts';
@@ -13,79 +14,13 @@ import { Notice } from '../Notice.tsx';
 import type { NoticeText } from '../Notice.tsx';
 import type { CampaignListItem } from '../api/client.ts';
 import { warningSentences } from '../health-warnings.ts';
-import { campaignStatus } from '../status.ts';
-import type { CampaignStatus } from '../status.ts';
-
-const STATUS_TONE: Record<CampaignStatus, 'success' | 'info' | 'warning' | 'critical' | undefined> = {
-  live: 'success',
-  scheduled: 'info',
-  expired: 'warning',
-  draft: undefined,
-  disabled: 'critical',
-};
-const STATUS_LABEL: Record<CampaignStatus, string> = { live: 'Live', scheduled: 'Scheduled', expired: 'Expired', draft: 'Draft', disabled: 'Disabled' };
+import { CampaignList } from './CampaignList.tsx';
+import { GettingStarted } from './GettingStarted.tsx';
+import { ScheduleModal } from './ScheduleModal.tsx';
+import { TemplateChooser } from './TemplateChooser.tsx';
 
 /** A campaign the health check stopped, and its warnings as sentences (each once, with its rule's name). */
 type Pending = { campaign: CampaignListItem; sentences: string[] };
-
-/** An ISO instant as a `datetime-local` value in the browser's time zone ('' for none). */
-export function toLocalInput(iso: string | null): string {
-  if (iso === null) return '';
-  const date = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
-
-/** A `datetime-local` value (browser time zone) as an ISO instant; null when empty. */
-export const fromLocalInput = (value: string): string | null => (value === '' ? null : new Date(value).toISOString());
-
-function ScheduleModal({ campaign, onDone, onClose }: { campaign: CampaignListItem; onDone: (text: string) => void; onClose: () => void }) {
-  const [startAt, setStartAt] = useState(toLocalInput(campaign.startAt));
-  const [endAt, setEndAt] = useState(toLocalInput(campaign.endAt));
-  const [errors, setErrors] = useState<{ startAt?: string; endAt?: string; other?: string }>({});
-  const [saving, setSaving] = useState(false);
-
-  const save = async () => {
-    setSaving(true);
-    const { data, error } = await api.POST('/app/api/v1/campaigns/{id}/schedule', {
-      params: { path: { id: campaign.id } },
-      body: { startAt: fromLocalInput(startAt), endAt: fromLocalInput(endAt) },
-    });
-    setSaving(false);
-    if (data) {
-      onDone(`${campaign.name} is scheduled`);
-      return;
-    }
-    const field = error && 'path' in error && Array.isArray(error.path) ? error.path[0] : undefined;
-    const text = (error && 'issue' in error && typeof error.issue === 'string' ? error.issue : undefined) ?? errorText(error, 'The schedule could not be saved');
-    setErrors(field === 'startAt' || field === 'endAt' ? { [field]: text } : { other: text });
-  };
-
-  return (
-    <Modal
-      open
-      onClose={onClose}
-      title={`Schedule ${campaign.name}`}
-      primaryAction={{ content: 'Save schedule', loading: saving, onAction: () => void save() }}
-      secondaryActions={[{ content: 'Cancel', onAction: onClose }]}
-    >
-      <Modal.Section>
-        <FormLayout>
-          <Text as="p" tone="subdued">
-            Times are in your browser's time zone. Leave a field empty for no start or no end. Scheduling does not enable the campaign.
-          </Text>
-          {errors.other && (
-            <Banner tone="critical">
-              <p>{errors.other}</p>
-            </Banner>
-          )}
-          <TextField label="Starts" type="datetime-local" value={startAt} onChange={setStartAt} autoComplete="off" error={errors.startAt} clearButton onClearButtonClick={() => setStartAt('')} />
-          <TextField label="Ends" type="datetime-local" value={endAt} onChange={setEndAt} autoComplete="off" error={errors.endAt} clearButton onClearButtonClick={() => setEndAt('')} />
-        </FormLayout>
-      </Modal.Section>
-    </Modal>
-  );
-}
 
 export function CampaignsPage() {
   const loaded = useLoaded(() => api.GET('/app/api/v1/campaigns', { params: { query: { perPage: 100 } } }), 'The campaigns could not be loaded');
@@ -161,68 +96,24 @@ export function CampaignsPage() {
     body = (
       <Card>
         <Empty heading="No gift campaigns yet">
-          <p>A campaign gives a gift when a cart meets its conditions. Create one with New campaign; campaigns created through the API show up here too.</p>
+          <p>A campaign gives a gift when a cart meets its conditions. Create one with New campaign or from a template below; campaigns created through the API show up here too.</p>
         </Empty>
       </Card>
     );
   } else {
     body = (
-      <Card padding="0">
-        <ul aria-label="Campaigns" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
-          {campaigns.map((campaign, index) => {
-            const status = campaignStatus(campaign, now);
-            const on = campaign.enabled && !campaign.isDraft;
-            return (
-              <li key={campaign.id} style={index > 0 ? { borderTop: '1px solid var(--p-color-border-secondary)' } : undefined}>
-                <Box padding="400">
-                  <InlineStack align="space-between" blockAlign="center" gap="300" wrap>
-                    <BlockStack gap="100">
-                      <InlineStack gap="200" blockAlign="center">
-                        <Text as="h3" variant="headingSm">
-                          {campaign.name}
-                        </Text>
-                        <Badge tone={STATUS_TONE[status]}>{STATUS_LABEL[status]}</Badge>
-                      </InlineStack>
-                      <Text as="p" tone="subdued">
-                        {campaign.rulesCount} {campaign.rulesCount === 1 ? 'rule' : 'rules'}
-                        {campaign.startAt ? ` · starts ${new Date(campaign.startAt).toLocaleString()}` : ''}
-                        {campaign.endAt ? ` · ends ${new Date(campaign.endAt).toLocaleString()}` : ''}
-                      </Text>
-                    </BlockStack>
-                    <InlineStack gap="200">
-                      <Button url={`#/campaigns/${campaign.id}`} accessibilityLabel={`Edit ${campaign.name}`}>
-                        Edit
-                      </Button>
-                      {on ? (
-                        <Button onClick={() => void disable(campaign)} loading={busy === campaign.id} accessibilityLabel={`Disable ${campaign.name}`}>
-                          Disable
-                        </Button>
-                      ) : (
-                        <Button variant="primary" onClick={() => void enable(campaign, false)} loading={busy === campaign.id} accessibilityLabel={`Enable ${campaign.name}`}>
-                          Enable
-                        </Button>
-                      )}
-                      <Button onClick={() => setScheduling(campaign)} accessibilityLabel={`Schedule ${campaign.name}`}>
-                        Schedule
-                      </Button>
-                      <Button tone="critical" onClick={() => setDeleting(campaign)} accessibilityLabel={`Delete ${campaign.name}`}>
-                        Delete
-                      </Button>
-                    </InlineStack>
-                  </InlineStack>
-                </Box>
-              </li>
-            );
-          })}
-        </ul>
-      </Card>
+      <CampaignList campaigns={campaigns} now={now} busy={busy} enable={(c, force) => void enable(c, force)} disable={(c) => void disable(c)} setScheduling={setScheduling} setDeleting={setDeleting} />
     );
   }
 
   return (
     <Page title="Campaigns" primaryAction={{ content: 'New campaign', url: '#/campaigns/new' }}>
       <Notice notice={toast} onDismiss={() => setToast(undefined)} />
-      {body}
+      <BlockStack gap="400">
+        <GettingStarted campaignsChanged={campaigns} />
+        {body}
+        <TemplateChooser />
+      </BlockStack>
       {warned && (
         <Modal
           open

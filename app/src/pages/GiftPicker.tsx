@@ -1,34 +1,20 @@
 /**
- * The gift picker of the campaign editor: a dialog with a title search over the shop's catalog
- * (GET /catalog/products), listing each product's variants with their stock; choosing one fills
- * the gift's variant id. The typed-in id stays for a variant the catalog mirror does not know.
+ * The gift picker (issue 23 item 8): a dialog with a title search over the shop's catalog
+ * (catalog-search.ts) listing each product with its picture and each variant with its price and
+ * stock (GiftPickerList.tsx). One gift: each variant has a Choose button, which fills the gift.
+ * Several gifts (`onPickMany`): each variant has a checkbox, and "Add n gifts" hands them all
+ * over at once. The typed-in id stays for a variant the catalog mirror does not know.
  */
-import { Banner, BlockStack, Box, Button, InlineStack, Modal, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
+import { Banner, BlockStack, Button, InlineStack, Modal, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
 import { useEffect, useRef, useState } from 'react';
-import { api, errorText } from '../api/client.ts';
-import type { paths } from '../api/schema.d.ts';
+import { useCatalogSearch } from './catalog-search.ts';
+import { GiftPickerList } from './GiftPickerList.tsx';
+import type { PickedVariant, PickMode } from './GiftPickerList.tsx';
 
-type Listing = paths['/app/api/v1/catalog/products']['get']['responses'][200]['content']['application/json'];
-type ListedProduct = Listing['products'][number];
-type ListedVariant = ListedProduct['variants'][number];
+type Props = { label: string } & ({ onPick: (picked: PickedVariant) => void; onPickMany?: undefined } | { onPickMany: (picked: PickedVariant[]) => void; onPick?: undefined });
 
-/** What the merchant reads about a variant's stock: CONTINUE sells past zero, so its count says nothing. */
-export function stockText(variant: Pick<ListedVariant, 'inventoryQuantity' | 'inventoryPolicy' | 'soldOut'>): string {
-  if (variant.soldOut) return 'Sold out';
-  if (variant.inventoryPolicy === 'CONTINUE') return 'Not tracked';
-  return `${variant.inventoryQuantity} in stock`;
-}
-
-const variantName = (product: ListedProduct, variant: ListedVariant) =>
-  variant.title === 'Default Title' || variant.title.trim() === '' ? product.title : `${product.title} – ${variant.title}`;
-
-const PAGE = 20;
-const SEARCH_DELAY_MS = 250;
-
-/** A catalog variant as chosen: its id and its product's (a cart line needs both). */
-export type PickedVariant = { variantId: string; productId: string };
-
-export function GiftPicker({ label, onPick }: { label: string; onPick: (picked: PickedVariant) => void }) {
+export function GiftPicker(props: Props) {
+  const { label } = props;
   const [open, setOpen] = useState(false);
   // The dialog is unmounted on close (Polaris' own return of focus runs only after its exit
   // transition), so focus would fall to <body>: it goes back to the button that opened it.
@@ -38,21 +24,24 @@ export function GiftPicker({ label, onPick }: { label: string; onPick: (picked: 
     if (wasOpen.current && !open) opener.current?.querySelector('button')?.focus();
     wasOpen.current = open;
   }, [open]);
+  const many = props.onPickMany !== undefined;
   return (
     <>
       <InlineStack>
         <div ref={opener}>
-          <Button onClick={() => setOpen(true)} accessibilityLabel={`Choose from catalog for ${label}`}>
-            Choose from catalog
+          <Button onClick={() => setOpen(true)} accessibilityLabel={many ? `Add gifts from catalog to ${label}` : `Choose from catalog for ${label}`}>
+            {many ? 'Add gifts from catalog' : 'Choose from catalog'}
           </Button>
         </div>
       </InlineStack>
       {open && (
         <PickerDialog
           label={label}
+          many={many}
           onClose={() => setOpen(false)}
           onPick={(picked) => {
-            onPick(picked);
+            if (props.onPickMany) props.onPickMany(picked);
+            else if (picked[0]) props.onPick(picked[0]);
             setOpen(false);
           }}
         />
@@ -61,59 +50,26 @@ export function GiftPicker({ label, onPick }: { label: string; onPick: (picked: 
   );
 }
 
-function PickerDialog({ label, onClose, onPick }: { label: string; onClose: () => void; onPick: (picked: PickedVariant) => void }) {
+function PickerDialog({ label, many, onClose, onPick }: { label: string; many: boolean; onClose: () => void; onPick: (picked: PickedVariant[]) => void }) {
   const [query, setQuery] = useState('');
-  const [products, setProducts] = useState<ListedProduct[] | undefined>();
-  const [nextCursor, setNextCursor] = useState<string | null>(null);
-  const [loadError, setLoadError] = useState<string | undefined>();
-  const [loadingMore, setLoadingMore] = useState(false);
-
-  const fetchPage = async (q: string, cursor?: string) => {
-    const { data, error } = await api.GET('/app/api/v1/catalog/products', {
-      params: { query: { limit: PAGE, ...(q.trim() ? { q: q.trim() } : {}), ...(cursor ? { cursor } : {}) } },
-    });
-    if (!data) throw new Error(errorText(error, 'The catalog could not be loaded'));
-    return data;
-  };
-
-  // A new search replaces the list; an answer to an older search that arrives late is dropped.
-  useEffect(() => {
-    let current = true;
-    const timer = setTimeout(() => {
-      setProducts(undefined);
-      setLoadError(undefined);
-      fetchPage(query).then(
-        (data) => {
-          if (!current) return;
-          setProducts(data.products);
-          setNextCursor(data.nextCursor);
-        },
-        (error: unknown) => current && setLoadError(error instanceof Error ? error.message : 'The catalog could not be loaded'),
-      );
-    }, SEARCH_DELAY_MS);
-    return () => {
-      current = false;
-      clearTimeout(timer);
-    };
-  }, [query]);
-
-  const loadMore = async () => {
-    if (!nextCursor) return;
-    setLoadingMore(true);
-    try {
-      const data = await fetchPage(query, nextCursor);
-      setProducts((before) => [...(before ?? []), ...data.products]);
-      setNextCursor(data.nextCursor);
-    } catch (error) {
-      setLoadError(error instanceof Error ? error.message : 'The catalog could not be loaded');
-    } finally {
-      setLoadingMore(false);
-    }
-  };
+  const { products, nextCursor, loadError, loadingMore, loadMore } = useCatalogSearch(query);
+  // Kept across searches: a merchant may tick a mug, search "tote" and tick a tote.
+  const [selected, setSelected] = useState<PickedVariant[]>([]);
+  const selectedIds = new Set(selected.map((picked) => picked.variantId));
+  const mode: PickMode = many
+    ? { kind: 'many', selected: selectedIds, onToggle: (picked, on) => setSelected((before) => (on ? [...before.filter((p) => p.variantId !== picked.variantId), picked] : before.filter((p) => p.variantId !== picked.variantId))) }
+    : { kind: 'one', onPick: (picked) => onPick([picked]) };
 
   const count = products?.reduce((sum, p) => sum + p.variants.length, 0) ?? 0;
+  const adding = `Add ${selected.length} ${selected.length === 1 ? 'gift' : 'gifts'}`;
   return (
-    <Modal open onClose={onClose} title={`Choose ${label}`} secondaryActions={[{ content: 'Cancel', onAction: onClose }]}>
+    <Modal
+      open
+      onClose={onClose}
+      title={many ? `Add gifts to ${label}` : `Choose ${label}`}
+      primaryAction={many ? { content: adding, disabled: selected.length === 0, onAction: () => onPick(selected) } : undefined}
+      secondaryActions={[{ content: 'Cancel', onAction: onClose }]}
+    >
       <Modal.Section>
         <BlockStack gap="300">
           <TextField
@@ -123,7 +79,7 @@ function PickerDialog({ label, onClose, onPick }: { label: string; onClose: () =
             autoComplete="off"
             clearButton
             onClearButtonClick={() => setQuery('')}
-            helpText="Product titles containing this text"
+            helpText={many ? 'Product titles containing this text; ticked gifts stay ticked across searches' : 'Product titles containing this text'}
             autoFocus
           />
           {loadError && (
@@ -134,45 +90,16 @@ function PickerDialog({ label, onClose, onPick }: { label: string; onClose: () =
           {!products && !loadError && <SkeletonBodyText lines={4} />}
           {products && (
             <div role="status">
-            <Text as="p" tone="subdued">
-              {count === 0
-                ? query.trim()
-                  ? `No product matches “${query.trim()}”. You can still type the variant id in the gift field.`
-                  : 'The catalog is empty: send products with POST /catalog, or type the variant id in the gift field.'
-                : `${count} variant${count === 1 ? '' : 's'}${nextCursor ? ' so far' : ''}`}
-            </Text>
+              <Text as="p" tone="subdued">
+                {count === 0
+                  ? query.trim()
+                    ? `No product matches “${query.trim()}”. You can still type the variant id in the gift field.`
+                    : 'The catalog is empty: send products with POST /catalog, or type the variant id in the gift field.'
+                  : `${count} variant${count === 1 ? '' : 's'}${nextCursor ? ' so far' : ''}${many ? ` · ${selected.length} ticked` : ''}`}
+              </Text>
             </div>
           )}
-          {products?.map((product) =>
-            product.variants.length === 0 ? null : (
-              <Box key={product.id} paddingBlockEnd="200">
-                <BlockStack gap="100">
-                  <Text as="h3" variant="headingSm">
-                    {product.title}
-                    {product.status !== 'active' ? ` (${product.status})` : ''}
-                  </Text>
-                  <ul style={{ listStyle: 'none', margin: 0, padding: 0 }}>
-                    {product.variants.map((variant) => (
-                      <li key={variant.id}>
-                        <InlineStack gap="200" align="space-between" blockAlign="center" wrap={false}>
-                          <Text as="span">
-                            {variant.title === 'Default Title' ? product.title : variant.title}
-                            {' · '}
-                            <Text as="span" tone={variant.soldOut ? 'critical' : 'subdued'}>
-                              {stockText(variant)}
-                            </Text>
-                          </Text>
-                          <Button onClick={() => onPick({ variantId: variant.id, productId: product.id })} accessibilityLabel={`Choose ${variantName(product, variant)}, ${stockText(variant)}`}>
-                            Choose
-                          </Button>
-                        </InlineStack>
-                      </li>
-                    ))}
-                  </ul>
-                </BlockStack>
-              </Box>
-            ),
-          )}
+          {products && <GiftPickerList products={products} mode={mode} />}
           {nextCursor && products && (
             <InlineStack>
               <Button onClick={() => void loadMore()} loading={loadingMore}>

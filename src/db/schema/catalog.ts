@@ -1,5 +1,5 @@
 /** The catalog mirrored from the platform: products, variants, collections, inventory, imports. */
-import { boolean, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { ts } from './columns.ts';
 import { shops } from './shops.ts';
 
@@ -11,6 +11,8 @@ export const products = pgTable(
     title: text('title').notNull(),
     status: text('status').notNull(),
     deleted: boolean('deleted').notNull().default(false),
+    /** The product's featured image (the platform's CDN URL), for the admin's gift picker; null when it has none. */
+    imageUrl: text('image_url'),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.shopId, t.id] })],
@@ -25,6 +27,8 @@ export const variants = pgTable(
     title: text('title').notNull(),
     inventoryQuantity: integer('inventory_quantity').notNull(),
     inventoryPolicy: text('inventory_policy').notNull(),
+    /** Minor units of the shop's currency; null when the source did not say. */
+    price: bigint('price', { mode: 'number' }),
   },
   (t) => [
     primaryKey({ columns: [t.shopId, t.id] }),

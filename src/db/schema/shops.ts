@@ -22,6 +22,10 @@ export const shops = pgTable(
     rulesVersion: bigint('rules_version', { mode: 'number' }).notNull().default(1),
     widgets: jsonb('widgets').$type<Record<string, unknown>>(),
     widgetsVersion: integer('widgets_version').notNull().default(0),
+    /** The first request of the storefront script through the app proxy: the app embed is on (docs/merchant-admin.md "Getting started"). */
+    storefrontSeenAt: ts('storefront_seen_at'),
+    /** When the merchant dismissed the getting-started checklist; null: shown until every step is done. */
+    onboardingDismissedAt: ts('onboarding_dismissed_at'),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
