@@ -11,6 +11,7 @@
  * the current window used, from the read's `budgetUsage` (docs/promotions.md "Budgets").
  */
 import { Banner, BlockStack, Box, Button, Card, Checkbox, FormLayout, InlineGrid, InlineStack, Layout, Page, Select, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
+import { newLeaf } from '@gcrs/engine';
 import type { ConditionNode } from '@gcrs/engine';
 import { useCallback, useContext, useEffect, useState } from 'react';
 import { api, errorText } from '../api/client.ts';
@@ -20,8 +21,10 @@ import { useHeadingFocus } from '../useHeadingFocus.ts';
 import type { NoticeText } from '../Notice.tsx';
 import { fromLocalInput, toLocalInput } from './CampaignsPage.tsx';
 import { GiftPicker } from './GiftPicker.tsx';
-import { ConditionNodeEditor, ErrorContext, LockedLeaves, MoneyField, MoneyOverridesField, NumberField, ShopCurrency, defaultLeaf, useErrorAt } from './ConditionTreeBuilder.tsx';
-import type { FieldError, Plan } from './ConditionTreeBuilder.tsx';
+import { ConditionNodeEditor, LockedLeaves } from './ConditionTreeBuilder.tsx';
+import type { Plan } from './ConditionTreeBuilder.tsx';
+import { ErrorContext, MoneyField, MoneyOverridesField, NumberField, ShopCurrency, useErrorAt } from './ConditionFields.tsx';
+import type { FieldError } from './ConditionFields.tsx';
 
 type CampaignBody = paths['/app/api/v1/campaigns/{id}']['put']['requestBody']['content']['application/json'];
 type RuleBody = CampaignBody['rules'][number];
@@ -68,7 +71,7 @@ function BudgetFields({ label, budget, usage, path, onChange }: { label: string;
 const newRule = (index: number): RuleBody => ({
   name: `Rule ${index + 1}`,
   enabled: true,
-  conditionTree: { type: 'AND', children: [defaultLeaf('cart.subtotal_gte')] },
+  conditionTree: { type: 'AND', children: [newLeaf('cart.subtotal_gte')] },
   giftConfig: { type: 'fixed', gifts: [{ variantId: '', quantity: 1 }], fallbackOnOOS: false },
   options: { actionType: 'auto_add', discountMethod: 'automatic', discountType: 'percentage', discountValue: 100, discountTitle: 'Free gift' },
 });

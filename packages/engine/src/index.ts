@@ -92,7 +92,9 @@ export { planSchema, LEAF_TYPES_BY_PLAN, isLeafAllowed, unlockingPlan } from './
 export { CAP_NAMES, PLANS, PLAN_IDS, PLAN_NAMES, byPlan, planRank } from './plan/plans.ts';
 export type { CapName, Caps, PaidPlan, Plan } from './plan/plans.ts';
 export { LEAVES, leafRecord } from './leaves/registry.ts';
-export type { AnyLeafRecord } from './leaves/registry.ts';
+export type { AnyLeafRecord, FieldOf } from './leaves/registry.ts';
+export { LEAF_FORMS, leafForm, newLeaf } from './leaves/forms.ts';
+export type { LeafField, LeafFieldKind, LeafForm } from './leaves/forms.ts';
 export { stripDisallowedLeaves } from './plan/strip-disallowed-leaves.ts';
 export { collectTriggerIds } from './plan/collect-trigger-ids.ts';
 export {

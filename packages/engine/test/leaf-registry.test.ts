@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LEAF_SCHEMAS, LEAF_TYPES, LEAVES, PLANS, PLAN_IDS, PLAN_NAMES, unlockingPlan } from '../src/index.ts';
+import { LEAF_SCHEMAS, LEAF_TYPES, LEAVES, PLANS, PLAN_IDS, PLAN_NAMES, leafForm, leafNodeSchema, newLeaf, unlockingPlan } from '../src/index.ts';
 import { LEAF_CODEC, decodeTree, encodeTree } from '../src/checkout-function.ts';
 
 // The wire codes as configurations already written to shops hold them (before the registry,
@@ -73,5 +73,20 @@ describe('plan registry', () => {
     expect(unlockingPlan('cart.total_gte')).toBe('free');
     expect(unlockingPlan('line.has_selling_plan')).toBe('growth');
     expect(unlockingPlan('discount.code_present')).toBe('pro');
+  });
+});
+
+describe('leaf forms', () => {
+  it("gives the admin every field of each leaf's schema, once", () => {
+    for (const [type, schema] of Object.entries(LEAF_SCHEMAS)) {
+      const keys = Object.keys(schema.shape).filter((key) => key !== 'type');
+      expect(leafForm(type as keyof typeof LEAF_SCHEMAS).fields.map((field) => field.key).sort(), type).toEqual(keys.sort());
+    }
+  });
+
+  it('starts a new leaf with its type and its form’s values', () => {
+    expect(newLeaf('line.property_equals')).toEqual({ type: 'line.property_equals', key: '', value: '' });
+    expect(newLeaf('discount.code_present')).toEqual({ type: 'discount.code_present' });
+    expect(leafNodeSchema.safeParse(newLeaf('cart.subtotal_gte')).success).toBe(true);
   });
 });

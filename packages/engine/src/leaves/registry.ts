@@ -11,7 +11,8 @@
 import type { LeafOf, LeafType } from '../schema/leaf-node.ts';
 import type { Plan } from '../plan/plans.ts';
 
-type FieldOf<K extends LeafType> = Exclude<keyof LeafOf<K>, 'type'> & string;
+/** A leaf's field names (its keys but `type`). */
+export type FieldOf<K extends LeafType> = Exclude<keyof LeafOf<K>, 'type'> & string;
 
 type LeafRecord<K extends LeafType> = {
   /**
