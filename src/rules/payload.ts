@@ -3,14 +3,14 @@
  * one instant. Pure: the database read is in load-source.ts, caching in rules-cache.ts.
  */
 import { PLANS, stripDisallowedLeaves } from '@gcrs/engine';
-import type { Budget, EngineExperiment } from '@gcrs/engine';
+import type { Budget, EngineExperiment, ResolvedShopSettings } from '@gcrs/engine';
 import { spentBudgets } from '../budgets/spent.ts';
 import type { BudgetUsageIndex } from '../budgets/spent.ts';
 import { presentRule } from '../campaigns/present.ts';
 import type { RuleRecord } from '../campaigns/store.ts';
 import type { Plan } from '../shops/plans.ts';
 import { resolveShopSettings } from '../shops/settings.ts';
-import type { ResolvedShopSettings, StoredShopSettings } from '../shops/settings.ts';
+import type { StoredShopSettings } from '../shops/settings.ts';
 import type { WidgetSettings } from '../widgets/schema.ts';
 import { offeredRule } from './gift-stock.ts';
 import { isWithinWindow, segmentAround } from './schedule-window.ts';

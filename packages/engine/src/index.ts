@@ -72,6 +72,7 @@ export {
   payloadRuleSchema,
   engineExperimentSchema,
   shopSettingsSchema,
+  resolvedShopSettingsSchema,
   rulesPayloadSchema,
   stackingSchema,
 } from './schema/rules-payload.ts';
@@ -85,6 +86,7 @@ export type {
   PayloadRule,
   EngineExperiment,
   ShopSettings,
+  ResolvedShopSettings,
   RulesPayload,
   RulesPayloadInput,
 } from './schema/rules-payload.ts';
