@@ -11,7 +11,7 @@ export const DEFAULT_SHOP_SETTINGS = {
   engine: { runOnExpressCheckout: true, runOnCartSubmission: true, useDiscountedPrices: false, evaluationDelay: 0, stacking: 'all' },
   checkout: { blockZeroValueCart: false, blockGiftOnlyCarts: true, stripZeroPriceItems: false },
   data: { collectCartTokens: true },
-} as const;
+} as const satisfies ResolvedShopSettings;
 export const DEFAULT_LOW_STOCK_THRESHOLD = 5;
 export const DEFAULT_MIN_ORDER_TOTAL_MESSAGE = 'Your order does not reach the minimum total for free gifts.';
 
