@@ -61,6 +61,12 @@ const RESTRICTION_FIELDS = [
   { key: 'propertyValue', kind: 'optionalText', label: 'property value', help: 'Optional' },
 ] as const;
 
+const SUBSCRIPTION_OPTIONS = [
+  { label: 'Has a subscription line', value: 'has_subscription' },
+  { label: 'Has no subscription line', value: 'no_subscription' },
+  { label: 'Has a subscription line (default)', value: '' },
+];
+
 export const LEAF_FORMS = {
   'cart.subtotal_gte': { label: 'Cart subtotal is at least', initial: { value: 0 }, fields: THRESHOLD_FIELDS },
   'cart.subtotal_lte': { label: 'Cart subtotal is at most', initial: { value: 0 }, fields: THRESHOLD_FIELDS },
@@ -102,34 +108,13 @@ export const LEAF_FORMS = {
   'line.has_selling_plan': {
     label: 'Subscription lines',
     initial: { value: 'has_subscription' },
-    fields: [
-      {
-        key: 'value',
-        kind: 'choice',
-        label: 'which',
-        options: [
-          { label: 'Has a subscription line', value: 'has_subscription' },
-          { label: 'Has no subscription line', value: 'no_subscription' },
-          { label: 'Has a subscription line (default)', value: '' },
-        ],
-      },
-    ],
+    fields: [{ key: 'value', kind: 'choice', label: 'which', options: SUBSCRIPTION_OPTIONS }],
   },
   'customer.tag_in': { label: 'Customer has a tag', initial: { value: [] }, fields: [{ key: 'value', kind: 'list', label: 'tags' }] },
   'customer.is_logged_in': {
     label: 'Customer is logged in',
     initial: { value: true },
-    fields: [
-      {
-        key: 'value',
-        kind: 'yesNo',
-        label: 'value',
-        options: [
-          { label: 'Logged in', value: 'true' },
-          { label: 'Not logged in', value: 'false' },
-        ],
-      },
-    ],
+    fields: [{ key: 'value', kind: 'yesNo', label: 'value', options: [{ label: 'Logged in', value: 'true' }, { label: 'Not logged in', value: 'false' }] }],
   },
   'market.handle_in': { label: 'Market is one of', initial: { value: [] }, fields: [{ key: 'value', kind: 'list', label: 'market handles' }] },
   'country.in': { label: 'Country is one of', initial: { value: [] }, fields: [{ key: 'value', kind: 'list', label: 'country codes', help: '2-letter codes, separate with commas' }] },
