@@ -16,7 +16,7 @@ import { RepairsPage } from './pages/RepairsPage.tsx';
 import { SettingsPage } from './pages/settings/SettingsPage.tsx';
 import { SimulatorPage } from './pages/SimulatorPage.tsx';
 import { WidgetsPage } from './pages/WidgetsPage.tsx';
-import { ShopCurrency } from './pages/ConditionTreeBuilder.tsx';
+import { ShopCurrency } from './pages/ConditionFields.tsx';
 
 /**
  * A screen of the navigation; `page` is absent while it is not built (it then says so). A screen

@@ -6,9 +6,9 @@
  * @example
  *   PLATFORM_BILLING_PLANS='{"growth":{"amount":"19.00","currencyCode":"USD","interval":"EVERY_30_DAYS","trialDays":7}}'
  */
+import { PLANS, PLAN_IDS } from '@gcrs/engine';
+import type { PaidPlan, Plan } from '@gcrs/engine';
 import { z } from 'zod';
-import { planSchema } from '../shops/plans.ts';
-import type { Plan } from '../shops/plans.ts';
 
 /** The platform's AppPricingInterval (Admin API 2025-10). */
 export const PRICING_INTERVALS = ['EVERY_30_DAYS', 'ANNUAL'] as const;
@@ -27,13 +27,14 @@ export const planPriceSchema = z.strictObject({
 });
 
 export type PlanPrice = z.infer<typeof planPriceSchema>;
-export type PaidPlan = Exclude<Plan, 'free'>;
+export type { PaidPlan };
 export type PlanPrices = Partial<Record<PaidPlan, PlanPrice>>;
 
-/** PLATFORM_BILLING_PLANS's JSON: a price per paid plan; any other key (`free` too) is refused. */
-export const planPricesSchema = z.partialRecord(planSchema.exclude(['free']), planPriceSchema);
+/** Whether the platform bills the plan: its record's `paid` in the engine's plan registry. */
+export const isPaidPlan = (plan: Plan): plan is PaidPlan => PLANS[plan].paid;
 
 /** The paid plans, cheapest first. */
-export const PAID_PLANS: readonly PaidPlan[] = planSchema.options.filter((plan): plan is PaidPlan => plan !== 'free');
+export const PAID_PLANS = PLAN_IDS.filter(isPaidPlan) as [PaidPlan, ...PaidPlan[]];
 
-export const isPaidPlan = (plan: Plan): plan is PaidPlan => plan !== 'free';
+/** PLATFORM_BILLING_PLANS's JSON: a price per paid plan; any other key (`free` too) is refused. */
+export const planPricesSchema = z.partialRecord(z.enum(PAID_PLANS), planPriceSchema);

@@ -1,6 +1,6 @@
 /** Plan caps on campaigns, rules and active campaigns (SPEC "Limits", CONTRACT default table). */
 import { planLimit } from '../http/errors.ts';
-import type { Caps } from '../shops/plans.ts';
+import type { Caps } from '@gcrs/engine';
 import type { CampaignCounts } from './store.ts';
 
 /**

@@ -8,7 +8,7 @@ import type { ApiKeyRecord } from '../api-keys/store.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { loginLinkFor } from '../merchant-admin/login-link-routes.ts';
-import { hasApiAccess, PLANS, planSchema } from '../shops/plans.ts';
+import { hasApiAccess, planSchema } from '../shops/plans.ts';
 import { accessTokenSchema, connectionStatus, connectShop, disconnectShop } from '../platform/connections.ts';
 import { createShopBodySchema, presentShop } from '../shops/shop-schemas.ts';
 import { createShop, DuplicateDomainError, getShop, listShops, updateShop } from '../shops/store.ts';
@@ -20,7 +20,7 @@ import type { CommandLine } from './command-line.ts';
 
 export type CommandOutput = { json: Record<string, unknown>; text: string; warnings: string[] };
 
-const PLAN_LIST = `${PLANS.slice(0, -1).join(', ')} or ${PLANS.at(-1) ?? ''}`;
+const PLAN_LIST = `${planSchema.options.slice(0, -1).join(', ')} or ${planSchema.options.at(-1) ?? ''}`;
 
 async function shopOrFail(db: Database, shopId: string): Promise<ShopRecord> {
   const shop = await getShop(db, shopId);

@@ -2,15 +2,15 @@
  * The rules payload of SPEC "Rules payload", built from what storage holds for one shop at
  * one instant. Pure: the database read is in load-source.ts, caching in rules-cache.ts.
  */
-import { stripDisallowedLeaves } from '@gcrs/engine';
-import type { Budget, EngineExperiment } from '@gcrs/engine';
+import { PLANS, stripDisallowedLeaves } from '@gcrs/engine';
+import type { Budget, EngineExperiment, ResolvedShopSettings } from '@gcrs/engine';
 import { spentBudgets } from '../budgets/spent.ts';
 import type { BudgetUsageIndex } from '../budgets/spent.ts';
 import { presentRule } from '../campaigns/present.ts';
 import type { RuleRecord } from '../campaigns/store.ts';
 import type { Plan } from '../shops/plans.ts';
 import { resolveShopSettings } from '../shops/settings.ts';
-import type { ResolvedShopSettings, StoredShopSettings } from '../shops/settings.ts';
+import type { StoredShopSettings } from '../shops/settings.ts';
 import type { WidgetSettings } from '../widgets/schema.ts';
 import { offeredRule } from './gift-stock.ts';
 import { isWithinWindow, segmentAround } from './schedule-window.ts';
@@ -58,17 +58,15 @@ export type RulesPayloadBody = {
   baseCurrency: string;
 };
 
-/** Only the top plan may inject its own HTML/CSS/JS into storefronts (SPEC "PUT /widgets"). */
-const CUSTOM_CODE_PLAN: Plan = 'scale';
-
 /**
- * SPEC "PUT /widgets": customCode is stored as sent and stripped at delivery below Scale.
+ * SPEC "PUT /widgets": customCode is stored as sent and stripped at delivery on a plan whose
+ * record (the engine's plan registry) lacks `customCode`: every plan below Scale.
  *
  * @example
  *   deliveredWidgets(settings, 'pro').customCode; // undefined
  */
 export function deliveredWidgets(widgets: WidgetSettings, plan: Plan): DeliveredWidgets {
-  if (plan === CUSTOM_CODE_PLAN) return widgets;
+  if (PLANS[plan].customCode) return widgets;
   const { customCode: _stripped, ...rest } = widgets;
   return rest;
 }

@@ -1,5 +1,5 @@
 /** The response of GET /rules (SPEC "Rules payload"), for the OpenAPI document. */
-import { engineExperimentSchema, stackingSchema } from '@gcrs/engine';
+import { engineExperimentSchema, resolvedShopSettingsSchema } from '@gcrs/engine';
 import { z } from 'zod';
 import { ruleResponseSchema } from '../campaigns/schemas.ts';
 import { deliveredWidgetsSchema } from '../widgets/schema.ts';
@@ -10,24 +10,6 @@ export const payloadRuleResponseSchema = ruleResponseSchema.extend({
   campaignId: z.string(),
   startAt: timestamp.nullable().meta({ description: "The campaign's schedule start; the rule applies from then" }),
   endAt: timestamp.nullable().meta({ description: "The campaign's schedule end; the rule no longer applies from then" }),
-});
-
-export const resolvedShopSettingsSchema = z.object({
-  engine: z.object({
-    runOnExpressCheckout: z.boolean(),
-    runOnCartSubmission: z.boolean(),
-    useDiscountedPrices: z.boolean(),
-    evaluationDelay: z.int(),
-    stacking: stackingSchema.meta({ description: 'How the matching rules of one campaign stack: `all` or `highest_tier` (docs/promotions.md)' }),
-  }),
-  checkout: z.object({
-    blockZeroValueCart: z.boolean(),
-    blockGiftOnlyCarts: z.boolean(),
-    stripZeroPriceItems: z.boolean(),
-    minOrderTotalCents: z.int().optional().meta({ description: 'Present only while the minimum-order-total guard is set' }),
-    minOrderTotalMessage: z.string().optional().meta({ description: 'Present only while the minimum-order-total guard is set' }),
-  }),
-  data: z.object({ collectCartTokens: z.boolean() }),
 });
 
 export const rulesPayloadResponseSchema = z.object({

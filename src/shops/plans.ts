@@ -2,26 +2,17 @@
  * Plans and their caps (CONTRACT "Admin API"). A shop's effective cap is its own override
  * where it has one, else its plan's default.
  */
-import { planSchema } from '@gcrs/engine';
-import type { Plan } from '@gcrs/engine';
+import { PLANS, PLAN_IDS, byPlan, planSchema } from '@gcrs/engine';
+import type { Caps, Plan } from '@gcrs/engine';
 import { z } from 'zod';
 
-// The plans are the engine's (its plan matrix gates the leaf types): one list for server and admin.
+// The plans are the engine's plan registry (one record per plan): one list for server and admin.
 export { planSchema };
 export type { Plan };
-export const PLANS = planSchema.options;
-
-export const CAP_NAMES = ['campaigns', 'rules', 'activeCampaigns'] as const;
-export type CapName = (typeof CAP_NAMES)[number];
-export type Caps = Record<CapName, number>;
 export type PlanCaps = Record<Plan, Caps>;
 
-export const DEFAULT_PLAN_CAPS: PlanCaps = {
-  free: { campaigns: 3, rules: 10, activeCampaigns: 1 },
-  growth: { campaigns: 20, rules: 100, activeCampaigns: 5 },
-  pro: { campaigns: 100, rules: 500, activeCampaigns: 25 },
-  scale: { campaigns: 1000, rules: 10000, activeCampaigns: 200 },
-};
+/** Each plan's caps as its record in the engine's plan registry sets them. */
+export const DEFAULT_PLAN_CAPS: PlanCaps = byPlan((plan) => ({ ...PLANS[plan].caps }));
 
 const capsPatch = z.object({
   campaigns: z.int().min(0).optional(),
@@ -34,12 +25,12 @@ export const planCapsOverrideSchema = z.partialRecord(planSchema, capsPatch.stri
 
 export function mergePlanCaps(override: z.infer<typeof planCapsOverrideSchema> | undefined): PlanCaps {
   const merged = structuredClone(DEFAULT_PLAN_CAPS);
-  for (const plan of PLANS) Object.assign(merged[plan], override?.[plan] ?? {});
+  for (const plan of PLAN_IDS) Object.assign(merged[plan], override?.[plan] ?? {});
   return merged;
 }
 
-/** Only the Scale plan may use API keys (SPEC "Authentication"). */
-export const hasApiAccess = (plan: Plan): boolean => plan === 'scale';
+/** Only the Scale plan may use API keys (SPEC "Authentication"): its record's `apiAccess`. */
+export const hasApiAccess = (plan: Plan): boolean => PLANS[plan].apiAccess;
 
 /**
  * The caps in force for a shop.

@@ -3,7 +3,7 @@
  * `lowStockThreshold`; readers get it merged over the defaults below.
  */
 import { stackingSchema, textSchema } from '@gcrs/engine';
-import type { Stacking } from '@gcrs/engine';
+import type { ResolvedShopSettings } from '@gcrs/engine';
 import { z } from 'zod';
 
 /** What a shop gets before its admin changes anything (written down in docs/decisions.md). */
@@ -11,7 +11,7 @@ export const DEFAULT_SHOP_SETTINGS = {
   engine: { runOnExpressCheckout: true, runOnCartSubmission: true, useDiscountedPrices: false, evaluationDelay: 0, stacking: 'all' },
   checkout: { blockZeroValueCart: false, blockGiftOnlyCarts: true, stripZeroPriceItems: false },
   data: { collectCartTokens: true },
-} as const;
+} as const satisfies ResolvedShopSettings;
 export const DEFAULT_LOW_STOCK_THRESHOLD = 5;
 export const DEFAULT_MIN_ORDER_TOTAL_MESSAGE = 'Your order does not reach the minimum total for free gifts.';
 
@@ -50,18 +50,6 @@ export const shopSettingsPatchSchema = z
 
 export type ShopSettingsPatch = z.infer<typeof shopSettingsPatchSchema>;
 export type StoredShopSettings = ShopSettingsPatch;
-
-export type ResolvedShopSettings = {
-  engine: { runOnExpressCheckout: boolean; runOnCartSubmission: boolean; useDiscountedPrices: boolean; evaluationDelay: number; stacking: Stacking };
-  checkout: {
-    blockZeroValueCart: boolean;
-    blockGiftOnlyCarts: boolean;
-    stripZeroPriceItems: boolean;
-    minOrderTotalCents?: number;
-    minOrderTotalMessage?: string;
-  };
-  data: { collectCartTokens: boolean };
-};
 
 /** Applies a PATCH to the stored settings; a `null` guard field removes it. */
 export function mergeShopSettings(stored: StoredShopSettings, patch: ShopSettingsPatch): StoredShopSettings {

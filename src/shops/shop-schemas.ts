@@ -1,6 +1,7 @@
 /** Admin API shapes of shops (CONTRACT "Admin API"). */
 import { z } from 'zod';
-import { CAP_NAMES, effectiveCaps, planSchema } from './plans.ts';
+import { CAP_NAMES } from '@gcrs/engine';
+import { effectiveCaps, planSchema } from './plans.ts';
 import type { PlanCaps } from './plans.ts';
 import { resolveShopSettings, lowStockThresholdOf, repairMissingGiftsOf, shopSettingsPatchSchema, storefrontDebugOf } from './settings.ts';
 import type { ShopRecord } from './store.ts';

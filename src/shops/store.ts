@@ -4,7 +4,7 @@ import { bytewise } from '../db/collation.ts';
 import type { Queryable } from '../db/database.ts';
 import { shops } from '../db/schema.ts';
 import { newId } from '../ids.ts';
-import type { Caps, Plan } from './plans.ts';
+import type { Caps, Plan } from '@gcrs/engine';
 import type { StoredShopSettings } from './settings.ts';
 
 export type ShopRecord = {

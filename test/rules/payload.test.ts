@@ -1,5 +1,7 @@
 import { rulesPayloadSchema } from '@gcrs/engine';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ResolvedShopSettings, RulesPayloadInput } from '@gcrs/engine';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import type { RulesPayload } from '../../src/rules/rules-cache.ts';
 import { rulesPayloadResponseSchema } from '../../src/rules/schemas.ts';
 import { DEFAULT_WIDGET_DOCUMENT } from '../../src/widgets/schema.ts';
 import { campaign, rule } from '../campaigns/fixtures.ts';
@@ -19,6 +21,12 @@ const iso = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
 const live = (name: string, extra: Record<string, unknown> = {}) => campaign(name, { enabled: true, isDraft: false, ...extra });
 
 describe('GET /rules payload', () => {
+  it('is, by its type, the payload the engine reads: the server writes no second copy of the shape', () => {
+    // Checked by the compiler (npm run typecheck); a field the server renames or retypes fails here.
+    expectTypeOf<RulesPayload>().toExtend<RulesPayloadInput>();
+    expectTypeOf<RulesPayload['shopSettings']>().toEqualTypeOf<ResolvedShopSettings>();
+  });
+
   it('answers an empty shop with defaults, and the payload parses with the engine schema', async () => {
     const shop = await t.createShop('scale');
     const res = await getRules(t, shop);

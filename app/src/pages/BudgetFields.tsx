@@ -4,7 +4,7 @@
  */
 import { BlockStack, Checkbox, InlineGrid, Select, Text } from '@shopify/polaris';
 import type { Budget, Usage } from './campaign-body.ts';
-import { NumberField } from './ConditionTreeBuilder.tsx';
+import { NumberField } from './ConditionFields.tsx';
 
 const WINDOW_OPTIONS = [
   { label: 'In total', value: 'total' },

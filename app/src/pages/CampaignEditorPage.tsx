@@ -11,6 +11,7 @@
  * the current window used, from the read's `budgetUsage` (docs/promotions.md "Budgets").
  */
 import { Banner, BlockStack, Box, Button, Card, Checkbox, FormLayout, InlineStack, Layout, Page, SkeletonBodyText, Text } from '@shopify/polaris';
+import { newLeaf } from '@gcrs/engine';
 import { useCallback, useContext, useEffect, useState } from 'react';
 import { api, errorText } from '../api/client.ts';
 import { Notice } from '../Notice.tsx';
@@ -21,14 +22,15 @@ import { BudgetFields } from './BudgetFields.tsx';
 import { bodyOf, describePath } from './campaign-body.ts';
 import type { CampaignBody, Loaded, RuleBody } from './campaign-body.ts';
 import { templateOf } from './campaign-templates.ts';
-import { defaultLeaf, ErrorContext, ShopCurrency } from './ConditionTreeBuilder.tsx';
-import type { FieldError, Plan } from './ConditionTreeBuilder.tsx';
+import type { Plan } from './ConditionTreeBuilder.tsx';
+import { ErrorContext, ShopCurrency } from './ConditionFields.tsx';
+import type { FieldError } from './ConditionFields.tsx';
 import { Field, RuleEditor } from './RuleEditor.tsx';
 
 const newRule = (index: number): RuleBody => ({
   name: `Rule ${index + 1}`,
   enabled: true,
-  conditionTree: { type: 'AND', children: [defaultLeaf('cart.subtotal_gte')] },
+  conditionTree: { type: 'AND', children: [newLeaf('cart.subtotal_gte')] },
   giftConfig: { type: 'fixed', gifts: [{ variantId: '', quantity: 1 }], fallbackOnOOS: false },
   options: { actionType: 'auto_add', discountMethod: 'automatic', discountType: 'percentage', discountValue: 100, discountTitle: 'Free gift' },
 });

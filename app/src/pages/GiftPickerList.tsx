@@ -9,7 +9,7 @@ import { useContext } from 'react';
 import { formatMinor } from '../words.ts';
 import { stockText, variantName } from './catalog-search.ts';
 import type { ListedProduct, ListedVariant } from './catalog-search.ts';
-import { ShopCurrency } from './ConditionTreeBuilder.tsx';
+import { ShopCurrency } from './ConditionFields.tsx';
 
 /** A catalog variant as chosen: its id and its product's (a cart line needs both). */
 export type PickedVariant = { variantId: string; productId: string };

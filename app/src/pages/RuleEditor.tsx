@@ -7,7 +7,8 @@ import type { ConditionNode } from '@gcrs/engine';
 import { useContext } from 'react';
 import { BudgetFields } from './BudgetFields.tsx';
 import type { RuleBody, Usage } from './campaign-body.ts';
-import { ConditionNodeEditor, LockedLeaves, MoneyField, NumberField, ShopCurrency, useErrorAt } from './ConditionTreeBuilder.tsx';
+import { ConditionNodeEditor, LockedLeaves } from './ConditionTreeBuilder.tsx';
+import { MoneyField, NumberField, ShopCurrency, useErrorAt } from './ConditionFields.tsx';
 import type { Plan } from './ConditionTreeBuilder.tsx';
 import { RuleGifts } from './RuleGifts.tsx';
 

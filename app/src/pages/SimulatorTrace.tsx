@@ -3,15 +3,15 @@
  * only repeats it), the condition's name and why, as sentences (app/src/words.ts); combinators
  * have a "Collapse/Expand" button.
  */
+import { isLeafType, leafForm } from '@gcrs/engine';
 import { useId, useState } from 'react';
 import type { TraceNode } from '../api/client.ts';
 import { reasonSentence } from '../words.ts';
-import { LEAF_LABEL } from './ConditionTreeBuilder.tsx';
 
 const GROUP_NAME: Record<string, string> = { AND: 'All of', OR: 'Any of', NOT: 'Not' };
 
 /** A node type as the merchant reads it: the editor's label of the leaf, or the group's. */
-export const nodeName = (type: string): string => GROUP_NAME[type] ?? (LEAF_LABEL as Record<string, string>)[type] ?? type;
+export const nodeName = (type: string): string => GROUP_NAME[type] ?? (isLeafType(type) ? leafForm(type).label : type);
 
 /** The trace of one node and, when it is a combinator, its children (expanded by default). */
 export function TraceTree({ node, label }: { node: TraceNode; label?: string }) {

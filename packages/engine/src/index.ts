@@ -72,6 +72,7 @@ export {
   payloadRuleSchema,
   engineExperimentSchema,
   shopSettingsSchema,
+  resolvedShopSettingsSchema,
   rulesPayloadSchema,
   stackingSchema,
 } from './schema/rules-payload.ts';
@@ -85,11 +86,17 @@ export type {
   PayloadRule,
   EngineExperiment,
   ShopSettings,
+  ResolvedShopSettings,
   RulesPayload,
   RulesPayloadInput,
 } from './schema/rules-payload.ts';
-export { planSchema, PLAN_NAMES, LEAF_TYPES_BY_PLAN, isLeafAllowed } from './plan/plan-matrix.ts';
-export type { Plan } from './plan/plan-matrix.ts';
+export { planSchema, LEAF_TYPES_BY_PLAN, isLeafAllowed, unlockingPlan } from './plan/plan-matrix.ts';
+export { CAP_NAMES, PLANS, PLAN_IDS, PLAN_NAMES, byPlan, planRank } from './plan/plans.ts';
+export type { CapName, Caps, PaidPlan, Plan } from './plan/plans.ts';
+export { LEAVES, leafRecord } from './leaves/registry.ts';
+export type { AnyLeafRecord, FieldOf } from './leaves/registry.ts';
+export { LEAF_FORMS, leafForm, newLeaf } from './leaves/forms.ts';
+export type { LeafField, LeafFieldKind, LeafForm } from './leaves/forms.ts';
 export { stripDisallowedLeaves } from './plan/strip-disallowed-leaves.ts';
 export { collectTriggerIds } from './plan/collect-trigger-ids.ts';
 export {

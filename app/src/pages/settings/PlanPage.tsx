@@ -9,6 +9,7 @@
  * the platform connection and the catalog import (ConnectionCard).
  */
 import { Badge, Banner, BlockStack, Button, Card, InlineGrid, InlineStack, Page, SkeletonBodyText, Text } from '@shopify/polaris';
+import { PLANS } from '@gcrs/engine';
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorText } from '../../api/client.ts';
 import type { paths } from '../../api/schema.d.ts';
@@ -24,7 +25,7 @@ type PlanOffer = Billing['plans'][number];
 const INTERVAL: Record<string, string> = { EVERY_30_DAYS: 'every 30 days', ANNUAL: 'a year' };
 
 function priceText(offer: PlanOffer): string {
-  if (offer.plan === 'free') return 'No charge';
+  if (!PLANS[offer.plan].paid) return 'No charge';
   if (!offer.price) return 'Not offered';
   const amount = new Intl.NumberFormat(undefined, { style: 'currency', currency: offer.price.currencyCode }).format(Number(offer.price.amount));
   const trial = offer.price.trialDays ? `, ${offer.price.trialDays}-day free trial` : '';
@@ -69,7 +70,7 @@ export function PlanPage() {
       await load();
       return;
     }
-    const failure = offer.plan === 'free' ? 'The subscription could not be cancelled' : 'The subscription could not be started';
+    const failure = !PLANS[offer.plan].paid ? 'The subscription could not be cancelled' : 'The subscription could not be started';
     const { text } = fieldErrorOf(error, failure);
     const title = errorText(error, failure);
     setNotice({ text: title === text ? text : `${title}: ${text}`, error: true });
@@ -109,7 +110,7 @@ export function PlanPage() {
           {billing.plans.map((offer) => {
             const isCurrent = offer.plan === billing.plan;
             // Free is reached by cancelling the current subscription; a paid plan needs a price.
-            const canChoose = billing.connected && !isCurrent && (offer.plan === 'free' ? billing.currentSubscriptionId !== null : offer.price !== null);
+            const canChoose = billing.connected && !isCurrent && (!PLANS[offer.plan].paid ? billing.currentSubscriptionId !== null : offer.price !== null);
             return (
               <Card key={offer.plan}>
                 <BlockStack gap="200">
@@ -123,7 +124,7 @@ export function PlanPage() {
                   {canChoose && (
                     <InlineStack>
                       <Button variant="primary" loading={choosing === offer.plan} disabled={choosing !== undefined} onClick={() => void choose(offer)}>
-                        {offer.plan === 'free' ? 'Cancel subscription and go back to Free' : `Choose ${offer.name}`}
+                        {!PLANS[offer.plan].paid ? 'Cancel subscription and go back to Free' : `Choose ${offer.name}`}
                       </Button>
                     </InlineStack>
                   )}

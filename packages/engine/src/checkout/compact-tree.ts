@@ -2,8 +2,8 @@
  * The compact form of a condition tree in the checkout function's configuration, where every
  * byte counts (the platform caps each metafield at 10,000 bytes):
  * `["&", ...children]`, `["|", ...children]`, `["!", child]`, and a leaf as
- * `[code, ...fields]` with `code` its index in {@link LEAF_CODEC} and its fields in the
- * table's order (trailing absent fields dropped, absent inner ones `null`). Two shorter
+ * `[code, ...fields]` with `code` the leaf's wire code (its record in leaves/registry.ts) and
+ * its fields in the record's order (trailing absent fields dropped, absent inner ones `null`). Two shorter
  * spellings, which the decoder reads beside the long ones: an AND whose first child is an
  * array drops its `"&"` (`[child, ...]`: a node whose head is an array is an AND), and a NOT of
  * a leaf is that leaf with its code complemented (`[~code, ...fields]`, a negative head).
@@ -11,39 +11,18 @@
  * depth).
  */
 import { numericIdOf } from '../ids.ts';
+import { LEAVES } from '../leaves/registry.ts';
+import type { AnyLeafRecord } from '../leaves/registry.ts';
 
-/** Leaf type → its fields in order. A test holds this to the leaf schemas' shapes. */
-export const LEAF_CODEC: ReadonlyArray<readonly [string, readonly string[]]> = [
-  ['cart.subtotal_gte', ['value', 'currencyOverrides', 'marketOverrides']],
-  ['cart.subtotal_lte', ['value', 'currencyOverrides', 'marketOverrides']],
-  ['cart.total_gte', ['value', 'currencyOverrides', 'marketOverrides']],
-  ['cart.item_count_gte', ['value']],
-  ['line.has_product_id', ['value', 'sellingPlanIds', 'propertyKey', 'propertyValue']],
-  ['line.has_variant_id', ['value', 'sellingPlanIds', 'propertyKey', 'propertyValue']],
-  ['line.in_collection', ['value']],
-  ['line.quantity_min', ['value', 'productId', 'variantId', 'sellingPlanIds', 'propertyKey', 'propertyValue']],
-  ['line.property_equals', ['key', 'value']],
-  ['line.has_selling_plan', ['value']],
-  ['customer.tag_in', ['value']],
-  ['customer.is_logged_in', ['value']],
-  ['market.handle_in', ['value']],
-  ['country.in', ['value']],
-  ['discount.code_present', []],
-  ['discount.code_not_present', []],
-  ['discount.code_equals', ['value']],
-];
+// The registry's wire codes, both ways. A code's leaf is found by the code written in its
+// record, never by a position, so adding a leaf shifts nothing already stored.
+const RECORD_OF = new Map(Object.entries(LEAVES) as Array<[string, AnyLeafRecord]>);
+const LEAF_OF_CODE = new Map([...RECORD_OF].map(([type, leaf]) => [leaf.code, { type, leaf }]));
 
-const CODE_OF = new Map(LEAF_CODEC.map(([type], code) => [type, code]));
-// Fields holding platform ids: written as their numeric part (the engine compares ids by it).
-const ID_FIELDS: Record<string, readonly string[]> = {
-  'line.has_product_id': ['value', 'sellingPlanIds'],
-  'line.has_variant_id': ['value', 'sellingPlanIds'],
-  'line.quantity_min': ['productId', 'variantId', 'sellingPlanIds'],
-};
-
-// Array fields written as a bare value when they hold one element (most tag and country lists).
-const ARRAY_FIELDS = new Set(['customer.tag_in/value', 'market.handle_in/value', 'country.in/value', 'sellingPlanIds']);
-const isArrayField = (type: string, field: string) => ARRAY_FIELDS.has(`${type}/${field}`) || ARRAY_FIELDS.has(field);
+/** Leaf type → its code and compact fields, in code order: the table of docs/checkout-function.md. */
+export const LEAF_CODEC: ReadonlyArray<readonly [code: number, type: string, fields: readonly string[]]> = [...LEAF_OF_CODE]
+  .sort(([a], [b]) => a - b)
+  .map(([code, { type, leaf }]) => [code, type, leaf.fields] as const);
 
 export type CompactNode = unknown[];
 
@@ -89,18 +68,16 @@ export function encodeTree(tree: unknown, mapLeaf: (leaf: Record<string, unknown
       continue;
     }
     const leaf = mapLeaf(node);
-    const code = CODE_OF.get(String(leaf.type));
-    if (code === undefined) {
+    const record = RECORD_OF.get(String(leaf.type));
+    if (record === undefined) {
       item.out.push(0);
       continue;
     }
-    const fields = LEAF_CODEC[code]?.[1] ?? [];
-    const ids = ID_FIELDS[String(leaf.type)] ?? [];
-    const encoded: unknown[] = [code];
-    for (const field of fields) {
+    const encoded: unknown[] = [record.code];
+    for (const field of record.fields) {
       let value = leaf[field];
-      if (ids.includes(field)) value = compactId(value);
-      if (isArrayField(String(leaf.type), field) && Array.isArray(value) && value.length === 1 && !Array.isArray(value[0])) value = value[0];
+      if (record.ids?.includes(field) === true) value = compactId(value);
+      if (record.lists?.includes(field) === true && Array.isArray(value) && value.length === 1 && !Array.isArray(value[0])) value = value[0];
       encoded.push(value === undefined ? null : value);
     }
     while (encoded.length > 1 && encoded[encoded.length - 1] === null) encoded.pop();
@@ -172,15 +149,15 @@ export function decodeTree(compact: unknown): unknown {
       for (let i = node.length - 1; i >= 1; i--) stack.push({ node: node[i], put: (value) => (children[i - 1] = value) });
       continue;
     }
-    const entry = typeof head === 'number' ? LEAF_CODEC[head] : undefined;
+    const entry = typeof head === 'number' ? LEAF_OF_CODE.get(head) : undefined;
     if (entry === undefined) {
       item.put({ type: 'malformed' });
       continue;
     }
-    const leaf: Record<string, unknown> = { type: entry[0] };
-    entry[1].forEach((field, i) => {
+    const leaf: Record<string, unknown> = { type: entry.type };
+    entry.leaf.fields.forEach((field, i) => {
       const value: unknown = node[i + 1];
-      if (value !== undefined && value !== null) leaf[field] = isArrayField(entry[0], field) && !Array.isArray(value) ? [value] : value;
+      if (value !== undefined && value !== null) leaf[field] = entry.leaf.lists?.includes(field) === true && !Array.isArray(value) ? [value] : value;
     });
     item.put(leaf);
   }

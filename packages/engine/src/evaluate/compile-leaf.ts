@@ -1,4 +1,4 @@
-import type { LeafNode } from '../schema/leaf-node.ts';
+import type { LeafNode, LeafOf, LeafType } from '../schema/leaf-node.ts';
 import * as OUTCOME from './outcome-table.ts';
 import type { LeafPredicate } from './leaf-predicate.ts';
 import { compileItemCountGte, compileSubtotalGte, compileSubtotalLte, compileTotalGte } from './cart-predicates.ts';
@@ -20,6 +20,31 @@ import {
   compileTagIn,
 } from './audience-predicates.ts';
 
+/**
+ * Each leaf's predicate builder: the leaf registry's predicate piece (see leaves/registry.ts),
+ * kept here because the storefront's bundle loads this module and must not load the rest.
+ * A leaf type without its builder is a compile error.
+ */
+const PREDICATES = {
+  'cart.subtotal_gte': compileSubtotalGte,
+  'cart.subtotal_lte': compileSubtotalLte,
+  'cart.total_gte': compileTotalGte,
+  'cart.item_count_gte': compileItemCountGte,
+  'line.has_product_id': compileHasProductId,
+  'line.has_variant_id': compileHasVariantId,
+  'line.in_collection': compileInCollection,
+  'line.quantity_min': compileQuantityMin,
+  'line.property_equals': compilePropertyEquals,
+  'line.has_selling_plan': compileHasSellingPlan,
+  'customer.tag_in': compileTagIn,
+  'customer.is_logged_in': compileIsLoggedIn,
+  'market.handle_in': compileMarketHandleIn,
+  'country.in': compileCountryIn,
+  'discount.code_present': compileCodePresent,
+  'discount.code_not_present': compileCodeNotPresent,
+  'discount.code_equals': compileCodeEquals,
+} satisfies { [K in LeafType]: (leaf: LeafOf<K>) => LeafPredicate };
+
 // Trees are treated as immutable values, so a leaf object compiles once however many
 // times it is evaluated; the WeakMap lets unused trees be collected.
 const cache = new WeakMap<object, LeafPredicate>();
@@ -28,37 +53,18 @@ const unknownLeaf: LeafPredicate = () => OUTCOME.unknownType;
 /**
  * The predicate of one leaf. This is the only implementation of leaf semantics: the
  * short-circuit evaluator, the tracer and compiled rules all call it, so they cannot
- * disagree on a leaf. An unknown type fails closed.
+ * disagree on a leaf. A type that is not a leaf (an unvalidated tree: the planner reads
+ * payloads without schemas) fails closed with `unknown_type`.
  *
  * @example compileLeaf({ type: 'cart.subtotal_gte', value: 5000 })(prepared).matched
  */
 export function compileLeaf(leaf: LeafNode): LeafPredicate {
   const cached = cache.get(leaf);
   if (cached !== undefined) return cached;
-  const predicate = build(leaf);
+  // TypeScript cannot tie `leaf.type` to its builder's parameter (a union of functions); the
+  // `satisfies` above ties each builder to its own leaf.
+  const build = Object.hasOwn(PREDICATES, leaf.type) ? (PREDICATES[leaf.type] as (leaf: LeafNode) => LeafPredicate) : undefined;
+  const predicate = build === undefined ? unknownLeaf : build(leaf);
   cache.set(leaf, predicate);
   return predicate;
-}
-
-function build(leaf: LeafNode): LeafPredicate {
-  switch (leaf.type) {
-    case 'cart.subtotal_gte': return compileSubtotalGte(leaf);
-    case 'cart.subtotal_lte': return compileSubtotalLte(leaf);
-    case 'cart.total_gte': return compileTotalGte(leaf);
-    case 'cart.item_count_gte': return compileItemCountGte(leaf);
-    case 'line.has_product_id': return compileHasProductId(leaf);
-    case 'line.has_variant_id': return compileHasVariantId(leaf);
-    case 'line.in_collection': return compileInCollection(leaf);
-    case 'line.quantity_min': return compileQuantityMin(leaf);
-    case 'line.property_equals': return compilePropertyEquals(leaf);
-    case 'line.has_selling_plan': return compileHasSellingPlan(leaf);
-    case 'customer.tag_in': return compileTagIn(leaf);
-    case 'customer.is_logged_in': return compileIsLoggedIn(leaf);
-    case 'market.handle_in': return compileMarketHandleIn(leaf);
-    case 'country.in': return compileCountryIn(leaf);
-    case 'discount.code_present': return compileCodePresent();
-    case 'discount.code_not_present': return compileCodeNotPresent();
-    case 'discount.code_equals': return compileCodeEquals(leaf);
-    default: return unknownLeaf;
-  }
 }

@@ -1,52 +1,27 @@
 import * as z from 'zod';
 import type { LeafType } from '../schema/leaf-node.ts';
-import { isLeafType } from '../schema/leaf-node.ts';
+import { LEAF_TYPES, isLeafType } from '../schema/leaf-node.ts';
+import { LEAVES } from '../leaves/registry.ts';
+import { PLAN_IDS, byPlan, planRank } from './plans.ts';
+import type { Plan } from './plans.ts';
 
-export const planSchema = z.enum(['free', 'growth', 'pro', 'scale']);
-export type Plan = z.output<typeof planSchema>;
+/** A plan id, as the API takes it: the plan registry's keys, cheapest first. */
+export const planSchema = z.enum(PLAN_IDS);
 
 /**
- * Each plan's name as people read it: the admin's labels, and the `name` of the platform's
- * app subscription for a paid plan (`app_subscriptions/update` is matched on it).
+ * SPEC's plan matrix: the leaf types each plan may use, derived from each leaf's plan in
+ * the leaf registry (a plan has every leaf of its rank or below, so Pro and Scale are equal).
  */
-export const PLAN_NAMES: Readonly<Record<Plan, string>> = { free: 'Free', growth: 'Growth', pro: 'Pro', scale: 'Scale' };
+export const LEAF_TYPES_BY_PLAN: Readonly<Record<Plan, readonly LeafType[]>> = byPlan((plan) =>
+  LEAF_TYPES.filter((type) => planRank(LEAVES[type].plan) <= planRank(plan)),
+);
 
-const FREE: readonly LeafType[] = ['cart.subtotal_gte', 'cart.subtotal_lte', 'cart.total_gte'];
-const GROWTH: readonly LeafType[] = [
-  ...FREE,
-  'cart.item_count_gte',
-  'line.has_product_id',
-  'line.has_variant_id',
-  'line.in_collection',
-  'line.quantity_min',
-  'line.property_equals',
-  'line.has_selling_plan',
-];
-const PRO: readonly LeafType[] = [
-  ...GROWTH,
-  'customer.tag_in',
-  'customer.is_logged_in',
-  'market.handle_in',
-  'country.in',
-  'discount.code_present',
-  'discount.code_not_present',
-  'discount.code_equals',
-];
-
-/** SPEC's plan matrix: the leaf types each plan may use. Pro and Scale are equal. */
-export const LEAF_TYPES_BY_PLAN: Readonly<Record<Plan, readonly LeafType[]>> = {
-  free: FREE,
-  growth: GROWTH,
-  pro: PRO,
-  scale: PRO,
-};
-
-const ALLOWED: Readonly<Record<Plan, ReadonlySet<string>>> = {
-  free: new Set(FREE),
-  growth: new Set(GROWTH),
-  pro: new Set(PRO),
-  scale: new Set(PRO),
-};
+/**
+ * The cheapest plan whose matrix has the leaf.
+ *
+ * @example unlockingPlan('customer.tag_in') // 'pro'
+ */
+export const unlockingPlan = (type: LeafType): Plan => LEAVES[type].plan;
 
 /**
  * Whether `type` is a leaf type the plan may use. Combinators (AND/OR/NOT) and unknown
@@ -55,5 +30,5 @@ const ALLOWED: Readonly<Record<Plan, ReadonlySet<string>>> = {
  * @example isLeafAllowed('free', 'customer.tag_in') // false
  */
 export function isLeafAllowed(plan: Plan, type: string): boolean {
-  return isLeafType(type) && ALLOWED[plan].has(type);
+  return isLeafType(type) && planRank(LEAVES[type].plan) <= planRank(plan);
 }

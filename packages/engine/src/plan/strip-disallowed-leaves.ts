@@ -1,5 +1,5 @@
 import type { CombinatorNode, ConditionNode } from '../schema/condition-node.ts';
-import type { Plan } from './plan-matrix.ts';
+import type { Plan } from './plans.ts';
 import { isLeafAllowed } from './plan-matrix.ts';
 
 /** SPEC's never-matching tree: what remains when stripping removes the whole tree. */

@@ -23,7 +23,11 @@ import {
   marketHandleInSchema,
 } from './audience-leaves.ts';
 
-/** Every leaf schema, keyed by its `type`, in SPEC's table order. */
+/**
+ * Every leaf schema, keyed by its `type`, in SPEC's table order: the leaf registry's schema
+ * piece and the source of `LeafType` (the other pieces are keyed by it and checked with
+ * `satisfies`; see leaves/registry.ts).
+ */
 export const LEAF_SCHEMAS = {
   'cart.subtotal_gte': cartSubtotalGteSchema,
   'cart.subtotal_lte': cartSubtotalLteSchema,
@@ -49,26 +53,10 @@ export type LeafType = keyof typeof LEAF_SCHEMAS;
 /** The leaf type names, in SPEC's table order. */
 export const LEAF_TYPES = Object.keys(LEAF_SCHEMAS) as LeafType[];
 
+type LeafSchema = (typeof LEAF_SCHEMAS)[LeafType];
+
 /** Any one leaf node (not recursive, so a plain discriminated union is safe). */
-export const leafNodeSchema = z.discriminatedUnion('type', [
-  cartSubtotalGteSchema,
-  cartSubtotalLteSchema,
-  cartTotalGteSchema,
-  cartItemCountGteSchema,
-  lineHasProductIdSchema,
-  lineHasVariantIdSchema,
-  lineInCollectionSchema,
-  lineQuantityMinSchema,
-  linePropertyEqualsSchema,
-  lineHasSellingPlanSchema,
-  customerTagInSchema,
-  customerIsLoggedInSchema,
-  marketHandleInSchema,
-  countryInSchema,
-  discountCodePresentSchema,
-  discountCodeNotPresentSchema,
-  discountCodeEqualsSchema,
-]);
+export const leafNodeSchema = z.discriminatedUnion('type', Object.values(LEAF_SCHEMAS) as [LeafSchema, ...LeafSchema[]]);
 
 export type LeafNode = z.output<typeof leafNodeSchema>;
 

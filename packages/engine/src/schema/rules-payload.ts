@@ -38,7 +38,7 @@ export const shopSettingsSchema = z.object({
       runOnCartSubmission: z.boolean().optional(),
       useDiscountedPrices: z.boolean().optional(),
       evaluationDelay: z.int().optional(),
-      stacking: stackingSchema.optional(),
+      stacking: stackingSchema.optional().meta({ description: 'How the matching rules of one campaign stack: `all` or `highest_tier` (docs/promotions.md)' }),
     })
     .optional(),
   checkout: z
@@ -46,11 +46,23 @@ export const shopSettingsSchema = z.object({
       blockZeroValueCart: z.boolean().optional(),
       blockGiftOnlyCarts: z.boolean().optional(),
       stripZeroPriceItems: z.boolean().optional(),
-      minOrderTotalCents: z.int().optional(),
-      minOrderTotalMessage: z.string().optional(),
+      minOrderTotalCents: z.int().optional().meta({ description: 'Present only while the minimum-order-total guard is set' }),
+      minOrderTotalMessage: z.string().optional().meta({ description: 'Present only while the minimum-order-total guard is set' }),
     })
     .optional(),
   data: z.object({ collectCartTokens: z.boolean().optional() }).optional(),
+});
+
+const { engine, checkout, data } = shopSettingsSchema.shape;
+
+/**
+ * `shopSettings` as the server delivers it: the same fields with every default filled in,
+ * the minimum-order-total guard's two only while it is set (SPEC "Rules payload").
+ */
+export const resolvedShopSettingsSchema = z.object({
+  engine: engine.unwrap().required(),
+  checkout: checkout.unwrap().required({ blockZeroValueCart: true, blockGiftOnlyCarts: true, stripZeroPriceItems: true }),
+  data: data.unwrap().required(),
 });
 
 /**
@@ -72,6 +84,7 @@ export const rulesPayloadSchema = z.object({
 export type PayloadRule = z.output<typeof payloadRuleSchema>;
 export type EngineExperiment = z.output<typeof engineExperimentSchema>;
 export type ShopSettings = z.output<typeof shopSettingsSchema>;
+export type ResolvedShopSettings = z.output<typeof resolvedShopSettingsSchema>;
 export type RulesPayload = z.output<typeof rulesPayloadSchema>;
 /** A rules payload as sent: defaults not yet applied, condition trees not yet checked. */
 export type RulesPayloadInput = z.input<typeof rulesPayloadSchema>;
