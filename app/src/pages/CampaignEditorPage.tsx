@@ -338,10 +338,9 @@ export function CampaignEditorPage() {
       } else {
         const { data, error } = await api.PUT('/app/api/v1/campaigns/{id}', { params: { path: { id } }, body });
         if (data) {
+          // The PUT answers what GET does, the budgets' usage as saved included.
           setBody(bodyOf(data.campaign));
-          // The PUT answer carries no usage: read it again for the budgets as saved.
-          const read = await api.GET('/app/api/v1/campaigns/{id}', { params: { path: { id } } });
-          setUsage(read.data?.campaign.budgetUsage);
+          setUsage(data.campaign.budgetUsage);
           setNotice({ text: `${data.campaign.name} is saved` });
         } else showError(error, (path) => path);
       }
