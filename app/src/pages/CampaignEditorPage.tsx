@@ -13,6 +13,7 @@
 import { Banner, BlockStack, Box, Button, Card, Checkbox, FormLayout, InlineGrid, InlineStack, Layout, Page, Select, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
 import type { ConditionNode } from '@gcrs/engine';
 import { useCallback, useContext, useEffect, useState } from 'react';
+import { useParams } from 'react-router';
 import { api, errorText } from '../api/client.ts';
 import type { paths } from '../api/schema.d.ts';
 import { Notice } from '../Notice.tsx';
@@ -293,7 +294,8 @@ function RuleEditor({ rule, index, plan, usage, onChange, onRemove }: { rule: Ru
 }
 
 export function CampaignEditorPage() {
-  const id = window.location.hash.replace(/^#\/campaigns\//, '');
+  // From the route, not window.location: the address changes before the router leaves this screen.
+  const id = useParams().id ?? 'new';
   const isNew = id === 'new';
   const [body, setBody] = useState<CampaignBody | undefined>(isNew ? NEW_CAMPAIGN : undefined);
   const [usage, setUsage] = useState<Loaded['budgetUsage']>();

@@ -87,8 +87,11 @@ function ScheduleModal({ campaign, onDone, onClose }: { campaign: CampaignListIt
   );
 }
 
+/** The route's loader (app/src/routes.tsx). */
+export const loadCampaigns = () => api.GET('/app/api/v1/campaigns', { params: { query: { perPage: 100 } } });
+
 export function CampaignsPage() {
-  const loaded = useLoaded(() => api.GET('/app/api/v1/campaigns', { params: { query: { perPage: 100 } } }), 'The campaigns could not be loaded');
+  const loaded = useLoaded<typeof loadCampaigns>('The campaigns could not be loaded');
   const { error: loadError, reload: load } = loaded;
   const campaigns = loaded.value?.campaigns;
   const [busy, setBusy] = useState<string | undefined>();
@@ -178,7 +181,7 @@ export function CampaignsPage() {
                   <InlineStack align="space-between" blockAlign="center" gap="300" wrap>
                     <BlockStack gap="100">
                       <InlineStack gap="200" blockAlign="center">
-                        <Text as="h3" variant="headingSm">
+                        <Text as="h2" variant="headingSm">
                           {campaign.name}
                         </Text>
                         <Badge tone={STATUS_TONE[status]}>{STATUS_LABEL[status]}</Badge>

@@ -34,8 +34,11 @@ function downloadExport(request: DataRequest): void {
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
+/** The route's loader (app/src/pages/settings/routes.tsx). */
+export const loadDataRequests = () => api.GET('/app/api/v1/data-requests');
+
 export function DataRequestsPage() {
-  const loaded = useLoaded(() => api.GET('/app/api/v1/data-requests'), 'The data requests could not be loaded');
+  const loaded = useLoaded<typeof loadDataRequests>('The data requests could not be loaded');
   const requests = loaded.value?.dataRequests;
 
   return (
