@@ -6,39 +6,45 @@ import { Banner, Button, Card, Frame, Loading, Navigation, Page, Spinner, Text, 
 import { useCallback, useState } from 'react';
 import { Outlet, useLocation, useNavigation, useRevalidator } from 'react-router';
 import { api } from './api/client.ts';
+import { useFrameLandmarks } from './frame-landmarks.ts';
 import { ShopCurrency } from './pages/ConditionTreeBuilder.tsx';
 import { useSession } from './session.ts';
 
+// The pages outside the frame are a <main> of their own: no content outside a landmark (axe `region`).
 function SignedOut() {
   return (
-    <Page title="Sign in to Gift campaigns">
-      <Card>
-        <Text as="p">
-          Your session has ended or you are not signed in. Ask for a sign-in link with{' '}
-          <code>npm run cli -- shop:login-link &lt;shopId&gt;</code> and open it in this browser.
-        </Text>
-      </Card>
-    </Page>
+    <main>
+      <Page title="Sign in to Gift campaigns">
+        <Card>
+          <Text as="p">
+            Your session has ended or you are not signed in. Ask for a sign-in link with{' '}
+            <code>npm run cli -- shop:login-link &lt;shopId&gt;</code> and open it in this browser.
+          </Text>
+        </Card>
+      </Page>
+    </main>
   );
 }
 
 /** The root route's error element: a loader could not reach the service. */
 export function ServiceDown() {
   return (
-    <Page title="Gift campaigns">
-      <Banner tone="critical" title="The service did not answer">
-        <p>Reload the page to try again.</p>
-      </Banner>
-    </Page>
+    <main>
+      <Page title="Gift campaigns">
+        <Banner tone="critical" title="The service did not answer">
+          <p>Reload the page to try again.</p>
+        </Banner>
+      </Page>
+    </main>
   );
 }
 
 /** Shown while the root route loads the session (and the first screen its data). */
 export function LoadingSession() {
   return (
-    <div style={{ display: 'grid', placeItems: 'center', minHeight: '50vh' }}>
+    <main style={{ display: 'grid', placeItems: 'center', minHeight: '50vh' }}>
       <Spinner accessibilityLabel="Loading the session" />
-    </div>
+    </main>
   );
 }
 
@@ -62,6 +68,7 @@ export function Layout() {
   const { state } = useNavigation();
   const revalidator = useRevalidator();
   const [navOpen, setNavOpen] = useState(false);
+  useFrameLandmarks(NAVIGATION_LABEL);
 
   const toggleNav = useCallback(() => setNavOpen((open) => !open), []);
   const signOut = useCallback(async () => {

@@ -67,7 +67,7 @@ export function RepairsPage() {
             {(repair) => (
               <>
                 <BlockStack gap="100">
-                  <Text as="h3" variant="headingSm" breakWord>
+                  <Text as="h2" variant="headingSm" breakWord>
                     Order {repair.orderId}
                   </Text>
                   <Text as="p" tone="subdued" breakWord>

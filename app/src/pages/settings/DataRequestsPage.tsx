@@ -70,7 +70,7 @@ export function DataRequestsPage() {
             {(request) => (
               <>
                 <BlockStack gap="100">
-                  <Text as="h3" variant="headingSm" breakWord>
+                  <Text as="h2" variant="headingSm" breakWord>
                     Customer {request.customerId}
                   </Text>
                   <Text as="p" tone="subdued" breakWord>
