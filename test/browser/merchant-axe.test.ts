@@ -64,6 +64,16 @@ describe.skipIf(skipWithoutChromium())('axe on every screen of the merchant admi
       }
       await page.setViewportSize({ width: 1440, height: 900 });
     }
+    // The narrow screen's navigation sheet, open: a named dialog, nothing outside a landmark.
+    await page.goto(`${stack.base}/app/#/campaigns`);
+    await page.getByRole('heading', { name: 'Campaigns', level: 1 }).waitFor();
+    await page.setViewportSize({ width: 360, height: 900 });
+    await page.getByRole('button', { name: 'Toggle menu' }).click();
+    await page.getByRole('dialog', { name: 'Navigation' }).getByRole('link', { name: 'Simulator' }).waitFor();
+    for (const violation of (await new AxeBuilder({ page }).analyze()).violations) findings.push(`navigation sheet at 360px: ${violation.id} (${violation.impact ?? '?'})`);
+    await page.getByRole('dialog', { name: 'Navigation' }).getByRole('link', { name: 'Simulator' }).click();
+    await page.getByRole('heading', { name: 'Simulator', level: 1 }).waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
     expect(findings).toEqual([]);
     expect(failed).toEqual([]);
     expect(errors).toEqual([]);
