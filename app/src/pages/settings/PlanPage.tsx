@@ -9,7 +9,7 @@
  * the platform connection and the catalog import (ConnectionCard).
  */
 import { Badge, Banner, BlockStack, Button, Card, InlineGrid, InlineStack, Page, SkeletonBodyText, Text } from '@shopify/polaris';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { api, errorText } from '../../api/client.ts';
 import type { paths } from '../../api/schema.d.ts';
 import { Notice } from '../../Notice.tsx';
@@ -17,6 +17,7 @@ import type { NoticeText } from '../../Notice.tsx';
 import { ConnectionCard } from './ConnectionCard.tsx';
 import { fieldErrorOf } from './field-errors.ts';
 import { SettingsNav } from './SettingsNav.tsx';
+import { useLoaded } from '../../useLoaded.ts';
 
 type Billing = paths['/app/api/v1/billing']['get']['responses'][200]['content']['application/json'];
 type PlanOffer = Billing['plans'][number];
@@ -37,22 +38,13 @@ function goToConfirmation(url: string): void {
   else window.location.assign(url);
 }
 
+/** The route's loader (app/src/pages/settings/routes.tsx). */
+export const loadBilling = () => api.GET('/app/api/v1/billing');
+
 export function PlanPage() {
-  const [billing, setBilling] = useState<Billing | undefined>();
-  const [loadError, setLoadError] = useState<string | undefined>();
+  const { value: billing, error: loadError, reload: load } = useLoaded<typeof loadBilling>('The plans could not be loaded');
   const [choosing, setChoosing] = useState<string | undefined>();
   const [notice, setNotice] = useState<NoticeText | undefined>();
-
-  const load = useCallback(async () => {
-    const { data, error } = await api.GET('/app/api/v1/billing');
-    if (data) {
-      setBilling(data);
-      setLoadError(undefined);
-    } else setLoadError(errorText(error, 'The plans could not be loaded'));
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const choose = useCallback(async (offer: PlanOffer) => {
     setChoosing(offer.plan);

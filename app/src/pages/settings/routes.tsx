@@ -6,17 +6,17 @@
 import type { RouteObject } from 'react-router';
 import { ApiKeysPage, loadApiKeys } from '../ApiKeysPage.tsx';
 import { DataRequestsPage, loadDataRequests } from './DataRequestsPage.tsx';
-import { PlanPage } from './PlanPage.tsx';
-import { ShopSettingsPage } from './ShopSettingsPage.tsx';
+import { PlanPage, loadBilling } from './PlanPage.tsx';
+import { ShopSettingsPage, loadShopSettings } from './ShopSettingsPage.tsx';
 import { StorefrontTokensPage, loadStorefrontTokens } from './StorefrontTokensPage.tsx';
 import { WebhooksPage, loadWebhooks } from './WebhooksPage.tsx';
 
 export const SETTINGS_ROUTES: RouteObject[] = [
-  { index: true, element: <ShopSettingsPage /> },
-  { path: 'plan', element: <PlanPage /> },
+  { index: true, loader: loadShopSettings, element: <ShopSettingsPage /> },
+  { path: 'plan', loader: loadBilling, element: <PlanPage /> },
   { path: 'webhooks', loader: loadWebhooks, element: <WebhooksPage /> },
   { path: 'storefront-tokens', loader: loadStorefrontTokens, element: <StorefrontTokensPage /> },
   { path: 'api-keys', loader: loadApiKeys, element: <ApiKeysPage /> },
   { path: 'data-requests', loader: loadDataRequests, element: <DataRequestsPage /> },
-  { path: '*', element: <ShopSettingsPage /> },
+  { path: '*', loader: loadShopSettings, element: <ShopSettingsPage /> },
 ];
