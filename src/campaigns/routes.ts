@@ -1,10 +1,10 @@
 /** SPEC "GET/POST/PUT/DELETE /campaigns…": list, bulk import, read, full replace, delete. */
 import { stripDisallowedLeaves } from '@gcrs/engine';
 import type { AppContext } from '../context.ts';
-import type { Tx } from '../db/database.ts';
+import type { Queryable, Tx } from '../db/database.ts';
 import { ApiError } from '../http/errors.ts';
 import { defineShopRoute } from '../http/shop-routes.ts';
-import type { ShopRoute } from '../http/shop-routes.ts';
+import type { ShopRoute, Trigger } from '../http/shop-routes.ts';
 import { effectiveCaps } from '../shops/plans.ts';
 import type { Plan } from '../shops/plans.ts';
 import { limitBackfillEvents, newlyLimitedRules } from '../redemptions/limit-sync.ts';
@@ -32,7 +32,7 @@ import {
   replaceCampaign,
   ruleIdsOf,
 } from './store.ts';
-import type { NewRule } from './store.ts';
+import type { CampaignWithRules, NewRule } from './store.ts';
 import { discountSyncEvents, liveConfigSyncEvents, liveTransitionEvents } from './transitions.ts';
 import { campaignBudgetUsage } from '../budgets/usage.ts';
 
@@ -42,6 +42,16 @@ const stripForPlan = <R extends NewRule>(rule: R, plan: Plan): R => ({
   ...rule,
   conditionTree: stripDisallowedLeaves(rule.conditionTree, plan).tree,
 });
+
+/**
+ * A campaign as GET and PUT answer it: SPEC's shape, plus what the current budget windows used
+ * for the merchant's view only (API clients keep SPEC's shape).
+ */
+async function presentFor(trigger: Trigger, db: Queryable, shop: { id: string; timezone: string }, campaign: CampaignWithRules, at: number) {
+  const presented = presentCampaign(campaign, await getRunningExperiment(db, shop.id, campaign.id));
+  const budgetUsage = trigger === 'admin' ? await campaignBudgetUsage(db, shop, campaign, at) : undefined;
+  return budgetUsage ? { ...presented, budgetUsage } : presented;
+}
 
 export function campaignRoutes(ctx: AppContext): ShopRoute[] {
   const capsOf = (shop: { plan: Plan; limits: Parameters<typeof effectiveCaps>[2] }) =>
@@ -110,10 +120,7 @@ export function campaignRoutes(ctx: AppContext): ShopRoute[] {
       handler: async ({ shop, params, trigger }) => {
         const campaign = await getCampaign(ctx.db, shop.id, params.id);
         if (!campaign) throw campaignNotFound();
-        const presented = presentCampaign(campaign, await getRunningExperiment(ctx.db, shop.id, campaign.id));
-        // The merchant's view only: API clients keep SPEC's shape.
-        const budgetUsage = trigger === 'admin' ? await campaignBudgetUsage(ctx.db, shop, campaign, ctx.now().getTime()) : undefined;
-        return { campaign: budgetUsage ? { ...presented, budgetUsage } : presented };
+        return { campaign: await presentFor(trigger, ctx.db, shop, campaign, ctx.now().getTime()) };
       },
     }),
 
@@ -158,7 +165,8 @@ export function campaignRoutes(ctx: AppContext): ShopRoute[] {
           // Read back under the lock: the response shows this PUT, not a later writer's.
           const after = await getCampaign(uow.tx, uow.shop.id, params.id);
           if (!after) throw campaignNotFound();
-          return presentCampaign(after, await getRunningExperiment(uow.tx, uow.shop.id, after.id));
+          // The same shape as GET's (SPEC), budget usage included: the editor shows the answer without reading again.
+          return presentFor(trigger, uow.tx, uow.shop, after, ctx.now().getTime());
         });
         return { campaign };
       },

@@ -1,7 +1,7 @@
 /**
  * The merchant admin in real Chromium: the test app listening on a port, a browser, sign-in by
- * the operator's login link, and the check every screen passes (no serious or critical axe
- * violation, screenshots at 1440 and 360 px in test-artifacts/browser/).
+ * the operator's login link, and the check every screen passes (no axe finding of any impact,
+ * screenshots at 1440 and 360 px in test-artifacts/browser/).
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
@@ -57,15 +57,14 @@ export async function startMerchantAdmin(env: Record<string, string> = {}): Prom
 }
 
 /**
- * No serious or critical axe violation on the page as it is, at 1440 and 360 px wide, and a
+ * No axe finding (moderate and minor ones included) on the page as it is, at 1440 and 360 px wide, and a
  * screenshot at each (`merchant-admin-<name>-<width>.png`); the viewport goes back to 1440.
  */
 export async function checkScreen(page: Page, name: string): Promise<void> {
   for (const width of [1440, 360]) {
     await page.setViewportSize({ width, height: 900 });
     const result = await new AxeBuilder({ page }).analyze();
-    const bad = result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-    expect(bad.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`), `${name} at ${width}px`).toEqual([]);
+    expect(result.violations.map((violation) => `${violation.id} (${violation.impact ?? '?'}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`), `${name} at ${width}px`).toEqual([]);
     await saveScreenshot(page, `merchant-admin-${name}-${width}`);
   }
   await page.setViewportSize({ width: 1440, height: 900 });

@@ -11,8 +11,11 @@ import { SettingsNav } from './settings/SettingsNav.tsx';
 import { useLoaded } from '../useLoaded.ts';
 import { CreateCard } from './settings/CreateCard.tsx';
 
+/** The route's loader (app/src/pages/settings/routes.tsx). */
+export const loadApiKeys = () => api.GET('/app/api/v1/api-keys');
+
 export function ApiKeysPage() {
-  const loaded = useLoaded(() => api.GET('/app/api/v1/api-keys'), 'The keys could not be loaded');
+  const loaded = useLoaded<typeof loadApiKeys>('The keys could not be loaded');
   const { error: loadError, reload: load } = loaded;
   const keys = loaded.value?.apiKeys;
   const [name, setName] = useState('');

@@ -13,6 +13,7 @@
 import { Banner, BlockStack, Box, Button, Card, Checkbox, FormLayout, InlineStack, Layout, Page, SkeletonBodyText, Text } from '@shopify/polaris';
 import { newLeaf } from '@gcrs/engine';
 import { useCallback, useContext, useEffect, useState } from 'react';
+import { useParams } from 'react-router';
 import { api, errorText } from '../api/client.ts';
 import { Notice } from '../Notice.tsx';
 import { fromLocalInput, toLocalInput } from '../local-time.ts';
@@ -38,10 +39,12 @@ const newRule = (index: number): RuleBody => ({
 const NEW_CAMPAIGN: CampaignBody = { name: '', enabled: false, isDraft: true, startAt: null, endAt: null, rules: [newRule(0)] };
 
 export function CampaignEditorPage() {
-  const id = window.location.hash.replace(/^#\/campaigns\//, '');
+  // From the route, not window.location: the address changes before the router leaves this screen.
+  const params = useParams();
+  const id = params.id ?? 'new';
+  const isNew = id === 'new';
   // `new/<template>`: a new campaign filled from a template (campaign-templates.ts).
-  const template = id.startsWith('new/') ? templateOf(id.slice('new/'.length)) : undefined;
-  const isNew = id === 'new' || id.startsWith('new/');
+  const template = isNew && params['*'] ? templateOf(params['*']) : undefined;
   const currency = useContext(ShopCurrency);
   const [body, setBody] = useState<CampaignBody | undefined>(isNew ? (template?.build(currency) ?? NEW_CAMPAIGN) : undefined);
   const [usage, setUsage] = useState<Loaded['budgetUsage']>();
@@ -86,10 +89,9 @@ export function CampaignEditorPage() {
       } else {
         const { data, error } = await api.PUT('/app/api/v1/campaigns/{id}', { params: { path: { id } }, body });
         if (data) {
+          // The PUT answers what GET does, the budgets' usage as saved included.
           setBody(bodyOf(data.campaign));
-          // The PUT answer carries no usage: read it again for the budgets as saved.
-          const read = await api.GET('/app/api/v1/campaigns/{id}', { params: { path: { id } } });
-          setUsage(read.data?.campaign.budgetUsage);
+          setUsage(data.campaign.budgetUsage);
           setNotice({ text: `${data.campaign.name} is saved` });
         } else showError(error, (path) => path);
       }

@@ -37,7 +37,7 @@ export function CampaignList({ campaigns, now, busy, enable, disable, setSchedul
               <InlineStack align="space-between" blockAlign="center" gap="300" wrap>
                 <BlockStack gap="100">
                   <InlineStack gap="200" blockAlign="center">
-                    <Text as="h3" variant="headingSm">
+                    <Text as="h2" variant="headingSm">
                       {campaign.name}
                     </Text>
                     <Badge tone={STATUS_TONE[status]}>{STATUS_LABEL[status]}</Badge>

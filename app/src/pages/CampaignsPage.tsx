@@ -22,8 +22,18 @@ import { TemplateChooser } from './TemplateChooser.tsx';
 /** A campaign the health check stopped, and its warnings as sentences (each once, with its rule's name). */
 type Pending = { campaign: CampaignListItem; sentences: string[] };
 
+/**
+ * The route's loader (app/src/routes.tsx): the campaigns, and the getting-started checklist beside
+ * them (a checklist that fails to load is left out: it helps, it never blocks the list). Every
+ * change in the list runs it again, so enabling a first campaign ticks its step at once.
+ */
+export const loadCampaigns = async () => {
+  const [list, checklist] = await Promise.all([api.GET('/app/api/v1/campaigns', { params: { query: { perPage: 100 } } }), api.GET('/app/api/v1/onboarding')]);
+  return list.data ? { data: { ...list.data, onboarding: checklist.data?.onboarding } } : { error: list.error };
+};
+
 export function CampaignsPage() {
-  const loaded = useLoaded(() => api.GET('/app/api/v1/campaigns', { params: { query: { perPage: 100 } } }), 'The campaigns could not be loaded');
+  const loaded = useLoaded<typeof loadCampaigns>('The campaigns could not be loaded');
   const { error: loadError, reload: load } = loaded;
   const campaigns = loaded.value?.campaigns;
   const [busy, setBusy] = useState<string | undefined>();
@@ -110,7 +120,7 @@ export function CampaignsPage() {
     <Page title="Campaigns" primaryAction={{ content: 'New campaign', url: '#/campaigns/new' }}>
       <Notice notice={toast} onDismiss={() => setToast(undefined)} />
       <BlockStack gap="400">
-        <GettingStarted campaignsChanged={campaigns} />
+        <GettingStarted onboarding={loaded.value?.onboarding} />
         {body}
         <TemplateChooser />
       </BlockStack>

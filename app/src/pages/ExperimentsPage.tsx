@@ -172,7 +172,7 @@ export function ExperimentsPage() {
                               <BlockStack gap="200">
                                 <InlineStack align="space-between" blockAlign="center" gap="300" wrap>
                                   <InlineStack gap="200" blockAlign="center">
-                                    <Text as="h3" variant="headingSm">
+                                    <Text as="h2" variant="headingSm">
                                       {METRIC_LABEL[experiment.primaryMetric]}
                                     </Text>
                                     <Badge tone={STATUS_TONE[experiment.status]}>{STATUS_LABEL[experiment.status]}</Badge>

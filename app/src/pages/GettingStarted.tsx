@@ -2,15 +2,14 @@
  * The getting-started checklist on the admin's home (issue 23 item 7; docs/merchant-admin.md
  * "Getting started"): the four steps as the server has seen them (GET /onboarding), each linking
  * to where it is done. It hides once every step is done, or when dismissed (POST
- * /onboarding/dismiss, kept by the server for the shop). Read again whenever the campaigns list
- * changes, so enabling a first campaign ticks its step at once.
+ * /onboarding/dismiss, kept by the server for the shop). Read with the campaigns, by their route's
+ * loader, so enabling a first campaign ticks its step at once.
  */
 import { Badge, BlockStack, Box, Button, Card, Icon, InlineStack, ProgressBar, Text } from '@shopify/polaris';
 import { CheckCircleIcon } from '@shopify/polaris-icons';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { api } from '../api/client.ts';
 import type { paths } from '../api/schema.d.ts';
-import { useLoaded } from '../useLoaded.ts';
 
 type Onboarding = paths['/app/api/v1/onboarding']['get']['responses'][200]['content']['application/json']['onboarding'];
 type StepKey = Onboarding['steps'][number]['key'];
@@ -35,15 +34,10 @@ function stepWords(key: StepKey, embedUrl: string | null): StepWords {
   }
 }
 
-export function GettingStarted({ campaignsChanged }: { campaignsChanged: unknown }) {
-  const { value, reload } = useLoaded(() => api.GET('/app/api/v1/onboarding'), 'The checklist could not be loaded');
+/** `onboarding` comes with the campaigns (CampaignsPage's loader); undefined: left out. */
+export function GettingStarted({ onboarding }: { onboarding: Onboarding | undefined }) {
   const [dismissing, setDismissing] = useState(false);
   const [hidden, setHidden] = useState(false);
-  useEffect(() => {
-    if (campaignsChanged !== undefined) void reload();
-  }, [campaignsChanged, reload]);
-
-  const onboarding = value?.onboarding;
   // A checklist that failed to load is left out: it helps, it never blocks the campaigns.
   if (!onboarding || onboarding.complete || onboarding.dismissed || hidden) return null;
   const done = onboarding.steps.filter((step) => step.done).length;

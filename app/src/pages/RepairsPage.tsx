@@ -32,8 +32,11 @@ const STATUS: Record<Repair['status'], { label: string; tone?: BadgeProps['tone'
 
 const numeric = (gid: string) => gid.replace(/^.*\//, '');
 
+/** The route's loader (app/src/routes.tsx). */
+export const loadRepairs = () => api.GET('/app/api/v1/repairs');
+
 export function RepairsPage() {
-  const loaded = useLoaded(() => api.GET('/app/api/v1/repairs'), 'The repaired orders could not be loaded');
+  const loaded = useLoaded<typeof loadRepairs>('The repaired orders could not be loaded');
   const repairs = loaded.value?.repairs.map((repair) => ({ ...repair, id: `${repair.orderId}/${repair.ruleId}` }));
 
   return (
@@ -64,7 +67,7 @@ export function RepairsPage() {
             {(repair) => (
               <>
                 <BlockStack gap="100">
-                  <Text as="h3" variant="headingSm" breakWord>
+                  <Text as="h2" variant="headingSm" breakWord>
                     Order {repair.orderId}
                   </Text>
                   <Text as="p" tone="subdued" breakWord>

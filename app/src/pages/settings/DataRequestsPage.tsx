@@ -34,8 +34,11 @@ function downloadExport(request: DataRequest): void {
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
+/** The route's loader (app/src/pages/settings/routes.tsx). */
+export const loadDataRequests = () => api.GET('/app/api/v1/data-requests');
+
 export function DataRequestsPage() {
-  const loaded = useLoaded(() => api.GET('/app/api/v1/data-requests'), 'The data requests could not be loaded');
+  const loaded = useLoaded<typeof loadDataRequests>('The data requests could not be loaded');
   const requests = loaded.value?.dataRequests;
 
   return (
@@ -67,7 +70,7 @@ export function DataRequestsPage() {
             {(request) => (
               <>
                 <BlockStack gap="100">
-                  <Text as="h3" variant="headingSm" breakWord>
+                  <Text as="h2" variant="headingSm" breakWord>
                     Customer {request.customerId}
                   </Text>
                   <Text as="p" tone="subdued" breakWord>

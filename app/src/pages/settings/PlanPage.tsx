@@ -10,7 +10,7 @@
  */
 import { Badge, Banner, BlockStack, Button, Card, InlineGrid, InlineStack, Page, SkeletonBodyText, Text } from '@shopify/polaris';
 import { PLANS } from '@gcrs/engine';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { api, errorText } from '../../api/client.ts';
 import type { paths } from '../../api/schema.d.ts';
 import { Notice } from '../../Notice.tsx';
@@ -18,6 +18,7 @@ import type { NoticeText } from '../../Notice.tsx';
 import { ConnectionCard } from './ConnectionCard.tsx';
 import { fieldErrorOf } from './field-errors.ts';
 import { SettingsNav } from './SettingsNav.tsx';
+import { useLoaded } from '../../useLoaded.ts';
 
 type Billing = paths['/app/api/v1/billing']['get']['responses'][200]['content']['application/json'];
 type PlanOffer = Billing['plans'][number];
@@ -38,22 +39,13 @@ function goToConfirmation(url: string): void {
   else window.location.assign(url);
 }
 
+/** The route's loader (app/src/pages/settings/routes.tsx). */
+export const loadBilling = () => api.GET('/app/api/v1/billing');
+
 export function PlanPage() {
-  const [billing, setBilling] = useState<Billing | undefined>();
-  const [loadError, setLoadError] = useState<string | undefined>();
+  const { value: billing, error: loadError, reload: load } = useLoaded<typeof loadBilling>('The plans could not be loaded');
   const [choosing, setChoosing] = useState<string | undefined>();
   const [notice, setNotice] = useState<NoticeText | undefined>();
-
-  const load = useCallback(async () => {
-    const { data, error } = await api.GET('/app/api/v1/billing');
-    if (data) {
-      setBilling(data);
-      setLoadError(undefined);
-    } else setLoadError(errorText(error, 'The plans could not be loaded'));
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const choose = useCallback(async (offer: PlanOffer) => {
     setChoosing(offer.plan);

@@ -5,13 +5,14 @@
  */
 import { PLAN_NAMES } from '@gcrs/engine';
 import { Badge, Banner, BlockStack, Button, Card, Checkbox, FormLayout, InlineStack, Page, Select, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
-import { useCallback, useEffect, useState } from 'react';
-import { api, errorText } from '../../api/client.ts';
+import { useCallback, useState } from 'react';
+import { api } from '../../api/client.ts';
 import type { paths } from '../../api/schema.d.ts';
 import { Notice } from '../../Notice.tsx';
 import type { NoticeText } from '../../Notice.tsx';
 import { fieldErrorOf } from './field-errors.ts';
 import { SettingsNav } from './SettingsNav.tsx';
+import { useLoaded } from '../../useLoaded.ts';
 import { toMajorText, toMinorUnits } from '../../words.ts';
 
 type Shop = paths['/app/api/v1']['get']['responses'][200]['content']['application/json']['shop'];
@@ -87,25 +88,19 @@ function patchOf(form: Form, currency: string): SettingsPatch {
   };
 }
 
+/** The route's loader (app/src/pages/settings/routes.tsx). */
+export const loadShopSettings = () => api.GET('/app/api/v1');
+
 export function ShopSettingsPage() {
-  const [shop, setShop] = useState<Shop | undefined>();
-  const [form, setForm] = useState<Form | undefined>();
-  const [loadError, setLoadError] = useState<string | undefined>();
+  const { value: loaded, error: loadError, reload: load } = useLoaded<typeof loadShopSettings>('The shop could not be loaded');
+  // The shop as the last PATCH answered it (the whole shop: nothing is read again), else as loaded.
+  const [saved, setShop] = useState<Shop | undefined>();
+  const shop = saved ?? loaded?.shop;
+  const [edited, setForm] = useState<Form | undefined>();
+  const form = edited ?? (shop ? formOf(shop) : undefined);
   const [saving, setSaving] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [notice, setNotice] = useState<NoticeText | undefined>();
-
-  const load = useCallback(async () => {
-    const { data, error } = await api.GET('/app/api/v1');
-    if (data) {
-      setShop(data.shop);
-      setForm(formOf(data.shop));
-      setLoadError(undefined);
-    } else setLoadError(errorText(error, 'The shop could not be loaded'));
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const save = useCallback(async () => {
     if (!form || !shop) return;
@@ -130,7 +125,10 @@ export function ShopSettingsPage() {
     }
   }, [form]);
 
-  const set = <K extends keyof Form>(key: K) => (value: Form[K]) => setForm((current) => (current ? { ...current, [key]: value } : current));
+  const set = <K extends keyof Form>(key: K) => (value: Form[K]) => setForm((current) => {
+    const base = current ?? form;
+    return base ? { ...base, [key]: value } : base;
+  });
 
   let body;
   if (loadError) {

@@ -25,8 +25,11 @@ const originsOf = (text: string) =>
     .map((line) => line.trim())
     .filter((line) => line !== '');
 
+/** The route's loader (app/src/pages/settings/routes.tsx). */
+export const loadStorefrontTokens = () => api.GET('/app/api/v1/storefront-tokens');
+
 export function StorefrontTokensPage() {
-  const loaded = useLoaded(() => api.GET('/app/api/v1/storefront-tokens'), 'The tokens could not be loaded');
+  const loaded = useLoaded<typeof loadStorefrontTokens>('The tokens could not be loaded');
   const { error: loadError, reload: load } = loaded;
   const tokens = loaded.value?.storefrontTokens;
   const [origins, setOrigins] = useState('');

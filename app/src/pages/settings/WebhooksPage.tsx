@@ -34,11 +34,14 @@ const CARD_EDGE = { xs: '400', sm: '0' } as const;
 
 const rowStyle = (index: number) => (index > 0 ? { borderTop: '1px solid var(--p-color-border-secondary)' } : undefined);
 
+/** The route's loader (app/src/pages/settings/routes.tsx): the endpoints and the delivery log. */
+export async function loadWebhooks() {
+  const [list, log] = await Promise.all([api.GET('/app/api/v1/webhook-endpoints'), api.GET('/app/api/v1/webhook-deliveries', { params: { query: { limit: 50 } } })]);
+  return list.data && log.data ? { data: { endpoints: list.data.endpoints, deliveries: log.data.deliveries } } : { error: list.error ?? log.error };
+}
+
 export function WebhooksPage() {
-  const loaded = useLoaded(async () => {
-    const [list, log] = await Promise.all([api.GET('/app/api/v1/webhook-endpoints'), api.GET('/app/api/v1/webhook-deliveries', { params: { query: { limit: 50 } } })]);
-    return list.data && log.data ? { data: { endpoints: list.data.endpoints, deliveries: log.data.deliveries } } : { error: list.error ?? log.error };
-  }, 'The webhooks could not be loaded');
+  const loaded = useLoaded<typeof loadWebhooks>('The webhooks could not be loaded');
   const { error: loadError, reload: load } = loaded;
   const endpoints = loaded.value?.endpoints;
   const deliveries = loaded.value?.deliveries;
