@@ -99,8 +99,12 @@ export const INTERNAL_PROPERTIES = [
   'getRedemptions', 'sendEvents', 'getRules', 'getCart', 'debugRequested', 'refusals', 'isRefused', 'refuse', 'loadWidgets', 'loadProgress', 'loadDebug',
 ] as const;
 
-/** ES2020: every evergreen browser since 2020 (the platform's themes support no older ones). */
-export const SCRIPT_TARGET = ['es2020'];
+/**
+ * ES2021 syntax (`??=` kept as it is): the script already calls ES2022 built-ins
+ * (`Object.hasOwn`, `Array.prototype.at`), so no browser that runs it lacks ES2021's syntax;
+ * every evergreen browser since 2021 (the platform's themes support no older ones). −16 B.
+ */
+export const SCRIPT_TARGET = ['es2021'];
 
 /** What the first load should weigh, gzip (CONTRACT part three, the platform's limit for app blocks). */
 export const FIRST_LOAD_GOAL_BYTES = 10_000;
@@ -169,8 +173,9 @@ async function buildAsset(entry: string, define: Record<string, string>, standIn
   const minified = await minify(output.text, {
     ecma: 2020,
     // Two passes: a third gains nothing measurable. No `unsafe` options: the output must
-    // behave exactly as the sources the tests run.
-    compress: { passes: 2 },
+    // behave exactly as the sources the tests run. Statements left apart (`sequences`) and only
+    // simple functions inlined (`inline: 1`) gzip better than terser's defaults: −37 B.
+    compress: { passes: 2, sequences: false, inline: 1 },
     mangle: { properties: { regex: new RegExp(`^(?:${INTERNAL_PROPERTIES.join('|')})$`) } },
     format: { comments: false },
   });
