@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileConditionProgram } from '../src/compile/condition-program.ts';
 import * as interpreted from '../src/compile/condition-program-interpreted.ts';
+import * as outcomeTable from '../src/evaluate/outcome-table.ts';
+import * as packedOutcomes from '../src/evaluate/outcome-table-packed.ts';
 import { prepareContext } from '../src/evaluate/prepare-context.ts';
 import { idKeyOf } from '../src/ids.ts';
 import * as plainIds from '../src/ids-plain.ts';
@@ -39,6 +41,18 @@ describe('ids-plain.ts agrees with ids.ts', () => {
     '123456789012345', '1234567890123456', '9007199254740993', '0009007199254740993', 'gid://shopify/Product/', 'gid://x/4a', 'gid://7', 'gid://', '',
   ])('%j', (input) => {
     expect(plainIds.idKeyOf(input)).toStrictEqual(idKeyOf(input));
+  });
+});
+
+describe('outcome-table-packed.ts agrees with outcome-table.ts', () => {
+  it('exports the same outcomes under the same names, each frozen', () => {
+    expect(Object.keys(packedOutcomes).sort()).toEqual(Object.keys(outcomeTable).sort());
+    for (const [name, original] of Object.entries(outcomeTable)) {
+      const packed: unknown = packedOutcomes[name as keyof typeof packedOutcomes];
+      expect(packed, name).toStrictEqual(original);
+      const outcomes = 'reason' in original ? [packed] : Object.values(packed as object);
+      expect(outcomes.every((outcome) => Object.isFrozen(outcome)), name).toBe(true);
+    }
   });
 });
 

@@ -57,6 +57,8 @@ const ENGINE_SRC = fileURLToPath(new URL('../../engine/src/', import.meta.url));
  * - `condition-program.ts` → `condition-program-interpreted.ts`: the engine's iterative
  *   interpreter runs each tree instead of a flat program built for the server's throughput;
  * - `ids.ts` → `ids-plain.ts`: ids read with regular expressions instead of a hand-written scanner;
+ * - `evaluate/outcome-table.ts` → `evaluate/outcome-table-packed.ts`: the same frozen outcomes,
+ *   their reason codes written as space-separated lists instead of one call each;
  * - `rule-trace.ts` → `rule-trace-absent.ts` (all but the debug chunk): the script never asks
  *   the planner for traces; the debug chunk builds them with the real module.
  */
@@ -65,6 +67,7 @@ const ENGINE_STAND_INS: Record<string, string> = {
   'evaluate/collection-map.ts': 'evaluate/collection-map-plain.ts',
   'compile/condition-program.ts': 'compile/condition-program-interpreted.ts',
   'ids.ts': 'ids-plain.ts',
+  'evaluate/outcome-table.ts': 'evaluate/outcome-table-packed.ts',
 };
 const WITHOUT_TRACES: Record<string, string> = {
   'planner/rule-trace.ts': 'planner/rule-trace-absent.ts',
