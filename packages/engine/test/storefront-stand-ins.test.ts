@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileConditionProgram } from '../src/compile/condition-program.ts';
+import * as objectCache from '../src/compile/rules-cache-object.ts';
+import * as versionCache from '../src/compile/rules-cache.ts';
 import * as interpreted from '../src/compile/condition-program-interpreted.ts';
 import * as outcomeTable from '../src/evaluate/outcome-table.ts';
 import * as packedOutcomes from '../src/evaluate/outcome-table-packed.ts';
@@ -9,6 +11,7 @@ import { idKeyOf } from '../src/ids.ts';
 import * as plainIds from '../src/ids-plain.ts';
 import { contextArb, leafArb, treeArb } from './support/arbitraries.ts';
 import { line, context, USD } from './support/contexts.ts';
+import { payload, rule } from './support/payloads.ts';
 import { nestedAnds, nestedNots } from './support/trees.ts';
 
 // The storefront build (packages/storefront/scripts/build-script.ts) swaps these engine modules
@@ -53,6 +56,26 @@ describe('outcome-table-packed.ts agrees with outcome-table.ts', () => {
       const outcomes = 'reason' in original ? [packed] : Object.values(packed as object);
       expect(outcomes.every((outcome) => Object.isFrozen(outcome)), name).toBe(true);
     }
+  });
+});
+
+describe('rules-cache-object.ts keeps the object memo of rules-cache.ts', () => {
+  it('compiles a payload object once, and a payload of the same version again (no version cache)', () => {
+    let compiles = 0;
+    const compile = (input: { version?: unknown }) => {
+      compiles++;
+      return { compiled: compiles, version: input.version } as never;
+    };
+    const fresh = () => payload([rule('r1', { type: 'cart.item_count_gte', value: 1 })], { version: 'etag-1' });
+    const once = fresh();
+    expect(objectCache.cachedCompile(once, compile)).toBe(objectCache.cachedCompile(once, compile));
+    expect(compiles).toBe(1);
+    const first = fresh();
+    expect(versionCache.cachedCompile({ ...first }, compile)).toBe(versionCache.cachedCompile(first, compile));
+    expect(compiles).toBe(2);
+    const other = fresh();
+    expect(objectCache.cachedCompile({ ...other }, compile)).not.toBe(objectCache.cachedCompile(other, compile));
+    expect(compiles).toBe(4);
   });
 });
 

@@ -59,6 +59,8 @@ const ENGINE_SRC = fileURLToPath(new URL('../../engine/src/', import.meta.url));
  * - `ids.ts` → `ids-plain.ts`: ids read with regular expressions instead of a hand-written scanner;
  * - `evaluate/outcome-table.ts` → `evaluate/outcome-table-packed.ts`: the same frozen outcomes,
  *   their reason codes written as space-separated lists instead of one call each;
+ * - `compile/rules-cache.ts` → `compile/rules-cache-object.ts`: compiled rules memoised by payload
+ *   object only, without the server's cache by `version` (a page compiles its one payload once);
  * - `rule-trace.ts` → `rule-trace-absent.ts` (all but the debug chunk): the script never asks
  *   the planner for traces; the debug chunk builds them with the real module.
  */
@@ -68,6 +70,7 @@ const ENGINE_STAND_INS: Record<string, string> = {
   'compile/condition-program.ts': 'compile/condition-program-interpreted.ts',
   'ids.ts': 'ids-plain.ts',
   'evaluate/outcome-table.ts': 'evaluate/outcome-table-packed.ts',
+  'compile/rules-cache.ts': 'compile/rules-cache-object.ts',
 };
 const WITHOUT_TRACES: Record<string, string> = {
   'planner/rule-trace.ts': 'planner/rule-trace-absent.ts',
