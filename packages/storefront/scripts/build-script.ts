@@ -62,7 +62,9 @@ const ENGINE_SRC = fileURLToPath(new URL('../../engine/src/', import.meta.url));
  * - `compile/rules-cache.ts` → `compile/rules-cache-object.ts`: compiled rules memoised by payload
  *   object only, without the server's cache by `version` (a page compiles its one payload once);
  * - `rule-trace.ts` → `rule-trace-absent.ts` (all but the debug chunk): the script never asks
- *   the planner for traces; the debug chunk builds them with the real module.
+ *   the planner for traces; the debug chunk builds them with the real module;
+ * - `compile/tree-shape.ts` → `rule-trace-absent.ts` too: only a trace's node budget measures a
+ *   condition tree (the interpreted program's size and depth, read lazily).
  */
 const ENGINE_STAND_INS: Record<string, string> = {
   'compile/read-rule-parts.ts': 'compile/read-rule-parts-trusted.ts',
@@ -74,6 +76,7 @@ const ENGINE_STAND_INS: Record<string, string> = {
 };
 const WITHOUT_TRACES: Record<string, string> = {
   'planner/rule-trace.ts': 'planner/rule-trace-absent.ts',
+  'compile/tree-shape.ts': 'planner/rule-trace-absent.ts',
 };
 
 function engineStandIns(standIns: Record<string, string>): Plugin {
