@@ -183,10 +183,10 @@ async function buildAsset(entry: string, define: Record<string, string>, standIn
   if (output === undefined) throw new Error('esbuild produced no output');
   const minified = await minify(output.text, {
     ecma: 2020,
-    // Three passes (a fourth gains nothing). No `unsafe` options: the output must behave exactly
-    // as the sources the tests run. Statements left apart (`sequences`) and only simple
-    // functions inlined (`inline: 1`) gzip better than terser's defaults: −37 B, the third pass −17 B.
-    compress: { passes: 3, sequences: false, inline: 1 },
+    // Five passes (−29 B against two; a sixth changes nothing). No `unsafe` options: the output
+    // must behave exactly as the sources the tests run. Statements left apart (`sequences`) and
+    // only simple functions inlined (`inline: 1`) gzip better than terser's defaults: −37 B.
+    compress: { passes: 5, sequences: false, inline: 1 },
     mangle: { properties: { regex: new RegExp(`^(?:${INTERNAL_PROPERTIES.join('|')})$`) } },
     format: { comments: false },
   });
