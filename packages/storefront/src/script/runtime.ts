@@ -12,7 +12,8 @@ import { cartStateKey, merchandiseSubtotal } from '../ajax-cart.ts';
 import { addRequest } from '../cart-actions.ts';
 import type { AddRequest } from '../cart-actions.ts';
 import type { StepRule } from '../progress.ts';
-import { runCartPass } from '../cart-pass.ts';
+import { applyRequests, runCartPass } from '../cart-pass.ts';
+import type { PassOutcome } from '../cart-pass.ts';
 import { storefrontEvent } from '../events.ts';
 import type { StorefrontEvent, StorefrontEventType } from '../events.ts';
 import { createRefusals } from '../retry.ts';
@@ -109,6 +110,12 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     deps.loadWidgets().then((chunk) => chunk.toast(settings, title, { ruleId: request.gift.ruleId, variantId: String(line?.id) }), report);
   }
 
+  /** Reports the events of a pass or a choice, and toasts each gift it added. */
+  function announce(outcome: Pick<PassOutcome, 'events' | 'added'>): void {
+    client.sendEvents(outcome.events);
+    for (const { request, body } of outcome.added) if (request.kind === 'add') toast(body, request);
+  }
+
   async function runPass(): Promise<void> {
     const rules = compiledRules();
     const redemptionCounts = await customerRedemptions(rules);
@@ -130,8 +137,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
           }
         : {}),
     });
-    client.sendEvents(outcome.events);
-    for (const { request, body } of outcome.added) if (request.kind === 'add') toast(body, request);
+    announce(outcome);
     const changed = outcome.changed || changedSincePass;
     changedSincePass = false;
     const cart = outcome.cart;
@@ -183,20 +189,15 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   async function choose(ruleId: string, variantId: string): Promise<boolean> {
     const operation = pendingChooses.find((candidate) => candidate.ruleId === ruleId);
     const option = operation?.options.find((candidate) => candidate.variantId === variantId);
-    if (operation === undefined || option === undefined) return false;
+    if (operation === undefined || option === undefined || lastCart === undefined) return false;
     const request = addRequest(option.variantId, option.quantity, operation.attributes);
-    const events = [eventOf('choice_selected', request.gift)];
-    const outcome = await client.send(request);
-    if (outcome.kind === 'ok') {
-      changedSincePass = true;
-      events.push(eventOf('gift_added', request.gift));
-      toast(outcome.body, request);
-    } else if (outcome.kind === 'refused' && lastCart !== undefined) {
-      refusals.refuse(cartStateKey(lastCart), option.variantId);
-    }
-    client.sendEvents(events);
+    // The cart call as a pass makes it (events, refusal memory), after the choice's own event.
+    const outcome: Pick<PassOutcome, 'changed' | 'events' | 'added'> = { changed: false, events: [eventOf('choice_selected', request.gift)], added: [] };
+    await applyRequests(client, [request], cartStateKey(lastCart), lastCart, { refusals, collectCartTokens }, outcome);
+    changedSincePass ||= outcome.changed;
+    announce(outcome);
     await pass();
-    return outcome.kind === 'ok';
+    return outcome.changed;
   }
 
   async function pass(): Promise<void> {
