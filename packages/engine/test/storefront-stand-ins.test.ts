@@ -8,6 +8,8 @@ import * as outcomeTable from '../src/evaluate/outcome-table.ts';
 import * as packedOutcomes from '../src/evaluate/outcome-table-packed.ts';
 import { prepareContext } from '../src/evaluate/prepare-context.ts';
 import { idKeyOf } from '../src/ids.ts';
+import { fnv1a32 } from '../src/planner/fnv1a.ts';
+import * as encoderHash from '../src/planner/fnv1a-encoder.ts';
 import * as plainIds from '../src/ids-plain.ts';
 import { contextArb, leafArb, treeArb } from './support/arbitraries.ts';
 import { line, context, USD } from './support/contexts.ts';
@@ -76,6 +78,24 @@ describe('rules-cache-object.ts keeps the object memo of rules-cache.ts', () => 
     const other = fresh();
     expect(objectCache.cachedCompile({ ...other }, compile)).not.toBe(objectCache.cachedCompile(other, compile));
     expect(compiles).toBe(4);
+  });
+});
+
+describe('fnv1a-encoder.ts agrees with fnv1a.ts', () => {
+  // Any UTF-16: paired and lone surrogates, in any order, and every code point range.
+  const utf16 = fc.array(fc.oneof(fc.integer({ min: 0, max: 0xffff }), fc.integer({ min: 0xd800, max: 0xdfff })), { maxLength: 12 }).map((units) => String.fromCharCode(...units));
+
+  it('on any string', () => {
+    fc.assert(
+      fc.property(fc.oneof(utf16, fc.string({ unit: 'binary' }), fc.string()), (text) => {
+        expect(encoderHash.fnv1a32(text)).toBe(fnv1a32(text));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it.each(['', 'a', 'visitor-1:exp_1', 'é', '€', '😀', '\ud800', 'x\udc00y', '\udc00\ud800', '\ud83d\ude00\ud83d'])('%j', (text) => {
+    expect(encoderHash.fnv1a32(text)).toBe(fnv1a32(text));
   });
 });
 

@@ -61,6 +61,8 @@ const ENGINE_SRC = fileURLToPath(new URL('../../engine/src/', import.meta.url));
  *   their reason codes written as space-separated lists instead of one call each;
  * - `compile/rules-cache.ts` → `compile/rules-cache-object.ts`: compiled rules memoised by payload
  *   object only, without the server's cache by `version` (a page compiles its one payload once);
+ * - `planner/fnv1a.ts` → `planner/fnv1a-encoder.ts`: the experiments' hash over the browser's
+ *   TextEncoder bytes instead of a hand-written UTF-8 encoder (kept for runtimes without one);
  * - `rule-trace.ts` → `rule-trace-absent.ts` (all but the debug chunk): the script never asks
  *   the planner for traces; the debug chunk builds them with the real module;
  * - `compile/tree-shape.ts` → `rule-trace-absent.ts` too: only a trace's node budget measures a
@@ -73,6 +75,7 @@ const ENGINE_STAND_INS: Record<string, string> = {
   'ids.ts': 'ids-plain.ts',
   'evaluate/outcome-table.ts': 'evaluate/outcome-table-packed.ts',
   'compile/rules-cache.ts': 'compile/rules-cache-object.ts',
+  'planner/fnv1a.ts': 'planner/fnv1a-encoder.ts',
 };
 const WITHOUT_TRACES: Record<string, string> = {
   'planner/rule-trace.ts': 'planner/rule-trace-absent.ts',
@@ -83,7 +86,7 @@ function engineStandIns(standIns: Record<string, string>): Plugin {
   return {
     name: 'engine-stand-ins',
     setup(build) {
-      build.onResolve({ filter: /^\.\.?\/[a-z/.-]+\.ts$/ }, (args) => {
+      build.onResolve({ filter: /^\.\.?\/[a-z0-9/.-]+\.ts$/ }, (args) => {
         if (!args.importer.startsWith(ENGINE_SRC)) return undefined;
         const standIn = standIns[relative(ENGINE_SRC, resolve(dirname(args.importer), args.path))];
         // A stand-in may import its own original (collection-map-plain.ts reuses collectionName).
