@@ -37,7 +37,7 @@ declare const __SVC_CHUNK_FILES__: { widgets: string; progress: string; debug: s
 function start(): void {
   if (window.svcGifts !== undefined) return; // included twice: the first copy runs
   const script = document.currentScript as HTMLScriptElement | null;
-  const config = readScriptConfig({ ...(script?.dataset ?? {}) }, location.search);
+  const config = readScriptConfig(script?.dataset ?? {}, location.search);
   const { visitorId, cookie } = visitorIdentity(document.cookie, (n) => crypto.getRandomValues(new Uint8Array(n)), location.protocol === 'https:');
   document.cookie = cookie;
 
