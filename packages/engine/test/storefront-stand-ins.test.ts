@@ -7,6 +7,8 @@ import * as interpreted from '../src/compile/condition-program-interpreted.ts';
 import * as outcomeTable from '../src/evaluate/outcome-table.ts';
 import * as packedOutcomes from '../src/evaluate/outcome-table-packed.ts';
 import { prepareContext } from '../src/evaluate/prepare-context.ts';
+import { thresholdResolver } from '../src/evaluate/threshold.ts';
+import * as plainThreshold from '../src/evaluate/threshold-plain.ts';
 import { idKeyOf } from '../src/ids.ts';
 import { fnv1a32 } from '../src/planner/fnv1a.ts';
 import * as encoderHash from '../src/planner/fnv1a-encoder.ts';
@@ -96,6 +98,25 @@ describe('fnv1a-encoder.ts agrees with fnv1a.ts', () => {
 
   it.each(['', 'a', 'visitor-1:exp_1', 'é', '€', '😀', '\ud800', 'x\udc00y', '\udc00\ud800', '\ud83d\ude00\ud83d'])('%j', (text) => {
     expect(encoderHash.fnv1a32(text)).toBe(fnv1a32(text));
+  });
+});
+
+describe('threshold-plain.ts agrees with threshold.ts', () => {
+  // Keys that fold together (case, spaces), so that first-hit-wins is put to the test.
+  const key = fc.constantFrom('eu', ' EU ', 'Eu', 'us', 'EUR', 'eur ', 'USD', 'usd', '', ' ');
+  const amount = fc.oneof(fc.integer({ min: -5, max: 10_000 }), fc.constantFrom<unknown>(undefined, null, 'x', Number.NaN));
+  const overrides = fc.oneof(fc.array(fc.tuple(key, amount), { maxLength: 5 }).map((entries) => Object.fromEntries(entries)), fc.constantFrom<unknown>(undefined, null, [], 'x'));
+  const leaf = fc.record({ type: fc.constant('cart.subtotal_gte' as const), value: amount, marketOverrides: overrides, currencyOverrides: overrides });
+  const place = fc.record({ currency: fc.constantFrom('EUR', 'USD', ''), baseCurrency: fc.constantFrom('EUR', 'USD'), marketHandle: fc.constantFrom(undefined, 'eu', 'us', '') });
+
+  it('on any leaf and place', () => {
+    fc.assert(
+      fc.property(leaf, place, (input, where) => {
+        const threshold = input as Parameters<typeof thresholdResolver>[0];
+        expect(plainThreshold.thresholdResolver(threshold)(where)).toStrictEqual(thresholdResolver(threshold)(where));
+      }),
+      { numRuns: 5000 },
+    );
   });
 });
 

@@ -63,6 +63,8 @@ const ENGINE_SRC = fileURLToPath(new URL('../../engine/src/', import.meta.url));
  *   object only, without the server's cache by `version` (a page compiles its one payload once);
  * - `planner/fnv1a.ts` → `planner/fnv1a-encoder.ts`: the experiments' hash over the browser's
  *   TextEncoder bytes instead of a hand-written UTF-8 encoder (kept for runtimes without one);
+ * - `evaluate/threshold.ts` → `evaluate/threshold-plain.ts`: a threshold's overrides looked up in
+ *   the leaf on each call (first hit wins) instead of two maps built when it compiles;
  * - `rule-trace.ts` → `rule-trace-absent.ts` (all but the debug chunk): the script never asks
  *   the planner for traces; the debug chunk builds them with the real module;
  * - `compile/tree-shape.ts` → `rule-trace-absent.ts` too: only a trace's node budget measures a
@@ -76,6 +78,7 @@ const ENGINE_STAND_INS: Record<string, string> = {
   'evaluate/outcome-table.ts': 'evaluate/outcome-table-packed.ts',
   'compile/rules-cache.ts': 'compile/rules-cache-object.ts',
   'planner/fnv1a.ts': 'planner/fnv1a-encoder.ts',
+  'evaluate/threshold.ts': 'evaluate/threshold-plain.ts',
 };
 const WITHOUT_TRACES: Record<string, string> = {
   'planner/rule-trace.ts': 'planner/rule-trace-absent.ts',

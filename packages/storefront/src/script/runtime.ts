@@ -151,7 +151,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const choiceHost: ChoiceHost = {
     widgets,
     giftTitles: payload.giftTitles ?? {},
-    choose: (ruleId, variantId) => choose(ruleId, variantId),
+    choose,
     shown: (operation) => {
       const first = operation.options[0];
       if (first !== undefined) client.sendEvents([eventOf('choice_shown', { ...operation, variantId: first.variantId })]);
