@@ -64,7 +64,6 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const debug = config.debugRequested && payload.debugAllowed === true;
   // The server always sends baseCurrency; without it, thresholds count only in data-currency.
   const compileInput = { ...payload, baseCurrency: payload.baseCurrency ?? config.currency ?? '' } as RulesPayloadInput;
-  let compiled: CompiledRules | undefined;
   let redemptions: Promise<Record<string, number> | undefined> | undefined;
   let lastResult: LastResult | undefined;
   let lastCart: AjaxCart | undefined;
@@ -80,18 +79,13 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const eventOf = (type: StorefrontEventType, gift: { campaignId: string; ruleId: string; variantId: string }): StorefrontEvent =>
     storefrontEvent(type, gift, { cartToken: lastCart?.token, collectCartTokens });
 
-  function compiledRules(): CompiledRules {
-    compiled ??= compileRules(compileInput);
-    return compiled;
-  }
-
   /**
    * Per-customer limits: the signed-in customer's counts, fetched once per page and only when a
    * rule has `maxPerCustomer` (they change only when an order completes, which ends the cart).
    * An anonymous shopper has none to fetch: such rules give nothing to them.
    */
-  function customerRedemptions(rules: CompiledRules): Promise<Record<string, number> | undefined> {
-    if (!config.loggedIn || config.customerId === undefined || !rules.rules.some((rule) => rule.options?.maxPerCustomer !== undefined)) return Promise.resolve(undefined);
+  function customerRedemptions(rules: CompiledRules): Promise<Record<string, number> | undefined> | undefined {
+    if (!config.loggedIn || config.customerId === undefined || !rules.rules.some((rule) => rule.options?.maxPerCustomer !== undefined)) return undefined;
     // A failed call is asked again by the next pass; until then the limited rules give nothing.
     redemptions ??= client.getRedemptions().then((counts) => {
       if (counts === undefined) redemptions = undefined;
@@ -117,7 +111,8 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   }
 
   async function runPass(): Promise<void> {
-    const rules = compiledRules();
+    // Compiled on the first pass, then the same object (compileRules memoises by payload object).
+    const rules = compileRules(compileInput);
     const redemptionCounts = await customerRedemptions(rules);
     const outcome = await runCartPass(client, {
       rules,
