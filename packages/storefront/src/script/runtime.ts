@@ -126,8 +126,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
       ...(debug
         ? {
             onPlan: (ctx, results, operations) => {
-              const plan = { payload: compileInput, ctx, visitorId, redemptions: redemptionCounts, results, operations };
-              deps.loadDebug().then((chunk) => chunk.trace(plan), report);
+              deps.loadDebug().then((chunk) => chunk.trace({ payload: compileInput, ctx, visitorId, redemptions: redemptionCounts, results, operations }), report);
             },
           }
         : {}),
