@@ -2,7 +2,7 @@
  * The sizes of the theme script's assets: builds them as the server and `npm run build:embed`
  * do, and prints each one's raw (minified) and gzip size, and the first load's against its
  * goal (CONTRACT part three: what a page loads before any interaction, at most 10,000 bytes of
- * gzip JavaScript; not met yet, see docs/storefront-script.md), exiting 1 above today's ceiling. `-- --top` lists the biggest inputs of each; the
+ * gzip JavaScript, see docs/storefront-script.md), exiting 1 above its ceiling (the goal). `-- --top` lists the biggest inputs of each; the
  * script also fails when zod ends up in a bundle (the storefront must use only the engine's
  * evaluator and planner). Run: `npm run size:storefront`.
  */

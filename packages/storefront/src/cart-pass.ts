@@ -85,8 +85,21 @@ export async function runCartPass(port: CartPort, options: PassOptions): Promise
   return outcome;
 }
 
-/** Sends the requests in order, recording events; false when one failed (the pass stops). */
-async function applyRequests(port: CartPort, requests: CartRequest[], stateKey: string, cart: AjaxCart, options: PassOptions, outcome: PassOutcome): Promise<boolean> {
+/**
+ * Sends the requests in order, recording events (with `cart`'s token when the shop allows it), the
+ * gifts added and the refusals (for `stateKey`); false when one failed (the pass stops). The theme
+ * script's gift choice sends the chosen gift through it too.
+ *
+ * @example await applyRequests(port, [addRequest(variantId, 1, attributes)], cartStateKey(cart), cart, options, outcome)
+ */
+export async function applyRequests(
+  port: Pick<CartPort, 'send'>,
+  requests: CartRequest[],
+  stateKey: string,
+  cart: AjaxCart,
+  options: { refusals: Refusals; collectCartTokens: boolean },
+  outcome: Pick<PassOutcome, 'changed' | 'events' | 'added'>,
+): Promise<boolean> {
   const privacy = { cartToken: cart.token, collectCartTokens: options.collectCartTokens };
   for (const request of requests) {
     const answer = await port.send(request);

@@ -3,14 +3,10 @@
  * ms after the last one (CONTRACT "Storefront"). Timers are passed in so tests can use fake ones.
  */
 
+// Methods, not function properties: the global object's own timers are the default.
 export type Timers = {
-  setTimeout: (callback: () => void, ms: number) => unknown;
-  clearTimeout: (handle: unknown) => void;
-};
-
-const defaultTimers: Timers = {
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as Parameters<typeof clearTimeout>[0]),
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
 };
 
 /**
@@ -19,7 +15,7 @@ const defaultTimers: Timers = {
  *
  * @example const d = createDebouncer(() => pass(), () => 300); d.schedule(); d.schedule(); // one pass, 300 ms after the second
  */
-export function createDebouncer(run: () => void, delayMs: () => number, timers: Timers = defaultTimers) {
+export function createDebouncer(run: () => void, delayMs: () => number, timers: Timers = globalThis) {
   let handle: unknown;
   let pending = false;
   return {

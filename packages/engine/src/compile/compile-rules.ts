@@ -4,6 +4,7 @@ import type { EngineExperiment, RulesPayloadInput, ShopSettings } from '../schem
 import { readGiftConfig, readRuleOptions, readShopSettings } from './read-rule-parts.ts';
 import type { ConditionProgram } from './condition-program.ts';
 import { compileConditionProgram } from './condition-program.ts';
+import { cachedCompile } from './rules-cache.ts';
 
 /** One rule, ready to evaluate: its program compiled, its options and gifts defaulted. */
 export type CompiledRule = {
@@ -37,15 +38,9 @@ export type CompiledRules = {
   experimentOfRule: ReadonlyMap<string, EngineExperiment>;
 };
 
-// Compiled rules are reused for the same payload object, and for a re-fetched payload
-// that carries the same `version` (e.g. its ETag); the version cache keeps a few entries.
-const byObject = new WeakMap<object, CompiledRules>();
-const byVersion = new Map<string, CompiledRules>();
-const VERSION_CACHE_SIZE = 8;
-
 /**
  * Compiles a rules payload once into plain closures and flat condition programs, so that
- * evaluating a cart parses nothing. Cached per payload object and per `version`.
+ * evaluating a cart parses nothing. Cached per payload object and per `version` (rules-cache.ts).
  * Trees are compiled without recursion (any depth). Payload parts are not re-validated
  * beyond defaults: an invalid giftConfig or options makes that rule fail closed.
  *
@@ -54,22 +49,7 @@ const VERSION_CACHE_SIZE = 8;
  * planCart(compiled, ctx, { visitorId });
  */
 export function compileRules(payload: RulesPayloadInput): CompiledRules {
-  const cached = byObject.get(payload);
-  if (cached !== undefined) return cached;
-  const versionKey = payload.version === undefined ? undefined : `${typeof payload.version}:${payload.version}`;
-  const versioned = versionKey === undefined ? undefined : byVersion.get(versionKey);
-  if (versioned !== undefined) {
-    byObject.set(payload, versioned);
-    return versioned;
-  }
-  const compiled = build(payload);
-  byObject.set(payload, compiled);
-  if (versionKey !== undefined) {
-    byVersion.set(versionKey, compiled);
-    const oldest = byVersion.keys().next();
-    if (byVersion.size > VERSION_CACHE_SIZE && oldest.done !== true) byVersion.delete(oldest.value);
-  }
-  return compiled;
+  return cachedCompile(payload, build);
 }
 
 function build(payload: RulesPayloadInput): CompiledRules {

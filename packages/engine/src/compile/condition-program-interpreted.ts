@@ -7,7 +7,8 @@
  * test/condition-program-interpreted.test.ts.
  */
 import type { ConditionNode } from '../schema/condition-node.ts';
-import { evaluateCondition, isNode } from '../evaluate/evaluate-condition.ts';
+import { evaluateCondition } from '../evaluate/evaluate-condition.ts';
+import { treeShape } from './tree-shape.ts';
 import type { ConditionProgram } from './condition-program.ts';
 
 export type { ConditionProgram };
@@ -16,18 +17,15 @@ export type { ConditionProgram };
  * @example compileConditionProgram(rule.conditionTree).run(prepared).matched
  */
 export function compileConditionProgram(tree: unknown): ConditionProgram {
-  // The program's size and depth: its nodes in the same walk (an empty or malformed combinator is one node).
-  let size = 0;
-  let depth = 0;
-  const pending: Array<[unknown, number]> = [[tree, 0]];
-  for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
-    const [node, level] = item;
-    size++;
-    depth = Math.max(depth, level);
-    if (!isNode(node)) continue;
-    if ((node.type === 'AND' || node.type === 'OR') && Array.isArray(node.children)) for (const child of node.children as unknown[]) pending.push([child, level + 1]);
-    else if (node.type === 'NOT' && isNode(node.child)) pending.push([node.child, level + 1]);
-  }
-  // A prepared context is used as it is: the options only serve a raw one.
-  return { size, depth, run: (ctx) => evaluateCondition(tree as ConditionNode, ctx, { baseCurrency: '' }) };
+  return {
+    // Measured when read: only a trace's node budget reads them (tree-shape.ts).
+    get size() {
+      return treeShape(tree).size;
+    },
+    get depth() {
+      return treeShape(tree).depth;
+    },
+    // A prepared context is used as it is: the options only serve a raw one.
+    run: (ctx) => evaluateCondition(tree as ConditionNode, ctx, { baseCurrency: '' }),
+  };
 }

@@ -1,9 +1,7 @@
 import type { LeafOf } from '../schema/leaf-node.ts';
-import type { LeafOutcome } from './outcomes.ts';
 import * as OUTCOME from './outcome-table.ts';
 import type { LeafPredicate } from './leaf-predicate.ts';
-
-const always = (outcome: LeafOutcome): LeafPredicate => () => outcome;
+import { always } from './leaf-predicate.ts';
 
 // Trimmed, case-folded, non-empty entries of a list (or a comma-separated string, which
 // SPEC accepts for customer.tag_in).

@@ -18,7 +18,7 @@ export const MALFORMED_NODE = 'malformed_node';
  * @example const prepared = asPrepared(ctx, { baseCurrency: 'USD' });
  */
 export function asPrepared(ctx: EvaluationContext | PreparedContext, options: EvaluationOptions): PreparedContext {
-  return 'kind' in ctx && ctx.kind === 'prepared-context' ? ctx : prepareContext(ctx as EvaluationContext, options);
+  return (ctx as PreparedContext).kind === 'prepared-context' ? (ctx as PreparedContext) : prepareContext(ctx as EvaluationContext, options);
 }
 
 /**

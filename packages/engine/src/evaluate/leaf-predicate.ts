@@ -8,6 +8,13 @@ import type { PreparedContext } from './prepare-context.ts';
 export type LeafPredicate = (ctx: PreparedContext) => LeafOutcome;
 
 /**
+ * A leaf that answers the same outcome for every cart (a rule value it cannot use).
+ *
+ * @example always(OUTCOME.invalidValue)(prepared) // OUTCOME.invalidValue
+ */
+export const always = (outcome: LeafOutcome): LeafPredicate => () => outcome;
+
+/**
  * A non-negative finite number: SPEC's valid threshold or minimum.
  *
  * @example isValidThreshold(-1) // false

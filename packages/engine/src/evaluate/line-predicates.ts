@@ -7,10 +7,9 @@ import type { PreparedContext, PreparedLine } from './prepare-context.ts';
 import { preparedLines } from './prepare-context.ts';
 import { collectionHasProductIn, collectionName } from './collection-map.ts';
 import type { LeafPredicate } from './leaf-predicate.ts';
-import { isValidThreshold } from './leaf-predicate.ts';
+import { always, isValidThreshold } from './leaf-predicate.ts';
 import { compileLineFilter, isOutcome } from './line-filter.ts';
 
-const always = (outcome: LeafOutcome): LeafPredicate => () => outcome;
 
 function compilePresence(
   value: unknown,

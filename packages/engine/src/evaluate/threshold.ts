@@ -8,7 +8,7 @@ import type { LeafOf } from '../schema/leaf-node.ts';
 import { ownEntries } from './leaf-predicate.ts';
 import { normaliseCurrency } from './prepare-context.ts';
 
-type ThresholdLeaf = LeafOf<'cart.subtotal_gte' | 'cart.subtotal_lte' | 'cart.total_gte'>;
+export type ThresholdLeaf = LeafOf<'cart.subtotal_gte' | 'cart.subtotal_lte' | 'cart.total_gte'>;
 
 /** Where a threshold is resolved: the cart currency, the base currency (both upper-case) and the market handle (lower-case). */
 export type ThresholdPlace = { currency: string; baseCurrency: string; marketHandle: string | undefined };

@@ -9,7 +9,7 @@ import type { CustomerLimit, RedemptionCounts } from './customer-limit.ts';
 import { LIMIT_REASON, customerLimit, isKnownCustomer } from './customer-limit.ts';
 import type { StackEntry } from './stack-rules.ts';
 import { stackRules } from './stack-rules.ts';
-import { ruleTrace, truncatedTrace } from './rule-trace.ts';
+import { ruleTracer } from './rule-trace.ts';
 
 /** One rule's answer for one cart (CONTRACT, `/evaluate` results). */
 export type RuleResult = {
@@ -87,7 +87,7 @@ export function evaluateRules(
   const visitorId = options.visitorId ?? ctx.visitorId;
   const assigned = new Map<string, string | undefined>();
   const results: RuleResult[] = [];
-  let traceBudget = options.trace === true ? (options.traceNodeLimit ?? Infinity) : 0;
+  const tracer = ruleTracer(options, compiled.baseCurrency);
   const counts = isKnownCustomer(ctx.customer) ? options.redemptions : undefined;
   for (const rule of compiled.rules) {
     const skip = skipReason(compiled, rule, now, visitorId, assigned);
@@ -107,15 +107,7 @@ export function evaluateRules(
       }
     }
     if (result.matched && rule.per !== undefined) result.repeat = giftSets(rule.per, prepared);
-    if (options.trace === true) {
-      // A full trace has one node per program node (the program is the tree, flattened).
-      if (rule.program.size <= traceBudget) {
-        traceBudget -= rule.program.size;
-        result.trace = ruleTrace(rule, prepared, compiled.baseCurrency);
-      } else {
-        result.trace = truncatedTrace(rule, matched, reasons);
-      }
-    }
+    if (tracer !== undefined) result.trace = tracer(rule, prepared, matched, reasons);
     results.push(result);
   }
   applyStacking(compiled, results);

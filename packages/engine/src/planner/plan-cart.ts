@@ -44,7 +44,7 @@ export function planCart(
   ctx: EvaluationContext,
   options: PlanOptions = {},
 ): CartPlan {
-  const compiled = 'kind' in rules && rules.kind === 'compiled-rules' ? rules : compileRules(rules as RulesPayloadInput);
+  const compiled = (rules as CompiledRules).kind === 'compiled-rules' ? (rules as CompiledRules) : compileRules(rules as RulesPayloadInput);
   const results = evaluateRules(compiled, ctx, options);
   const available = options.availability ?? (() => true);
   // A rule gives when it matched and, if repeatable, earned at least one set.

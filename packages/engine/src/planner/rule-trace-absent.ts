@@ -1,14 +1,20 @@
 /**
- * rule-trace.ts for the storefront's first load (packages/storefront/scripts/build-script.ts): the
- * script never asks the planner for traces (`trace` stays off), so the trace builder is left out;
- * the `?svc_debug=1` console is its own chunk, built with the real module. Asking for a trace in
- * such a build is a programming error, and says so.
+ * rule-trace.ts and compile/tree-shape.ts for the storefront's first load
+ * (packages/storefront/scripts/build-script.ts): the script never asks the planner for traces
+ * (`trace` stays off), so the trace builder, its node budget and the tree measure the budget
+ * reads are left out; the `?svc_debug=1` console is its own chunk, built with the real modules.
+ * Asking for a trace in such a build is a programming error, and says so.
  */
-import type { ConditionTrace } from '../evaluate/trace-condition.ts';
+import type { RuleEvaluationOptions } from './evaluate-rules.ts';
+import type { RuleTracer } from './rule-trace.ts';
 
-function absent(): ConditionTrace {
-  throw new Error('this build has no condition traces: the debug chunk builds them');
+const absent = (): never => {
+  throw new Error('no condition traces in this build');
+};
+
+export function ruleTracer(options: RuleEvaluationOptions): RuleTracer | undefined {
+  return options.trace === true ? absent() : undefined;
 }
 
-export const ruleTrace = absent;
-export const truncatedTrace = absent;
+/** Only a trace's node budget measures a tree (a program's size). */
+export const treeShape: (tree: unknown) => { size: number; depth: number } = absent;

@@ -16,12 +16,15 @@ const JSON_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/
 
 /** `visitorId`: the first-party cookie's id, sent with each event batch (experiment results count visitors by it). */
 export function createCartClient(originalFetch: typeof fetch, proxy: string, visitorId?: string) {
+  /** A GET of JSON with the same-origin cookies; an answer other than 2xx throws `GET <url> answered <status>`. */
+  async function getJson(url: string, cache?: RequestCache): Promise<unknown> {
+    const response = await originalFetch(url, { credentials: 'same-origin', headers: { Accept: 'application/json' }, cache });
+    if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
+    return response.json();
+  }
+
   return {
-    async getCart(): Promise<AjaxCart> {
-      const response = await originalFetch('/cart.js', { credentials: 'same-origin', headers: { Accept: 'application/json' }, cache: 'no-store' });
-      if (!response.ok) throw new Error(`GET /cart.js answered ${response.status}`);
-      return (await response.json()) as AjaxCart;
-    },
+    getCart: () => getJson('/cart.js', 'no-store') as Promise<AjaxCart>,
 
     /** One cart call, retried on 429/409 with backoff (at most 3 retries); 422 is a refusal. */
     async send(request: CartRequest): Promise<CartCallOutcome> {
@@ -40,11 +43,7 @@ export function createCartClient(originalFetch: typeof fetch, proxy: string, vis
       }
     },
 
-    async getRules(): Promise<unknown> {
-      const response = await originalFetch(`${proxy}/rules`, { credentials: 'same-origin', headers: { Accept: 'application/json' } });
-      if (!response.ok) throw new Error(`GET ${proxy}/rules answered ${response.status}`);
-      return response.json();
-    },
+    getRules: () => getJson(`${proxy}/rules`),
 
     /**
      * The signed-in customer's redemption counts by rule id (the proxy signs who they are);
@@ -54,11 +53,8 @@ export function createCartClient(originalFetch: typeof fetch, proxy: string, vis
      */
     async getRedemptions(): Promise<Record<string, number> | undefined> {
       try {
-        const response = await originalFetch(`${proxy}/redemptions`, { credentials: 'same-origin', headers: { Accept: 'application/json' }, cache: 'no-store' });
-        if (!response.ok) return undefined;
-        const body = (await response.json()) as { redemptions?: Array<{ ruleId: string; count: number }> };
-        if (!Array.isArray(body.redemptions)) return undefined;
-        return Object.fromEntries(body.redemptions.map((item) => [item.ruleId, item.count]));
+        const body = (await getJson(`${proxy}/redemptions`, 'no-store')) as { redemptions?: Array<{ ruleId: string; count: number }> };
+        return Array.isArray(body.redemptions) ? Object.fromEntries(body.redemptions.map((item) => [item.ruleId, item.count])) : undefined;
       } catch {
         return undefined;
       }

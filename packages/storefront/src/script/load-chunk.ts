@@ -13,17 +13,19 @@ export function chunkLoader<K extends keyof Chunks>(src: string, global: K): () 
   let loading: Promise<NonNullable<Chunks[K]>> | undefined;
   return () =>
     (loading ??= new Promise((resolve, reject) => {
+      // One message for both failures: the script did not load, or it registered nothing.
+      const failed = () => reject(new Error(`${src} did not register ${global}`));
       const tag = document.createElement('script');
       tag.src = src;
       tag.onload = () => {
         const chunk = window[global];
         if (chunk) resolve(chunk as NonNullable<Chunks[K]>);
-        else reject(new Error(`${src} registered no ${global}`));
+        else failed();
       };
       tag.onerror = () => {
         loading = undefined;
         tag.remove();
-        reject(new Error(`${src} failed to load`));
+        failed();
       };
       document.head.append(tag);
     }));

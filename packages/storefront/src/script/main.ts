@@ -37,7 +37,7 @@ declare const __SVC_CHUNK_FILES__: { widgets: string; progress: string; debug: s
 function start(): void {
   if (window.svcGifts !== undefined) return; // included twice: the first copy runs
   const script = document.currentScript as HTMLScriptElement | null;
-  const config = readScriptConfig({ ...(script?.dataset ?? {}) }, location.search);
+  const config = readScriptConfig(script?.dataset ?? {}, location.search);
   const { visitorId, cookie } = visitorIdentity(document.cookie, (n) => crypto.getRandomValues(new Uint8Array(n)), location.protocol === 'https:');
   document.cookie = cookie;
 
@@ -50,8 +50,9 @@ function start(): void {
   });
   const client = createCartClient(originalFetch, config.proxy, visitorId);
   // The embed names each chunk's asset URL (Liquid's asset_url); else it sits beside gifts.js.
-  const chunkSrc = (name: keyof typeof __SVC_CHUNK_FILES__) => config[`${name}Src`] ?? new URL(__SVC_CHUNK_FILES__[name], script?.src || location.href).href;
-  const loadWidgets = chunkLoader(chunkSrc('widgets'), 'svcGiftsWidgets');
+  const chunk = <K extends Parameters<typeof chunkLoader>[1]>(name: keyof typeof __SVC_CHUNK_FILES__, global: K) =>
+    chunkLoader(config[`${name}Src`] ?? new URL(__SVC_CHUNK_FILES__[name], script?.src || location.href).href, global);
+  const loadWidgets = chunk('widgets', 'svcGiftsWidgets');
 
   const ready = (async () => {
     const payload = (await client.getRules()) as StorefrontPayload;
@@ -62,8 +63,8 @@ function start(): void {
       payload,
       visitorId,
       loadWidgets,
-      loadProgress: chunkLoader(chunkSrc('progress'), 'svcGiftsProgress'),
-      loadDebug: chunkLoader(chunkSrc('debug'), 'svcGiftsDebug'),
+      loadProgress: chunk('progress', 'svcGiftsProgress'),
+      loadDebug: chunk('debug', 'svcGiftsDebug'),
       report,
     });
     // Scale shops get `customCode` with empty fields by default: only written code is fetched for.
@@ -80,7 +81,7 @@ function start(): void {
       await ready;
       await runtime?.pass().catch(report);
     },
-    choose: async (ruleId, variantId) => (runtime === undefined ? false : runtime.choose(ruleId, variantId)),
+    choose: async (ruleId, variantId) => runtime?.choose(ruleId, variantId) ?? false,
     get lastResult() {
       return runtime?.lastResult;
     },

@@ -12,7 +12,8 @@ import { cartStateKey, merchandiseSubtotal } from '../ajax-cart.ts';
 import { addRequest } from '../cart-actions.ts';
 import type { AddRequest } from '../cart-actions.ts';
 import type { StepRule } from '../progress.ts';
-import { runCartPass } from '../cart-pass.ts';
+import { applyRequests, runCartPass } from '../cart-pass.ts';
+import type { PassOutcome } from '../cart-pass.ts';
 import { storefrontEvent } from '../events.ts';
 import type { StorefrontEvent, StorefrontEventType } from '../events.ts';
 import { createRefusals } from '../retry.ts';
@@ -63,7 +64,6 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const debug = config.debugRequested && payload.debugAllowed === true;
   // The server always sends baseCurrency; without it, thresholds count only in data-currency.
   const compileInput = { ...payload, baseCurrency: payload.baseCurrency ?? config.currency ?? '' } as RulesPayloadInput;
-  let compiled: CompiledRules | undefined;
   let redemptions: Promise<Record<string, number> | undefined> | undefined;
   let lastResult: LastResult | undefined;
   let lastCart: AjaxCart | undefined;
@@ -79,18 +79,13 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const eventOf = (type: StorefrontEventType, gift: { campaignId: string; ruleId: string; variantId: string }): StorefrontEvent =>
     storefrontEvent(type, gift, { cartToken: lastCart?.token, collectCartTokens });
 
-  function compiledRules(): CompiledRules {
-    compiled ??= compileRules(compileInput);
-    return compiled;
-  }
-
   /**
    * Per-customer limits: the signed-in customer's counts, fetched once per page and only when a
    * rule has `maxPerCustomer` (they change only when an order completes, which ends the cart).
    * An anonymous shopper has none to fetch: such rules give nothing to them.
    */
-  function customerRedemptions(rules: CompiledRules): Promise<Record<string, number> | undefined> {
-    if (!config.loggedIn || config.customerId === undefined || !rules.rules.some((rule) => rule.options?.maxPerCustomer !== undefined)) return Promise.resolve(undefined);
+  function customerRedemptions(rules: CompiledRules): Promise<Record<string, number> | undefined> | undefined {
+    if (!config.loggedIn || config.customerId === undefined || !rules.rules.some((rule) => rule.options?.maxPerCustomer !== undefined)) return undefined;
     // A failed call is asked again by the next pass; until then the limited rules give nothing.
     redemptions ??= client.getRedemptions().then((counts) => {
       if (counts === undefined) redemptions = undefined;
@@ -109,8 +104,15 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     deps.loadWidgets().then((chunk) => chunk.toast(settings, title, { ruleId: request.gift.ruleId, variantId: String(line?.id) }), report);
   }
 
+  /** Reports the events of a pass or a choice, and toasts each gift it added. */
+  function announce(outcome: Pick<PassOutcome, 'events' | 'added'>): void {
+    client.sendEvents(outcome.events);
+    for (const { request, body } of outcome.added) if (request.kind === 'add') toast(body, request);
+  }
+
   async function runPass(): Promise<void> {
-    const rules = compiledRules();
+    // Compiled on the first pass, then the same object (compileRules memoises by payload object).
+    const rules = compileRules(compileInput);
     const redemptionCounts = await customerRedemptions(rules);
     const outcome = await runCartPass(client, {
       rules,
@@ -124,14 +126,12 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
       ...(debug
         ? {
             onPlan: (ctx, results, operations) => {
-              const plan = { payload: compileInput, ctx, visitorId, redemptions: redemptionCounts, results, operations };
-              deps.loadDebug().then((chunk) => chunk.trace(plan), report);
+              deps.loadDebug().then((chunk) => chunk.trace({ payload: compileInput, ctx, visitorId, redemptions: redemptionCounts, results, operations }), report);
             },
           }
         : {}),
     });
-    client.sendEvents(outcome.events);
-    for (const { request, body } of outcome.added) if (request.kind === 'add') toast(body, request);
+    announce(outcome);
     const changed = outcome.changed || changedSincePass;
     changedSincePass = false;
     const cart = outcome.cart;
@@ -145,7 +145,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   const choiceHost: ChoiceHost = {
     widgets,
     giftTitles: payload.giftTitles ?? {},
-    choose: (ruleId, variantId) => choose(ruleId, variantId),
+    choose,
     shown: (operation) => {
       const first = operation.options[0];
       if (first !== undefined) client.sendEvents([eventOf('choice_shown', { ...operation, variantId: first.variantId })]);
@@ -183,20 +183,15 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   async function choose(ruleId: string, variantId: string): Promise<boolean> {
     const operation = pendingChooses.find((candidate) => candidate.ruleId === ruleId);
     const option = operation?.options.find((candidate) => candidate.variantId === variantId);
-    if (operation === undefined || option === undefined) return false;
+    if (operation === undefined || option === undefined || lastCart === undefined) return false;
     const request = addRequest(option.variantId, option.quantity, operation.attributes);
-    const events = [eventOf('choice_selected', request.gift)];
-    const outcome = await client.send(request);
-    if (outcome.kind === 'ok') {
-      changedSincePass = true;
-      events.push(eventOf('gift_added', request.gift));
-      toast(outcome.body, request);
-    } else if (outcome.kind === 'refused' && lastCart !== undefined) {
-      refusals.refuse(cartStateKey(lastCart), option.variantId);
-    }
-    client.sendEvents(events);
+    // The cart call as a pass makes it (events, refusal memory), after the choice's own event.
+    const outcome: Pick<PassOutcome, 'changed' | 'events' | 'added'> = { changed: false, events: [eventOf('choice_selected', request.gift)], added: [] };
+    await applyRequests(client, [request], cartStateKey(lastCart), lastCart, { refusals, collectCartTokens }, outcome);
+    changedSincePass ||= outcome.changed;
+    announce(outcome);
     await pass();
-    return outcome.kind === 'ok';
+    return outcome.changed;
   }
 
   async function pass(): Promise<void> {

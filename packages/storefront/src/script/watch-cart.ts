@@ -8,8 +8,8 @@ import { isCartMutationUrl } from '../debounce.ts';
 
 export type CartChangeKind = 'add' | 'other';
 
-const urlOf = (input: RequestInfo | URL): string =>
-  typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+// A Request (or a polyfill's) by its `url`; a string or a URL as its text.
+const urlOf = (input: RequestInfo | URL): string => (input as { url?: string }).url ?? String(input);
 const kindOf = (url: string): CartChangeKind => (/\/cart\/add/.test(url) ? 'add' : 'other');
 
 export function watchCartChanges(win: Window & typeof globalThis, onChange: (kind: CartChangeKind) => void): typeof fetch {

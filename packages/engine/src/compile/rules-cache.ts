@@ -1,0 +1,29 @@
+/**
+ * compileRules' memo (compile-rules.ts): compiled rules are reused for the same payload object
+ * (rules-cache-object.ts), and for a re-fetched payload that carries the same `version` (e.g. its
+ * ETag); the version cache keeps a few entries.
+ */
+import type { CompiledRules } from './compile-rules.ts';
+import type { RulesPayloadInput } from '../schema/rules-payload.ts';
+import { cachedCompile as cachedByObject } from './rules-cache-object.ts';
+
+const byVersion = new Map<string, CompiledRules>();
+const VERSION_CACHE_SIZE = 8;
+
+/**
+ * @example cachedCompile({ ...payload }, build) === cachedCompile({ ...payload }, build) // true when payload.version is set
+ */
+export function cachedCompile(payload: RulesPayloadInput, compile: (payload: RulesPayloadInput) => CompiledRules): CompiledRules {
+  return cachedByObject(payload, () => {
+    const versionKey = payload.version === undefined ? undefined : `${typeof payload.version}:${payload.version}`;
+    const versioned = versionKey === undefined ? undefined : byVersion.get(versionKey);
+    if (versioned !== undefined) return versioned;
+    const compiled = compile(payload);
+    if (versionKey !== undefined) {
+      byVersion.set(versionKey, compiled);
+      const oldest = byVersion.keys().next();
+      if (byVersion.size > VERSION_CACHE_SIZE && oldest.done !== true) byVersion.delete(oldest.value);
+    }
+    return compiled;
+  });
+}
