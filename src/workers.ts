@@ -9,8 +9,7 @@ import { createOutboxDispatcher } from './outbox/dispatcher.ts';
 import { createOutboxRetentionWorker } from './outbox/retention.ts';
 import { createShopDiscountPort } from './platform/shop-discount-port.ts';
 import { createDeliveryRetentionWorker } from './platform-webhooks/deliveries.ts';
-
-export type Worker = { name: string; start(): void; stop(): Promise<void> };
+import type { Worker } from './periodic-worker.ts';
 
 /** Every worker of the service; features add theirs to this list. */
 export function createWorkers(ctx: AppContext): Worker[] {

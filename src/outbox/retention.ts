@@ -13,7 +13,7 @@ import type { AppContext } from '../context.ts';
 import type { Queryable } from '../db/database.ts';
 import { outbox } from '../db/schema.ts';
 import { createPeriodicWorker } from '../periodic-worker.ts';
-import type { Worker } from '../workers.ts';
+import type { Worker } from '../periodic-worker.ts';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
