@@ -5,10 +5,9 @@
 import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Bindings, ChildLoggerOptions } from 'pino';
-import { createAdminShopResolver, assertAdmin } from './admin/admin-auth.ts';
+import { assertAdmin } from './admin/admin-auth.ts';
 import { adminOnlyRoutes } from './admin-routes.ts';
 import type { AppContext } from './context.ts';
-import { createApiKeyResolver } from './http/api-key-auth.ts';
 import { createBodyBudget } from './http/body-budget.ts';
 import { registerDrain } from './http/drain.ts';
 import { MAX_PATH_PARAM_CHARS, handleError, notFound, unavailable } from './http/errors.ts';
@@ -99,7 +98,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   mountRoutes(app, shopRoutes, {
     shopPrefix: '/api/v1',
     trigger: 'api',
-    resolveShop: createApiKeyResolver({ verifier: ctx.apiKeys, limiter: ctx.limiter, rateLimitScale: ctx.config.rateLimitScale }),
+    resolveShop: ctx.resolvers.apiKey,
   });
 
   // One budget for both signed routes: what an unsigned flood can make the instance hold.
@@ -126,7 +125,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         mountRoutes(admin, [...adminRoutes, ...shopRoutes], {
           shopPrefix: '/shops/:shopId',
           trigger: 'admin',
-          resolveShop: createAdminShopResolver({ db: ctx.db }),
+          resolveShop: ctx.resolvers.admin,
         });
         registerAdminOpenApiRoute(admin, shopRoutes, adminRoutes);
       },

@@ -213,11 +213,13 @@ export class ConfigError extends Error {
 
 /**
  * Parses the environment into a Config, or throws a ConfigError naming every bad variable.
+ * The process's own environment by default: this is the one module of src/ that reads
+ * `process.env` (docs/architecture.md; the launcher's bundle switches aside).
  *
  * @example
  *   const config = loadConfig({ PORT: '8080' }); // config.port === 8080
  */
-export function loadConfig(env: Record<string, string | undefined>): Config {
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // An empty variable means "unset", as in most shells' `VAR= cmd`.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
   const parsed = envSchema.safeParse(present);

@@ -7,7 +7,6 @@ import type { AppContext } from './context.ts';
 import { createEventRetentionWorker } from './events/retention.ts';
 import { createOutboxDispatcher } from './outbox/dispatcher.ts';
 import { createOutboxRetentionWorker } from './outbox/retention.ts';
-import { createShopDiscountPort } from './platform/shop-discount-port.ts';
 import { createDeliveryRetentionWorker } from './platform-webhooks/deliveries.ts';
 import type { Worker } from './periodic-worker.ts';
 
@@ -20,13 +19,7 @@ export function createWorkers(ctx: AppContext): Worker[] {
     createOutboxDispatcher({
       db: ctx.db,
       logger: ctx.logger,
-      discountPort: createShopDiscountPort({
-        db: ctx.db,
-        logger: ctx.logger,
-        secret: ctx.config.platformAppSecret,
-        functionId: ctx.config.platformDiscountFunctionId,
-        adminApiUrl: ctx.config.platformAdminApiUrl,
-      }),
+      discountPort: ctx.discountPort,
       catalogImport: { secret: ctx.config.platformAppSecret, adminApiUrl: ctx.config.platformAdminApiUrl },
       orderRepair: { secret: ctx.config.platformAppSecret, adminApiUrl: ctx.config.platformAdminApiUrl },
       pollMs: ctx.config.outboxPollMs,
