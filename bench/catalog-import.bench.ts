@@ -19,6 +19,7 @@ import { createAppContext } from '../src/context.ts';
 import { catalogImports, products, variants } from '../src/db/schema.ts';
 import { signSessionToken } from '../src/merchant-admin/session-token.ts';
 import { createOutboxDispatcher } from '../src/outbox/dispatcher.ts';
+import { createPlatformJobs } from '../src/platform-jobs.ts';
 import { createShopDiscountPort } from '../src/platform/shop-discount-port.ts';
 
 const env = z
@@ -72,7 +73,7 @@ try {
   const installedMs = performance.now() - started;
   const shopId = (res.json() as { shop: { id: string } }).shop.id;
   const port = createShopDiscountPort({ db: ctx.db, logger: ctx.logger, secret: SECRET, functionId: 'bench-function', adminApiUrl: platform.url });
-  const dispatcher = createOutboxDispatcher({ db: ctx.db, logger: ctx.logger, discountPort: port, catalogImport: { secret: SECRET, adminApiUrl: platform.url }, pollMs: 20 });
+  const dispatcher = createOutboxDispatcher({ db: ctx.db, logger: ctx.logger, jobs: createPlatformJobs({ db: ctx.db, logger: ctx.logger, discountPort: port, catalogImport: { secret: SECRET, adminApiUrl: platform.url } }), pollMs: 20 });
   const before = platform.requests.length;
   while ((await dispatcher.runOnce()).claimed > 0);
   const totalMs = performance.now() - started;

@@ -9,9 +9,11 @@ import { createOutboxDispatcher } from './outbox/dispatcher.ts';
 import { createOutboxRetentionWorker } from './outbox/retention.ts';
 import { createDeliveryRetentionWorker } from './platform-webhooks/deliveries.ts';
 import type { Worker } from './periodic-worker.ts';
+import { createPlatformJobs } from './platform-jobs.ts';
 
 /** Every worker of the service; features add theirs to this list. */
 export function createWorkers(ctx: AppContext): Worker[] {
+  const platform = { secret: ctx.config.platformAppSecret, adminApiUrl: ctx.config.platformAdminApiUrl };
   return [
     createEventRetentionWorker(ctx),
     createOutboxRetentionWorker(ctx),
@@ -19,9 +21,7 @@ export function createWorkers(ctx: AppContext): Worker[] {
     createOutboxDispatcher({
       db: ctx.db,
       logger: ctx.logger,
-      discountPort: ctx.discountPort,
-      catalogImport: { secret: ctx.config.platformAppSecret, adminApiUrl: ctx.config.platformAdminApiUrl },
-      orderRepair: { secret: ctx.config.platformAppSecret, adminApiUrl: ctx.config.platformAdminApiUrl },
+      jobs: createPlatformJobs({ db: ctx.db, logger: ctx.logger, discountPort: ctx.discountPort, catalogImport: platform, orderRepair: platform }),
       pollMs: ctx.config.outboxPollMs,
       concurrency: ctx.config.outboxConcurrency,
       perEndpoint: ctx.config.outboxEndpointConcurrency,

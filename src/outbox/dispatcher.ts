@@ -1,8 +1,9 @@
 /**
  * The outbox dispatcher: a background worker that claims due rows (see claim.ts), performs
- * each attempt — a signed webhook POST, or a discount sync or a customer's redemption counts
- * through the platform port — and
- * records the outcome. Any number of instances may run against one database.
+ * each attempt — a signed webhook POST, or a platform job (a discount sync, a customer's
+ * redemption counts, a catalog import page, an order repair) by the handler the wiring root
+ * gives it (platform-jobs.ts) — and records the outcome. Any number of instances may run
+ * against one database.
  *
  * Attempts run continuously, not in batches: a slot freed by a fast receiver is refilled at
  * once, while a slow or dead receiver only ever holds its own endpoint's slots. Webhooks and
@@ -10,11 +11,6 @@
  */
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
-import { runCatalogImport } from '../install/catalog-import.ts';
-import type { CatalogImportOptions } from '../install/catalog-import.ts';
-import type { DiscountPort } from '../platform/discount-port.ts';
-import { runOrderRepair } from '../repairs/job.ts';
-import type { OrderRepairOptions } from '../repairs/job.ts';
 import { deliverWebhook, WEBHOOK_TIMEOUT_MS } from '../webhooks/deliver.ts';
 import { EMPTY_ALLOW_LIST } from '../webhooks/destination-policy.ts';
 import type { DestinationAllowList } from '../webhooks/destination-policy.ts';
@@ -23,20 +19,20 @@ import type { FetchLike } from '../webhooks/guarded-fetch.ts';
 import type { Worker } from '../periodic-worker.ts';
 import type { AttemptOutcome } from './attempt-outcome.ts';
 import { claimDueWork, endpointKey } from './claim.ts';
-import type { ClaimedWork, ClaimLane } from './claim.ts';
-import { runDiscountSync } from './discount-sync-job.ts';
-import { runRedemptionsSync } from './redemptions-sync-job.ts';
+import type { ClaimedWork, ClaimLane, PlatformJobKind } from './claim.ts';
 import { recordOutcome } from './record-outcome.ts';
 import type { RecordedState } from './record-outcome.ts';
+
+/** One attempt of a platform job: its shop, its payload, the attempt's number (1 first). */
+export type PlatformJob = (shopId: string, payload: Record<string, unknown>, attempt: number) => Promise<AttemptOutcome>;
+
+/** A handler for every platform job kind, which the features own (platform-jobs.ts builds the table). */
+export type PlatformJobs = Readonly<Record<PlatformJobKind, PlatformJob>>;
 
 export type DispatcherOptions = {
   db: Database;
   logger: Logger;
-  discountPort: DiscountPort;
-  /** How `catalog_import` jobs reach the platform (src/install/catalog-import.ts); without it they fail and are retried. */
-  catalogImport?: Omit<CatalogImportOptions, 'db'>;
-  /** How `order_repair` jobs reach the platform (src/repairs/job.ts); without it they fail and are retried. */
-  orderRepair?: Omit<OrderRepairOptions, 'db'>;
+  jobs: PlatformJobs;
   /** Idle wait between polls (config.outboxPollMs). */
   pollMs: number;
   /** Rows one runOnce() claims. */
@@ -76,7 +72,7 @@ export const DEFAULT_LEASE_MS = 60_000;
  * Builds a dispatcher; `start()` keeps its slots filled until `stop()`, which lets the attempts in hand finish.
  *
  * @example
- *   const dispatcher = createOutboxDispatcher({ db: ctx.db, logger: ctx.logger, discountPort: ctx.discountPort, pollMs: 1000 });
+ *   const dispatcher = createOutboxDispatcher({ db: ctx.db, logger: ctx.logger, jobs: createPlatformJobs(ctx), pollMs: 1000 });
  *   dispatcher.start(); // … await dispatcher.stop();
  */
 export function createOutboxDispatcher(options: DispatcherOptions): OutboxDispatcher {
@@ -104,18 +100,7 @@ export function createOutboxDispatcher(options: DispatcherOptions): OutboxDispat
   const log = options.logger.child({ worker: 'outbox' });
 
   async function perform(work: ClaimedWork): Promise<AttemptOutcome> {
-    if (work.kind === 'catalog_import') {
-      if (options.catalogImport === undefined) return { ok: false, statusCode: null, error: 'This dispatcher has no platform access for catalog imports', durationMs: 0 };
-      return runCatalogImport({ ...options.catalogImport, db: options.db }, work.row.shopId, work.row.payload);
-    }
-    if (work.kind === 'order_repair') {
-      if (options.orderRepair === undefined) return { ok: false, statusCode: null, error: 'This dispatcher has no platform access for order repairs', durationMs: 0 };
-      return runOrderRepair({ logger: log, ...options.orderRepair, db: options.db }, work.row.shopId, work.row.payload, work.attempt);
-    }
-    if (work.kind !== 'webhook') {
-      const run = work.kind === 'discount_sync' ? runDiscountSync : runRedemptionsSync;
-      return run(options.db, options.discountPort, work.row.shopId, work.row.payload);
-    }
+    if (work.kind !== 'webhook') return options.jobs[work.kind](work.row.shopId, work.row.payload, work.attempt);
     return deliverWebhook(
       fetchFn,
       { url: work.endpoint.url, secret: work.endpoint.secret, messageId: work.row.messageId ?? work.row.id, payload: work.row.payload },

@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { giftBudgetUsage, orderGiveBacks, outbox, platformWebhookDeliveries } from '../../src/db/schema.ts';
 import { createOutboxDispatcher } from '../../src/outbox/dispatcher.ts';
+import { createPlatformJobs } from '../../src/platform-jobs.ts';
 import { createRecordingDiscountPort } from '../../src/platform/discount-port.ts';
 import { SECRET, deliver, domainOf, ordersPaidText } from '../platform-webhooks/fixtures.ts';
 import { payloadOf } from '../rules/helpers.ts';
@@ -71,7 +72,7 @@ describe('refunds/create', () => {
     const targetDomain = await domainOf(t, target.id);
     const { campaignId, capped } = await budgetedCampaign(t, target, 2);
     const port = createRecordingDiscountPort(t.ctx.db);
-    const dispatcher = createOutboxDispatcher({ db: t.ctx.db, logger: t.ctx.logger, discountPort: port, pollMs: 20 });
+    const dispatcher = createOutboxDispatcher({ db: t.ctx.db, logger: t.ctx.logger, jobs: createPlatformJobs({ db: t.ctx.db, logger: t.ctx.logger, discountPort: port }), pollMs: 20 });
     const drain = async () => {
       for (let round = 0; round < 20 && (await dispatcher.runOnce()).claimed > 0; round += 1);
     };

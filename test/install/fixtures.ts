@@ -1,6 +1,7 @@
 /** The install tests' app, stand-in platform, session tokens and dispatcher (docs/install.md). */
 import { createHmac } from 'node:crypto';
 import { createOutboxDispatcher } from '../../src/outbox/dispatcher.ts';
+import { createPlatformJobs } from '../../src/platform-jobs.ts';
 import type { CatalogImportOptions } from '../../src/install/catalog-import.ts';
 import { signSessionToken } from '../../src/merchant-admin/session-token.ts';
 import { createShopDiscountPort } from '../../src/platform/shop-discount-port.ts';
@@ -42,8 +43,7 @@ export function dispatcher(world: InstallWorld, importOptions: Partial<CatalogIm
   return createOutboxDispatcher({
     db: t.ctx.db,
     logger: t.ctx.logger,
-    discountPort: port,
-    catalogImport: { secret: config.platformAppSecret, adminApiUrl: config.platformAdminApiUrl, now, ...importOptions },
+    jobs: createPlatformJobs({ db: t.ctx.db, logger: t.ctx.logger, discountPort: port, catalogImport: { secret: config.platformAppSecret, adminApiUrl: config.platformAdminApiUrl, now, ...importOptions } }),
     pollMs: 20,
     now,
   });

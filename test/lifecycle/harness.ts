@@ -5,6 +5,7 @@
 import { and, eq } from 'drizzle-orm';
 import { discountSyncs, outbox, shops } from '../../src/db/schema.ts';
 import { createOutboxDispatcher } from '../../src/outbox/dispatcher.ts';
+import { createPlatformJobs } from '../../src/platform-jobs.ts';
 import type { OutboxDispatcher } from '../../src/outbox/dispatcher.ts';
 import { createRecordingDiscountPort } from '../../src/platform/discount-port.ts';
 import { campaign } from '../campaigns/fixtures.ts';
@@ -49,7 +50,7 @@ export async function createHarness(): Promise<Harness> {
   const dispatcher = createOutboxDispatcher({
     db: t.ctx.db,
     logger: t.ctx.logger,
-    discountPort: createRecordingDiscountPort(t.ctx.db),
+    jobs: createPlatformJobs({ db: t.ctx.db, logger: t.ctx.logger, discountPort: createRecordingDiscountPort(t.ctx.db) }),
     pollMs: 1000,
     allowList: t.config.webhookAllowList,
   });

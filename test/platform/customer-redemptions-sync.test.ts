@@ -13,6 +13,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outbox } from '../../src/db/schema.ts';
 import { createOutboxDispatcher } from '../../src/outbox/dispatcher.ts';
+import { createPlatformJobs } from '../../src/platform-jobs.ts';
 import { createShopDiscountPort } from '../../src/platform/shop-discount-port.ts';
 import { liveCampaign, rule, variant } from '../evaluate/helpers.ts';
 import { order, postOrder } from '../orders/fixtures.ts';
@@ -56,7 +57,7 @@ afterAll(async () => {
 function dispatcher() {
   const { config } = t.ctx;
   const port = createShopDiscountPort({ db: t.ctx.db, logger: t.ctx.logger, secret: config.platformAppSecret, functionId: config.platformDiscountFunctionId, adminApiUrl: config.platformAdminApiUrl });
-  return createOutboxDispatcher({ db: t.ctx.db, logger: t.ctx.logger, discountPort: port, pollMs: 20 });
+  return createOutboxDispatcher({ db: t.ctx.db, logger: t.ctx.logger, jobs: createPlatformJobs({ db: t.ctx.db, logger: t.ctx.logger, discountPort: port }), pollMs: 20 });
 }
 
 const redeem = async (s: TestShop, customerId: string, ...names: string[]) => {
