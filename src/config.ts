@@ -9,6 +9,7 @@ import { mergePlanCaps, planCapsOverrideSchema } from './shops/plans.ts';
 import type { PlanCaps } from './shops/plans.ts';
 import { EMPTY_ALLOW_LIST, parseAllowList } from './webhooks/destination-policy.ts';
 import type { DestinationAllowList } from './webhooks/destination-policy.ts';
+import type { RedisClusterNode } from './redis/connection.ts';
 
 const jsonText = z.string().transform((text, ctx) => {
   try {
@@ -23,8 +24,6 @@ const port = z.coerce.number().int().min(0).max(65535);
 
 /** One `host:port` seed of REDIS_CLUSTER_NODES (an IPv6 host in brackets: `[::1]:7000`). */
 const CLUSTER_NODE = /^(?:\[([0-9A-Fa-f:.]+)\]|([^\s:[\]]+)):([0-9]{1,5})$/;
-
-export type RedisClusterNode = { host: string; port: number };
 
 const clusterNodes = z.string().transform((text, ctx) => {
   const nodes: RedisClusterNode[] = [];
