@@ -94,6 +94,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   registerLandingPage(app);
   const shopRoutes = publicShopRoutes(ctx);
+  const adminRoutes = adminOnlyRoutes(ctx);
   registerOpenApiRoutes(app, shopRoutes);
   mountRoutes(app, shopRoutes, {
     shopPrefix: '/api/v1',
@@ -112,7 +113,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   registerStorefrontScriptRoutes(app);
 
   // CONTRACT "Merchant admin": the third mount of the route table, for the shop of a session.
-  await registerMerchantAdmin(app, ctx);
+  await registerMerchantAdmin(app, ctx, { publicRoutes: shopRoutes, adminRoutes });
 
   // CONTRACT: without ADMIN_TOKEN the admin API answers 404 and only the CLI administers.
   const adminToken = ctx.config.adminToken;
@@ -120,7 +121,6 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     await app.register(
       async (admin) => {
         admin.addHook('onRequest', async (request) => assertAdmin(request, adminToken));
-        const adminRoutes = adminOnlyRoutes(ctx);
         // One mount for both tables: every per-shop route finds its shop the same way.
         mountRoutes(admin, [...adminRoutes, ...shopRoutes], {
           shopPrefix: '/shops/:shopId',

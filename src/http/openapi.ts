@@ -271,7 +271,7 @@ export function buildAdminOpenApiDocument(publicRoutes: readonly ShopRoute[], ad
  * generated from it.
  *
  * @example
- *   const doc = buildAppOpenApiDocument(merchantRoutes(ctx));
+ *   const doc = buildAppOpenApiDocument(merchantRoutes(ctx, tables));
  */
 export function buildAppOpenApiDocument(routes: readonly MountableRoute[]): JsonSchema {
   return documentOf({

@@ -8,6 +8,7 @@ import type { AppContext } from '../context.ts';
 import { registerDocumentRoute } from '../http/openapi-routes.ts';
 import { mountRoutes } from '../http/shop-routes.ts';
 import { merchantRoutes, sessionCookie } from './routes.ts';
+import type { RouteTables } from './routes.ts';
 import { consumeLoginLink, createSession, peekLoginLink, SESSION_ABSOLUTE_MS } from './sessions.ts';
 import { frameAncestors } from './embedding.ts';
 import { escapeHtml, plainPage } from './plain-page.ts';
@@ -47,10 +48,10 @@ function problem(reply: FastifyReply, status: number, title: string, detail: str
 /**
  * Registers the merchant admin on `app`; call before the 405 filler.
  *
- * @example await registerMerchantAdmin(app, ctx);
+ * @example await registerMerchantAdmin(app, ctx, { publicRoutes: publicShopRoutes(ctx), adminRoutes: adminOnlyRoutes(ctx) });
  */
-export async function registerMerchantAdmin(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const routes = merchantRoutes(ctx);
+export async function registerMerchantAdmin(app: FastifyInstance, ctx: AppContext, tables: RouteTables): Promise<void> {
+  const routes = merchantRoutes(ctx, tables);
   const secure = ctx.config.publicUrl.startsWith('https:');
   const { platformAppKey: appKey, platformAppSecret: appSecret } = ctx.config;
   // A session token of a shop not installed yet installs it (docs/install.md).
