@@ -11,7 +11,6 @@ import { COMPLIANCE_TOPICS } from '../compliance/topics.ts';
 import { GIVE_BACK_TOPICS } from '../give-backs/topics.ts';
 import { applySubscriptionUpdate } from '../billing/subscriptions.ts';
 import { APP_SUBSCRIPTIONS_UPDATE, appSubscriptionUpdateSchema } from '../billing/webhook.ts';
-import type { AppContext } from '../context.ts';
 import { parseOr400 } from '../http/errors.ts';
 import { recordOrderIn } from '../orders/intake.ts';
 import { acceptedOrder, afterIntake } from '../orders/receive.ts';

@@ -3,7 +3,7 @@
  * re-export (`export * as x from` too), type-only ones included, since a type-only circle still
  * ties two files into one unit to read and to move, and every literal `import()` and
  * `import('…').T` type. Only relative specifiers are followed: the packages are imported by
- * name and never import the server back.
+ * name and never import the server back. test/unit/import-graph.test.ts holds the rules.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -11,6 +11,12 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/** One import of a file: the repo-relative path it names, and whether it brings types only. */
+export type ImportEdge = { target: string; typeOnly: boolean };
+
+/** What one source file imports, and whether it reads `process.env`. */
+export type SourceFacts = { imports: ImportEdge[]; readsProcessEnv: boolean };
 
 const sourceFile = /\.tsx?$/;
 const declarationFile = /\.d\.ts$/;
@@ -22,44 +28,70 @@ const filesUnder = (folder: string): string[] =>
     return sourceFile.test(name) && !declarationFile.test(name) ? [path] : [];
   });
 
-/** Repo-relative paths of the files each file imports, for every source file under `folders`. */
-export const importGraph = (folders: readonly string[]): Map<string, string[]> => {
-  const files = folders.flatMap((folder) => filesUnder(join(repoRoot, folder)));
-  const known = new Set(files);
-  const graph = new Map<string, string[]>();
-  for (const file of files) {
-    const targets = specifiersOf(file)
-      .filter((specifier) => specifier.startsWith('.'))
-      .map((specifier) => resolve(dirname(file), specifier))
-      .map((target) => [target, `${target}.ts`, `${target}.tsx`].find((candidate) => known.has(candidate)))
-      .filter((target) => target !== undefined);
-    graph.set(relative(repoRoot, file), [...new Set(targets.map((target) => relative(repoRoot, target)))]);
+/** `import type`, `export type`, or named bindings that are every one `type`. */
+function isTypeOnly(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
+  if (ts.isExportDeclaration(node)) {
+    return node.isTypeOnly || (node.exportClause !== undefined && ts.isNamedExports(node.exportClause) && node.exportClause.elements.every((element) => element.isTypeOnly));
   }
-  return graph;
-};
+  const clause = node.importClause;
+  if (clause === undefined) return false;
+  if (clause.isTypeOnly) return true;
+  const bindings = clause.namedBindings;
+  return clause.name === undefined && bindings !== undefined && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((element) => element.isTypeOnly);
+}
 
-const specifiersOf = (file: string): string[] => {
+function factsOf(file: string): { specifiers: Array<{ specifier: string; typeOnly: boolean }>; readsProcessEnv: boolean } {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false);
-  const specifiers: string[] = [];
-  const literal = (node: ts.Node | undefined) => {
-    if (node !== undefined && ts.isStringLiteralLike(node)) specifiers.push(node.text);
+  const specifiers: Array<{ specifier: string; typeOnly: boolean }> = [];
+  let readsProcessEnv = false;
+  const add = (node: ts.Node | undefined, typeOnly: boolean) => {
+    if (node !== undefined && ts.isStringLiteralLike(node)) specifiers.push({ specifier: node.text, typeOnly });
   };
   const visit = (node: ts.Node) => {
-    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) literal(node.moduleSpecifier);
-    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) literal(node.moduleReference.expression);
-    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) literal(node.arguments[0]);
-    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) literal(node.argument.literal);
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) add(node.moduleSpecifier, isTypeOnly(node));
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) add(node.moduleReference.expression, node.isTypeOnly);
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) add(node.arguments[0], false);
+    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) add(node.argument.literal, true);
+    else if (ts.isPropertyAccessExpression(node) && node.name.text === 'env' && ts.isIdentifier(node.expression) && node.expression.text === 'process') readsProcessEnv = true;
     ts.forEachChild(node, visit);
   };
   visit(source);
-  return specifiers;
-};
+  return { specifiers, readsProcessEnv };
+}
+
+/**
+ * Every source file under `folders` (repo-relative), with the files of those folders it imports.
+ *
+ * @example
+ *   sourceFacts(['src']).get('src/app.ts')?.imports; // [{ target: 'src/context.ts', typeOnly: true }, …]
+ */
+export function sourceFacts(folders: readonly string[]): Map<string, SourceFacts> {
+  const files = folders.flatMap((folder) => filesUnder(join(repoRoot, folder)));
+  const known = new Set(files);
+  const facts = new Map<string, SourceFacts>();
+  for (const file of files) {
+    const { specifiers, readsProcessEnv } = factsOf(file);
+    const imports = new Map<string, boolean>();
+    for (const { specifier, typeOnly } of specifiers) {
+      if (!specifier.startsWith('.')) continue;
+      const base = resolve(dirname(file), specifier);
+      const target = [base, `${base}.ts`, `${base}.tsx`].find((candidate) => known.has(candidate));
+      // A file imported for its values anywhere is not a type-only import of it.
+      if (target !== undefined) imports.set(relative(repoRoot, target), (imports.get(relative(repoRoot, target)) ?? true) && typeOnly);
+    }
+    facts.set(relative(repoRoot, file), { imports: [...imports].map(([target, typeOnly]) => ({ target, typeOnly })), readsProcessEnv });
+  }
+  return facts;
+}
 
 /**
  * The import circles of a graph: its strongly connected components of more than one file
  * (Tarjan's algorithm), each sorted, plus any file that imports itself.
+ *
+ * @example
+ *   importCircles(new Map([['a.ts', ['b.ts']], ['b.ts', ['a.ts']]])); // [['a.ts', 'b.ts']]
  */
-export const importCircles = (graph: ReadonlyMap<string, readonly string[]>): string[][] => {
+export function importCircles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const stack: string[] = [];
@@ -91,4 +123,4 @@ export const importCircles = (graph: ReadonlyMap<string, readonly string[]>): st
   };
   for (const file of graph.keys()) if (!index.has(file)) visit(file);
   return circles;
-};
+}
