@@ -10,6 +10,7 @@ import { createOutboxRetentionWorker } from './outbox/retention.ts';
 import { createDeliveryRetentionWorker } from './platform-webhooks/deliveries.ts';
 import type { Worker } from './periodic-worker.ts';
 import { createPlatformJobs } from './platform-jobs.ts';
+import { createWebhookSender } from './webhooks/sender.ts';
 
 /** Every worker of the service; features add theirs to this list. */
 export function createWorkers(ctx: AppContext): Worker[] {
@@ -22,11 +23,11 @@ export function createWorkers(ctx: AppContext): Worker[] {
       db: ctx.db,
       logger: ctx.logger,
       jobs: createPlatformJobs({ db: ctx.db, logger: ctx.logger, discountPort: ctx.discountPort, catalogImport: platform, orderRepair: platform }),
+      webhooks: createWebhookSender({ allowList: ctx.config.webhookAllowList }),
       pollMs: ctx.config.outboxPollMs,
       concurrency: ctx.config.outboxConcurrency,
       perEndpoint: ctx.config.outboxEndpointConcurrency,
       syncConcurrency: ctx.config.outboxSyncConcurrency,
-      allowList: ctx.config.webhookAllowList,
     }),
   ];
 }

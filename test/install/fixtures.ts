@@ -9,6 +9,7 @@ import type { PlatformStandin } from '../../dev/platform/platform.ts';
 import { STANDIN_APP_KEY, startTestPlatform } from '../support/platform-standin.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp } from '../support/test-app.ts';
+import { createWebhookSender } from '../../src/webhooks/sender.ts';
 
 export const SECRET = 'platform-app-secret-for-install-tests';
 export const FUNCTION_ID = 'fn-gifts-install';
@@ -44,6 +45,7 @@ export function dispatcher(world: InstallWorld, importOptions: Partial<CatalogIm
     db: t.ctx.db,
     logger: t.ctx.logger,
     jobs: createPlatformJobs({ db: t.ctx.db, logger: t.ctx.logger, discountPort: port, catalogImport: { secret: config.platformAppSecret, adminApiUrl: config.platformAdminApiUrl, now, ...importOptions } }),
+    webhooks: createWebhookSender(),
     pollMs: 20,
     now,
   });

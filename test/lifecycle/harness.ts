@@ -13,6 +13,7 @@ import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 import { LOOPBACK_RECEIVERS, startReceiver } from '../webhooks/receiver.ts';
 import type { Receiver } from '../webhooks/receiver.ts';
+import { createWebhookSender } from '../../src/webhooks/sender.ts';
 
 export const variantGid = (n: number) => `gid://shopify/ProductVariant/${n}`;
 export const productGid = (n: number) => `gid://shopify/Product/${n}`;
@@ -51,8 +52,8 @@ export async function createHarness(): Promise<Harness> {
     db: t.ctx.db,
     logger: t.ctx.logger,
     jobs: createPlatformJobs({ db: t.ctx.db, logger: t.ctx.logger, discountPort: createRecordingDiscountPort(t.ctx.db) }),
+    webhooks: createWebhookSender({ allowList: t.config.webhookAllowList }),
     pollMs: 1000,
-    allowList: t.config.webhookAllowList,
   });
   const seen = new Map<string, number>();
   return {

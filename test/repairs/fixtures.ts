@@ -14,6 +14,7 @@ import { deliver, domainOf, ordersPaidText, SECRET } from '../platform-webhooks/
 import { grantToken, startTestPlatform } from '../support/platform-standin.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
+import { createWebhookSender } from '../../src/webhooks/sender.ts';
 
 export { SECRET };
 let tokens = 0;
@@ -121,6 +122,7 @@ export async function runJobs(t: TestApp): Promise<void> {
     db: t.ctx.db,
     logger: t.ctx.logger,
     jobs: createPlatformJobs({ db: t.ctx.db, logger: t.ctx.logger, discountPort: port, orderRepair: { secret: config.platformAppSecret, adminApiUrl: config.platformAdminApiUrl } }),
+    webhooks: createWebhookSender(),
     pollMs: 20,
   });
   for (let round = 0; round < 20; round += 1) if ((await dispatcher.runOnce()).claimed === 0) return;

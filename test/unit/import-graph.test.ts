@@ -25,11 +25,6 @@ const KNOWN_UPWARD = new Map([
   ['src/http/shop-routes.ts -> src/shops/store.ts', 'type'],
   // The trace is a recursive component of the documents, like the engine's ConditionNode.
   ['src/http/openapi.ts -> src/evaluate/schemas.ts', 'value'],
-  // The webhook lane is the outbox's own: signing, the destination policy, 410 disabling an endpoint.
-  ['src/outbox/dispatcher.ts -> src/webhooks/deliver.ts', 'value'],
-  ['src/outbox/dispatcher.ts -> src/webhooks/destination-policy.ts', 'value'],
-  ['src/outbox/dispatcher.ts -> src/webhooks/guarded-fetch.ts', 'value'],
-  ['src/outbox/record-outcome.ts -> src/webhooks/store.ts', 'value'],
 ]);
 
 /** Who may read `process.env`: config.ts, and the launcher's bundle switches, read before config.ts (and zod) may load. */
