@@ -7,8 +7,8 @@
 import { conditionNodeSchema } from '@gcrs/engine';
 import { buildConditionNodeJsonSchema } from '@gcrs/engine/json-schema';
 import { z } from 'zod';
-import { buildConditionTraceJsonSchema, conditionTraceSchema } from '../evaluate/schemas.ts';
 import { RATE_LIMIT_POLICIES } from '../rate-limit/policies.ts';
+import { buildConditionTraceJsonSchema, conditionTraceSchema } from './condition-trace-schema.ts';
 import { errorBodySchema, HEADER_COMPONENTS, headerRef, RESPONSE_COMPONENTS, TAGS } from './openapi-components.ts';
 import type { JsonSchema } from './openapi-components.ts';
 import type { MountableRoute, ShopRoute } from './shop-routes.ts';

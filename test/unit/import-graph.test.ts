@@ -23,8 +23,6 @@ const HANDED_DOWN = new Set(['src/context.ts', 'src/config.ts']);
 const KNOWN_UPWARD = new Map([
   // The route machinery hands every handler its tenant; the record's type belongs to shops/.
   ['src/http/shop-routes.ts -> src/shops/store.ts', 'type'],
-  // The trace is a recursive component of the documents, like the engine's ConditionNode.
-  ['src/http/openapi.ts -> src/evaluate/schemas.ts', 'value'],
 ]);
 
 /** Who may read `process.env`: config.ts, and the launcher's bundle switches, read before config.ts (and zod) may load. */
