@@ -19,7 +19,9 @@ import { createAppContext } from '../src/context.ts';
 import { catalogImports, products, variants } from '../src/db/schema.ts';
 import { signSessionToken } from '../src/merchant-admin/session-token.ts';
 import { createOutboxDispatcher } from '../src/outbox/dispatcher.ts';
+import { createPlatformJobs } from '../src/platform-jobs.ts';
 import { createShopDiscountPort } from '../src/platform/shop-discount-port.ts';
+import { createWebhookSender } from '../src/webhooks/sender.ts';
 
 const env = z
   .object({ BENCH_PRODUCTS: z.coerce.number().int().min(1).default(10_000), BENCH_VARIANTS: z.coerce.number().int().min(1).max(250).default(2), DATABASE_URL: z.string().optional() })
@@ -72,7 +74,7 @@ try {
   const installedMs = performance.now() - started;
   const shopId = (res.json() as { shop: { id: string } }).shop.id;
   const port = createShopDiscountPort({ db: ctx.db, logger: ctx.logger, secret: SECRET, functionId: 'bench-function', adminApiUrl: platform.url });
-  const dispatcher = createOutboxDispatcher({ db: ctx.db, logger: ctx.logger, discountPort: port, catalogImport: { secret: SECRET, adminApiUrl: platform.url }, pollMs: 20 });
+  const dispatcher = createOutboxDispatcher({ db: ctx.db, logger: ctx.logger, jobs: createPlatformJobs({ db: ctx.db, logger: ctx.logger, discountPort: port, catalogImport: { secret: SECRET, adminApiUrl: platform.url } }), webhooks: createWebhookSender(), pollMs: 20 });
   const before = platform.requests.length;
   while ((await dispatcher.runOnce()).claimed > 0);
   const totalMs = performance.now() - started;

@@ -11,7 +11,7 @@ import '@shopify/shopify-api/adapters/node';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { ApiVersion, LogSeverity, shopifyApi } from '@shopify/shopify-api';
-import { hmacMatches, hmacSha256 } from '../src/platform/signatures.ts';
+import { hmacMatches, hmacSha256 } from '../src/http/hmac.ts';
 
 const SECRET = 'bench-platform-app-secret';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);

@@ -5,10 +5,9 @@
 import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Bindings, ChildLoggerOptions } from 'pino';
-import { createAdminShopResolver, assertAdmin } from './admin/admin-auth.ts';
+import { assertAdmin } from './admin/admin-auth.ts';
 import { adminOnlyRoutes } from './admin-routes.ts';
 import type { AppContext } from './context.ts';
-import { createApiKeyResolver } from './http/api-key-auth.ts';
 import { createBodyBudget } from './http/body-budget.ts';
 import { registerDrain } from './http/drain.ts';
 import { MAX_PATH_PARAM_CHARS, handleError, notFound, unavailable } from './http/errors.ts';
@@ -95,11 +94,12 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   registerLandingPage(app);
   const shopRoutes = publicShopRoutes(ctx);
+  const adminRoutes = adminOnlyRoutes(ctx);
   registerOpenApiRoutes(app, shopRoutes);
   mountRoutes(app, shopRoutes, {
     shopPrefix: '/api/v1',
     trigger: 'api',
-    resolveShop: createApiKeyResolver({ verifier: ctx.apiKeys, limiter: ctx.limiter, rateLimitScale: ctx.config.rateLimitScale }),
+    resolveShop: ctx.resolvers.apiKey,
   });
 
   // One budget for both signed routes: what an unsigned flood can make the instance hold.
@@ -113,7 +113,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   registerStorefrontScriptRoutes(app);
 
   // CONTRACT "Merchant admin": the third mount of the route table, for the shop of a session.
-  await registerMerchantAdmin(app, ctx);
+  await registerMerchantAdmin(app, ctx, { publicRoutes: shopRoutes, adminRoutes });
 
   // CONTRACT: without ADMIN_TOKEN the admin API answers 404 and only the CLI administers.
   const adminToken = ctx.config.adminToken;
@@ -121,12 +121,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     await app.register(
       async (admin) => {
         admin.addHook('onRequest', async (request) => assertAdmin(request, adminToken));
-        const adminRoutes = adminOnlyRoutes(ctx);
         // One mount for both tables: every per-shop route finds its shop the same way.
         mountRoutes(admin, [...adminRoutes, ...shopRoutes], {
           shopPrefix: '/shops/:shopId',
           trigger: 'admin',
-          resolveShop: createAdminShopResolver({ db: ctx.db }),
+          resolveShop: ctx.resolvers.admin,
         });
         registerAdminOpenApiRoute(admin, shopRoutes, adminRoutes);
       },

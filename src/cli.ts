@@ -21,7 +21,8 @@ import { redisTargetOf } from './redis/connection.ts';
 export type CliIo = {
   stdout(text: string): void;
   stderr(text: string): void;
-  env: Record<string, string | undefined>;
+  /** The environment to configure from; the process's by default (config.ts reads it). */
+  env?: Record<string, string | undefined>;
   /** Opens the configured database; tests hand in theirs. The real one by default. */
   openDatabase?: (config: Config) => Promise<DatabaseHandle>;
   /** HTTP to a running server (`shop:login-link` while it holds the data directory); global fetch by default. */
@@ -145,7 +146,7 @@ async function execute(line: Extract<CommandLine, { kind: 'command' }>, io: CliI
  * code: 0 done, 1 the command failed, 2 the command line is wrong. Never throws.
  *
  * @example
- *   const code = await runCli(['shop:list', '--json'], { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t), env: process.env });
+ *   const code = await runCli(['shop:list', '--json'], { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) });
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const json = argv.includes('--json');
@@ -192,6 +193,5 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
   process.exitCode = await runCli(process.argv.slice(2), {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
-    env: process.env,
   });
 }

@@ -9,6 +9,7 @@ import { mergePlanCaps, planCapsOverrideSchema } from './shops/plans.ts';
 import type { PlanCaps } from './shops/plans.ts';
 import { EMPTY_ALLOW_LIST, parseAllowList } from './webhooks/destination-policy.ts';
 import type { DestinationAllowList } from './webhooks/destination-policy.ts';
+import type { RedisClusterNode } from './redis/connection.ts';
 
 const jsonText = z.string().transform((text, ctx) => {
   try {
@@ -23,8 +24,6 @@ const port = z.coerce.number().int().min(0).max(65535);
 
 /** One `host:port` seed of REDIS_CLUSTER_NODES (an IPv6 host in brackets: `[::1]:7000`). */
 const CLUSTER_NODE = /^(?:\[([0-9A-Fa-f:.]+)\]|([^\s:[\]]+)):([0-9]{1,5})$/;
-
-export type RedisClusterNode = { host: string; port: number };
 
 const clusterNodes = z.string().transform((text, ctx) => {
   const nodes: RedisClusterNode[] = [];
@@ -213,11 +212,13 @@ export class ConfigError extends Error {
 
 /**
  * Parses the environment into a Config, or throws a ConfigError naming every bad variable.
+ * The process's own environment by default: this is the one module of src/ that reads
+ * `process.env` (docs/architecture.md; the launcher's bundle switches aside).
  *
  * @example
  *   const config = loadConfig({ PORT: '8080' }); // config.port === 8080
  */
-export function loadConfig(env: Record<string, string | undefined>): Config {
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // An empty variable means "unset", as in most shells' `VAR= cmd`.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
   const parsed = envSchema.safeParse(present);

@@ -4,6 +4,8 @@
  */
 import pino from 'pino';
 import type { DestinationStream, LogFn, Logger, LoggerOptions } from 'pino';
+import { createAdminShopResolver } from './admin/admin-auth.ts';
+import { createApiKeyResolver } from './api-keys/api-key-auth.ts';
 import { createInvalidationBus } from './cache/create-bus.ts';
 import { createApiKeyVerifier } from './api-keys/key-cache.ts';
 import type { ApiKeyVerifier } from './api-keys/key-cache.ts';
@@ -14,6 +16,12 @@ import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import type { Database, DatabaseHandle } from './db/database.ts';
 import type { StartedPglite } from './db/pglite-start.ts';
+import type { ShopResolver, ShopScopedRoute } from './http/shop-routes.ts';
+import { createInstaller } from './install/installer.ts';
+import type { Installer } from './install/installer.ts';
+import { createAppSessionResolver } from './merchant-admin/auth.ts';
+import type { DiscountPort } from './platform/discount-port.ts';
+import { createShopDiscountPort } from './platform/shop-discount-port.ts';
 import { createFailoverRateLimiter } from './rate-limit/failover.ts';
 import type { RateLimiter } from './rate-limit/limiter.ts';
 import { createMemoryRateLimiter } from './rate-limit/memory.ts';
@@ -26,6 +34,23 @@ import type { RulesCache } from './rules/rules-cache.ts';
 import type { Compressor } from './rules/representations.ts';
 import { createStorefrontAuth } from './storefront/auth-cache.ts';
 import type { StorefrontAuth } from './storefront/auth-cache.ts';
+import { createStorefrontSeen } from './onboarding/storefront-seen.ts';
+import { createAppProxyResolver } from './storefront/proxy-auth.ts';
+import { createStorefrontTokenResolver } from './storefront/token-auth.ts';
+
+/** How each mount of the route table finds its shop (http/shop-routes.ts `resolveShop`). */
+export type ShopResolvers = {
+  /** `/api/v1`: a Bearer API key, the plan, the key's rate limit (api-keys/api-key-auth.ts). */
+  apiKey: ShopResolver;
+  /** `/admin/v1/shops/:shopId`: the shop of the path (admin/admin-auth.ts). */
+  admin: ShopResolver<ShopScopedRoute>;
+  /** `/app/api/v1`: the merchant admin's session (merchant-admin/auth.ts). */
+  appSession: ShopResolver<ShopScopedRoute>;
+  /** `/proxy`: the app proxy's signature; absent without PLATFORM_APP_SECRET (storefront/proxy-auth.ts). */
+  appProxy: ShopResolver<ShopScopedRoute> | undefined;
+  /** `/storefront/v1`: a publishable token (storefront/token-auth.ts). */
+  storefrontToken: ShopResolver<ShopScopedRoute>;
+};
 
 export type AppContext = {
   config: Config;
@@ -47,6 +72,11 @@ export type AppContext = {
   rulesCache: RulesCache;
   /** The clock schedule windows are judged by (the rules cache's too); tests inject one. */
   now: () => Date;
+  /** The automatic discount on the platform, or its recording per shop without a connection (the outbox's discount syncs). */
+  discountPort: DiscountPort;
+  /** Installs a shop on its first session token or embedded load; absent without the app's key and secret (docs/install.md). */
+  installer: Installer | undefined;
+  resolvers: ShopResolvers;
   /** Releases everything in reverse order of creation. */
   close(): Promise<void>;
 };
@@ -108,7 +138,7 @@ export function createLogger(
  * Builds the services for `config`. Tests pass their own database handle.
  *
  * @example
- *   const ctx = await createAppContext(loadConfig(process.env));
+ *   const ctx = await createAppContext(loadConfig());
  */
 export async function createAppContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
   const logger = overrides.logger ?? createLogger(config);
@@ -138,6 +168,26 @@ export async function createAppContext(config: Config, overrides: ContextOverrid
       : createLocalShopVersions();
   const apiKeys = createApiKeyVerifier({ db: database.db, versions: shopVersions });
   const storefrontAuth = createStorefrontAuth({ db: database.db, bus: invalidation });
+  const discountPort = createShopDiscountPort({
+    db: database.db,
+    logger,
+    secret: config.platformAppSecret,
+    functionId: config.platformDiscountFunctionId,
+    adminApiUrl: config.platformAdminApiUrl,
+  });
+  const { platformAppKey: appKey, platformAppSecret: appSecret } = config;
+  const installer =
+    appKey === undefined || appSecret === undefined
+      ? undefined
+      : createInstaller({ db: database.db, logger, appKey, appSecret, adminApiUrl: config.platformAdminApiUrl, functionId: config.platformDiscountFunctionId, now });
+  const limits = { limiter, rateLimitScale: config.rateLimitScale };
+  const resolvers: ShopResolvers = {
+    apiKey: createApiKeyResolver({ verifier: apiKeys, ...limits }),
+    admin: createAdminShopResolver({ db: database.db }),
+    appSession: createAppSessionResolver({ db: database.db, ...limits, appKey, appSecret, publicUrl: config.publicUrl, now, ...(installer ? { installer } : {}) }),
+    appProxy: appSecret === undefined ? undefined : createAppProxyResolver({ ...limits, auth: storefrontAuth, secret: appSecret, now, seen: createStorefrontSeen(database.db, now) }),
+    storefrontToken: createStorefrontTokenResolver({ ...limits, auth: storefrontAuth }),
+  };
   return {
     config,
     logger,
@@ -151,6 +201,9 @@ export async function createAppContext(config: Config, overrides: ContextOverrid
     apiKeys,
     storefrontAuth,
     now,
+    discountPort,
+    installer,
+    resolvers,
     async close() {
       rulesCache.close();
       apiKeys.close();

@@ -5,7 +5,9 @@
  * turn true and returns between its batches.
  */
 import type { Logger } from 'pino';
-import type { Worker } from './workers.ts';
+
+/** Background work of an instance: started once, stopped at SIGTERM once the work in hand is done (workers.ts lists them). */
+export type Worker = { name: string; start(): void; stop(): Promise<void> };
 
 export type PeriodicWorkerOptions = {
   name: string;

@@ -25,7 +25,7 @@ export type Prebuilt = { storefrontScript?: string | undefined; adminApp?: { js:
 async function main(early: EarlyStart | undefined, prebuilt: Prebuilt): Promise<Logger> {
   let stopping = false;
   if (early?.ok === false) throw early.error;
-  const config = early?.config ?? loadConfig(process.env);
+  const config = early?.config ?? loadConfig();
   // The storefront script builds (esbuild runs in its own process), or is read prebuilt, while the
   // database opens. It is awaited before listening: a broken build fails the start, not a
   // shopper's page.
@@ -99,7 +99,7 @@ function notOpened(config: Config): (error: unknown) => never {
  * `early` is what startup/run.ts started before loading this module (startup/open-early.ts).
  *
  * @example
- *   const logger = await runServer(openEarly(process.env));
+ *   const logger = await runServer(openEarly());
  */
 export function runServer(early?: EarlyStart, prebuilt: Prebuilt = {}): Promise<Logger> {
   return main(early, prebuilt).catch((error: unknown) => {

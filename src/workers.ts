@@ -7,13 +7,14 @@ import type { AppContext } from './context.ts';
 import { createEventRetentionWorker } from './events/retention.ts';
 import { createOutboxDispatcher } from './outbox/dispatcher.ts';
 import { createOutboxRetentionWorker } from './outbox/retention.ts';
-import { createShopDiscountPort } from './platform/shop-discount-port.ts';
 import { createDeliveryRetentionWorker } from './platform-webhooks/deliveries.ts';
-
-export type Worker = { name: string; start(): void; stop(): Promise<void> };
+import type { Worker } from './periodic-worker.ts';
+import { createPlatformJobs } from './platform-jobs.ts';
+import { createWebhookSender } from './webhooks/sender.ts';
 
 /** Every worker of the service; features add theirs to this list. */
 export function createWorkers(ctx: AppContext): Worker[] {
+  const platform = { secret: ctx.config.platformAppSecret, adminApiUrl: ctx.config.platformAdminApiUrl };
   return [
     createEventRetentionWorker(ctx),
     createOutboxRetentionWorker(ctx),
@@ -21,20 +22,12 @@ export function createWorkers(ctx: AppContext): Worker[] {
     createOutboxDispatcher({
       db: ctx.db,
       logger: ctx.logger,
-      discountPort: createShopDiscountPort({
-        db: ctx.db,
-        logger: ctx.logger,
-        secret: ctx.config.platformAppSecret,
-        functionId: ctx.config.platformDiscountFunctionId,
-        adminApiUrl: ctx.config.platformAdminApiUrl,
-      }),
-      catalogImport: { secret: ctx.config.platformAppSecret, adminApiUrl: ctx.config.platformAdminApiUrl },
-      orderRepair: { secret: ctx.config.platformAppSecret, adminApiUrl: ctx.config.platformAdminApiUrl },
+      jobs: createPlatformJobs({ db: ctx.db, logger: ctx.logger, discountPort: ctx.discountPort, catalogImport: platform, orderRepair: platform }),
+      webhooks: createWebhookSender({ allowList: ctx.config.webhookAllowList }),
       pollMs: ctx.config.outboxPollMs,
       concurrency: ctx.config.outboxConcurrency,
       perEndpoint: ctx.config.outboxEndpointConcurrency,
       syncConcurrency: ctx.config.outboxSyncConcurrency,
-      allowList: ctx.config.webhookAllowList,
     }),
   ];
 }

@@ -5,10 +5,12 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outbox } from '../src/db/schema.ts';
 import { createOutboxDispatcher } from '../src/outbox/dispatcher.ts';
+import { createPlatformJobs } from '../src/platform-jobs.ts';
 import { createRecordingDiscountPort } from '../src/platform/discount-port.ts';
 import { shopPayload } from './support/checkout-shop.ts';
 import { createTestApp } from './support/test-app.ts';
 import type { TestApp, TestShop } from './support/test-app.ts';
+import { createWebhookSender } from '../src/webhooks/sender.ts';
 
 let t: TestApp;
 let shop: TestShop;
@@ -98,7 +100,7 @@ describe('rules the checkout cannot check, on enable', () => {
 describe('the discount_sync job', () => {
   it('writes the live rules, and fails without truncating when forced past the limit', async () => {
     const port = createRecordingDiscountPort(t.ctx.db);
-    const dispatcher = createOutboxDispatcher({ db: t.ctx.db, logger: t.ctx.logger, discountPort: port, pollMs: 20 });
+    const dispatcher = createOutboxDispatcher({ db: t.ctx.db, logger: t.ctx.logger, jobs: createPlatformJobs({ db: t.ctx.db, logger: t.ctx.logger, discountPort: port }), webhooks: createWebhookSender(), pollMs: 20 });
     const small = await importDraft(shop, 4, 300);
     expect((await t.api(shop, { method: 'POST', url: `/api/v1/campaigns/${small}/enable?force=1` })).statusCode).toBe(200);
     await dispatcher.runOnce();

@@ -7,7 +7,9 @@ import { eq } from 'drizzle-orm';
 import type { CheckoutFunctionConfig, CheckoutFunctionVariables } from '@gcrs/engine/checkout';
 import type { Queryable } from '../db/database.ts';
 import { checkoutConfigs } from '../db/schema.ts';
-import type { CheckoutConfigWrite } from '../platform/discount-port.ts';
+
+/** The shop's checkout function configuration and input variables, as the metafields hold them. */
+export type CheckoutConfigWrite = { config: CheckoutFunctionConfig; variables: CheckoutFunctionVariables; bytes: number };
 
 /** Where the configuration went: the platform's metafields, or only this table (no connection). */
 export type CheckoutConfigTarget = 'platform' | 'recorded';

@@ -9,7 +9,7 @@ import type { AppContext } from '../context.ts';
 import { dataRequests } from '../db/schema.ts';
 import { parseOr400 } from '../http/errors.ts';
 import { claimDelivery } from '../platform-webhooks/deliveries.ts';
-import type { TopicHandler } from '../platform-webhooks/topics.ts';
+import type { TopicHandler } from '../platform-webhooks/topic-handler.ts';
 import { exportCustomer, redactCustomer } from './customer-data.ts';
 import { customerDataRequestSchema, customerRedactSchema, shopRedactSchema } from './payloads.ts';
 import { redactShop } from './shop-redact.ts';

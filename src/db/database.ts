@@ -5,7 +5,6 @@
  * with its drizzle adapter): docs/operations.md "Start time and memory".
  */
 import { fileURLToPath } from 'node:url';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import type pg from 'pg';
 import * as schema from './schema.ts';
@@ -13,13 +12,11 @@ import { migrationsUpToDate } from './migration-state.ts';
 import type { PGlite } from '@electric-sql/pglite';
 import { startPglite } from './pglite-start.ts';
 import type { StartedPglite } from './pglite-start.ts';
+import type { Database } from './queryable.ts';
 
-export type Schema = typeof schema;
-export type Database = PgDatabase<PgQueryResultHKT, Schema>;
-/** A transaction handle; store functions that must share a transaction take this. */
-export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
-/** Either the database or a transaction in progress. */
-export type Queryable = Database | Tx;
+// The handle's types have a module of their own, which the openers' helpers (migration-state.ts,
+// postgres-pool.ts) import without importing this one back; every other file imports them here.
+export type { Database, Queryable, Schema, Tx } from './queryable.ts';
 
 export type DatabaseHandle = {
   db: Database;

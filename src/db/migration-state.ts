@@ -11,7 +11,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
-import type { Database } from './database.ts';
+import type { Database } from './queryable.ts';
 
 type Applied = { hash: string; created_at: string | number };
 

@@ -16,7 +16,7 @@
  */
 import pg from 'pg';
 import { NodePgSession } from 'drizzle-orm/node-postgres/session';
-import type { Database } from './database.ts';
+import type { Database } from './queryable.ts';
 import { isConnectionLoss } from './connection-loss.ts';
 
 /** How long a query waits for a free connection before it fails (the caller gets a 503). */

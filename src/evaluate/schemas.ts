@@ -4,9 +4,10 @@
  * accepts exactly what the storefront library evaluates.
  */
 import { MAX_PER_CUSTOMER, acceptEvaluationContext, evaluationContextSchema, textSchema } from '@gcrs/engine';
-import type { ConditionTrace, EvaluationContext, KnownCollections } from '@gcrs/engine';
+import type { EvaluationContext, KnownCollections } from '@gcrs/engine';
 import { z } from 'zod';
 import { importCampaignSchema } from '../campaigns/schemas.ts';
+import { conditionTraceSchema } from '../http/condition-trace-schema.ts';
 import { timestampInputSchema } from '../http/timestamp.ts';
 import { MAX_CART_LINES } from './limits.ts';
 
@@ -48,41 +49,6 @@ export const evaluateQuerySchema = z.object({
     .transform((value) => value === 'true')
     .meta({ description: '`false` answers without the `trace` of each result; default `true`' }),
 });
-
-/**
- * JSON Schema of one trace node; `selfRef` is how `children` point back at it (a trace is as
- * deep as its tree): the OpenAPI document names it as a component and passes that component's ref.
- *
- * @example
- *   buildConditionTraceJsonSchema('#/components/schemas/ConditionTrace');
- */
-export function buildConditionTraceJsonSchema(selfRef: string): Record<string, unknown> {
-  return {
-    type: 'object',
-    description: 'One node of the full trace: every child is evaluated, none is skipped.',
-    properties: {
-      type: { type: 'string', description: 'The node type, e.g. `AND` or `cart.subtotal_gte`' },
-      matched: { type: 'boolean' },
-      reasons: { type: 'array', items: { type: 'string' }, description: 'Short codes; not a stability contract' },
-      children: { type: 'array', items: { $ref: selfRef }, description: 'Combinators only: the traces of their children' },
-      truncated: {
-        type: 'boolean',
-        enum: [true],
-        description: 'Only on a rule\'s root, when the response\'s trace node limit left no room for its tree: no `children`, and `reasons` are the rule\'s',
-      },
-    },
-    required: ['type', 'matched', 'reasons'],
-  };
-}
-
-// Self-contained: its `$id` makes the `#` of `children` point at this very schema wherever it is embedded.
-const conditionTraceJsonSchema = { $id: 'urn:gcrs:evaluate:condition-trace', ...buildConditionTraceJsonSchema('#') };
-
-/** A condition trace (documentation only: responses are written by the server, not parsed). */
-export const conditionTraceSchema = z.custom<ConditionTrace>(() => true);
-// Zod's hook for a schema it cannot describe itself (the engine's condition tree uses it too);
-// a copy each time, since `override` callbacks may rewrite the result in place.
-conditionTraceSchema._zod.toJSONSchema = () => structuredClone(conditionTraceJsonSchema);
 
 /** A matched repeatable gift's count (the engine's GiftSets). */
 const repeatSchema = z

@@ -8,7 +8,7 @@ import type { AppContext } from '../context.ts';
 import type { Database } from '../db/database.ts';
 import { shops, storefrontEvents } from '../db/schema.ts';
 import { createPeriodicWorker } from '../periodic-worker.ts';
-import type { Worker } from '../workers.ts';
+import type { Worker } from '../periodic-worker.ts';
 import { bytewise } from '../db/collation.ts';
 
 const DAY_MS = 86_400_000;

@@ -14,7 +14,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { parseOr400 } from '../http/errors.ts';
 import { claimDelivery } from '../platform-webhooks/deliveries.ts';
-import type { Delivery, TopicHandler, TopicOutcome } from '../platform-webhooks/topics.ts';
+import type { Delivery, TopicHandler, TopicOutcome } from '../platform-webhooks/topic-handler.ts';
 import { writeShopUnlocked } from '../shops/unit-of-work.ts';
 import { giveBackIn } from './give-back.ts';
 import { cancelPayloadSchema, refundPayloadSchema } from './payloads.ts';

@@ -7,8 +7,8 @@
 import { conditionNodeSchema } from '@gcrs/engine';
 import { buildConditionNodeJsonSchema } from '@gcrs/engine/json-schema';
 import { z } from 'zod';
-import { buildConditionTraceJsonSchema, conditionTraceSchema } from '../evaluate/schemas.ts';
 import { RATE_LIMIT_POLICIES } from '../rate-limit/policies.ts';
+import { buildConditionTraceJsonSchema, conditionTraceSchema } from './condition-trace-schema.ts';
 import { errorBodySchema, HEADER_COMPONENTS, headerRef, RESPONSE_COMPONENTS, TAGS } from './openapi-components.ts';
 import type { JsonSchema } from './openapi-components.ts';
 import type { MountableRoute, ShopRoute } from './shop-routes.ts';
@@ -272,7 +272,7 @@ export function buildAdminOpenApiDocument(publicRoutes: readonly ShopRoute[], ad
  * generated from it.
  *
  * @example
- *   const doc = buildAppOpenApiDocument(merchantRoutes(ctx));
+ *   const doc = buildAppOpenApiDocument(merchantRoutes(ctx, tables));
  */
 export function buildAppOpenApiDocument(routes: readonly MountableRoute[]): JsonSchema {
   return documentOf({

@@ -12,7 +12,6 @@
  * Invariant: headersTimeout <= requestTimeout (config.ts checks it; Node refuses otherwise).
  */
 import type { ServerOptions } from 'node:http';
-import type { Config } from '../config.ts';
 
 export type ServerTimeouts = {
   requestTimeout: number;
@@ -28,7 +27,7 @@ export type ServerTimeouts = {
  *   Fastify({ ...serverTimeouts(config), bodyLimit: config.bodyLimitBytes });
  */
 export function serverTimeouts(
-  config: Pick<Config, 'requestTimeoutMs' | 'headersTimeoutMs' | 'connectionTimeoutMs' | 'keepAliveTimeoutMs'>,
+  config: { requestTimeoutMs: number; headersTimeoutMs: number; connectionTimeoutMs: number; keepAliveTimeoutMs: number },
 ): ServerTimeouts {
   // Node enforces headers and request timeouts on a sweep; at its default of 30 s a 10 s
   // bound would really be 40 s. A sweep every second (or twice per headers bound, if shorter)

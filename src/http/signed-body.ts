@@ -16,7 +16,7 @@ import { createHmac } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { errorCodes } from 'fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { hmacMatches, hmacSha256 } from '../platform/signatures.ts';
+import { hmacMatches, hmacSha256 } from './hmac.ts';
 import type { BodyBudget } from './body-budget.ts';
 import { unauthorized } from './errors.ts';
 import { contentEncodingError } from './json-body.ts';

@@ -7,11 +7,10 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { registerDocumentRoute } from '../http/openapi-routes.ts';
 import { mountRoutes } from '../http/shop-routes.ts';
-import { createAppSessionResolver } from './auth.ts';
 import { merchantRoutes, sessionCookie } from './routes.ts';
+import type { RouteTables } from './routes.ts';
 import { consumeLoginLink, createSession, peekLoginLink, SESSION_ABSOLUTE_MS } from './sessions.ts';
 import { frameAncestors } from './embedding.ts';
-import { createInstaller } from '../install/installer.ts';
 import { escapeHtml, plainPage } from './plain-page.ts';
 import { registerAppAssets } from './static.ts';
 
@@ -49,32 +48,20 @@ function problem(reply: FastifyReply, status: number, title: string, detail: str
 /**
  * Registers the merchant admin on `app`; call before the 405 filler.
  *
- * @example await registerMerchantAdmin(app, ctx);
+ * @example await registerMerchantAdmin(app, ctx, { publicRoutes: publicShopRoutes(ctx), adminRoutes: adminOnlyRoutes(ctx) });
  */
-export async function registerMerchantAdmin(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const routes = merchantRoutes(ctx);
+export async function registerMerchantAdmin(app: FastifyInstance, ctx: AppContext, tables: RouteTables): Promise<void> {
+  const routes = merchantRoutes(ctx, tables);
   const secure = ctx.config.publicUrl.startsWith('https:');
   const { platformAppKey: appKey, platformAppSecret: appSecret } = ctx.config;
   // A session token of a shop not installed yet installs it (docs/install.md).
-  const installer =
-    appKey === undefined || appSecret === undefined
-      ? undefined
-      : createInstaller({ db: ctx.db, logger: ctx.logger, appKey, appSecret, adminApiUrl: ctx.config.platformAdminApiUrl, functionId: ctx.config.platformDiscountFunctionId, now: ctx.now });
+  const installer = ctx.installer;
 
   mountRoutes(app, routes, {
     shopPrefix: APP_API_PREFIX,
     // The merchant changes the shop through its admin surface: webhooks say `admin` (docs/merchant-admin.md).
     trigger: 'admin',
-    resolveShop: createAppSessionResolver({
-      db: ctx.db,
-      limiter: ctx.limiter,
-      rateLimitScale: ctx.config.rateLimitScale,
-      appKey: ctx.config.platformAppKey,
-      appSecret: ctx.config.platformAppSecret,
-      publicUrl: ctx.config.publicUrl,
-      now: ctx.now,
-      ...(installer ? { installer } : {}),
-    }),
+    resolveShop: ctx.resolvers.appSession,
   });
   registerDocumentRoute(app, `${APP_API_PREFIX}/openapi.json`, (builders) => builders.buildAppOpenApiDocument(routes));
 

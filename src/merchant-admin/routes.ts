@@ -6,12 +6,10 @@
  * handlers are the very objects of the other mounts: nothing here is a copy.
  */
 import { z } from 'zod';
-import { adminOnlyRoutes } from '../admin-routes.ts';
 import type { AppContext } from '../context.ts';
 import { defineAdminRoute } from '../http/shop-routes.ts';
-import type { ShopScopedRoute } from '../http/shop-routes.ts';
+import type { MountableRoute, ShopRoute, ShopScopedRoute } from '../http/shop-routes.ts';
 import { connectionStatus } from '../platform/connections.ts';
-import { publicShopRoutes } from '../routes.ts';
 import { presentShop, shopResponseSchema } from '../shops/shop-schemas.ts';
 import { csrfTokenOf, SESSION_COOKIE, signInOf } from './auth.ts';
 import { revokeSession } from './sessions.ts';
@@ -82,10 +80,13 @@ function sessionRoutes(ctx: AppContext): ShopScopedRoute[] {
   ];
 }
 
+/** The route tables the app's mount is made of; the wiring root (app.ts) builds them once for every mount. */
+export type RouteTables = { publicRoutes: readonly ShopRoute[]; adminRoutes: readonly MountableRoute[] };
+
 /** Every route of the app's mount, in the order its OpenAPI document lists them. */
-export function merchantRoutes(ctx: AppContext): ShopScopedRoute[] {
-  const adminShopRoutes = adminOnlyRoutes(ctx).filter(
+export function merchantRoutes(ctx: AppContext, tables: RouteTables): ShopScopedRoute[] {
+  const adminShopRoutes = tables.adminRoutes.filter(
     (route): route is ShopScopedRoute => route.scope === 'shop' && !OPERATOR_ONLY_OPERATIONS.has(route.operationId),
   );
-  return [...sessionRoutes(ctx), ...publicShopRoutes(ctx), ...adminShopRoutes];
+  return [...sessionRoutes(ctx), ...tables.publicRoutes, ...adminShopRoutes];
 }

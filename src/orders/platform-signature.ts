@@ -2,7 +2,7 @@
  * The platform's webhook signature: base64 of HMAC-SHA256 over the raw request body, keyed
  * with the platform app secret (CONTRACT "Platform orders").
  */
-import { hmacMatches, hmacSha256 } from '../platform/signatures.ts';
+import { hmacMatches, hmacSha256 } from '../http/hmac.ts';
 
 /**
  * The signature the platform sends for `body`.

@@ -1,8 +1,9 @@
 /**
  * The outbox dispatcher: a background worker that claims due rows (see claim.ts), performs
- * each attempt — a signed webhook POST, or a discount sync or a customer's redemption counts
- * through the platform port — and
- * records the outcome. Any number of instances may run against one database.
+ * each attempt — a signed webhook POST by the sender, or a platform job (a discount sync, a
+ * customer's redemption counts, a catalog import page, an order repair) by its handler, both
+ * given by the wiring root (webhooks/sender.ts, platform-jobs.ts) — and records the outcome. Any number of instances may run
+ * against one database.
  *
  * Attempts run continuously, not in batches: a slot freed by a fast receiver is refilled at
  * once, while a slow or dead receiver only ever holds its own endpoint's slots. Webhooks and
@@ -10,33 +11,30 @@
  */
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
-import { runCatalogImport } from '../install/catalog-import.ts';
-import type { CatalogImportOptions } from '../install/catalog-import.ts';
-import type { DiscountPort } from '../platform/discount-port.ts';
-import { runOrderRepair } from '../repairs/job.ts';
-import type { OrderRepairOptions } from '../repairs/job.ts';
-import { deliverWebhook, WEBHOOK_TIMEOUT_MS } from '../webhooks/deliver.ts';
-import type { FetchLike } from '../webhooks/deliver.ts';
-import { EMPTY_ALLOW_LIST } from '../webhooks/destination-policy.ts';
-import type { DestinationAllowList } from '../webhooks/destination-policy.ts';
-import { createGuardedFetch } from '../webhooks/guarded-fetch.ts';
-import type { Worker } from '../workers.ts';
+import type { Worker } from '../periodic-worker.ts';
 import type { AttemptOutcome } from './attempt-outcome.ts';
 import { claimDueWork, endpointKey } from './claim.ts';
-import type { ClaimedWork, ClaimLane } from './claim.ts';
-import { runDiscountSync } from './discount-sync-job.ts';
-import { runRedemptionsSync } from './redemptions-sync-job.ts';
+import type { ClaimedWork, ClaimLane, PlatformJobKind } from './claim.ts';
 import { recordOutcome } from './record-outcome.ts';
 import type { RecordedState } from './record-outcome.ts';
+
+/** One attempt of a platform job: its shop, its payload, the attempt's number (1 first). */
+export type PlatformJob = (shopId: string, payload: Record<string, unknown>, attempt: number) => Promise<AttemptOutcome>;
+
+/** A handler for every platform job kind, which the features own (platform-jobs.ts builds the table). */
+export type PlatformJobs = Readonly<Record<PlatformJobKind, PlatformJob>>;
+
+/** A webhook attempt: where to, signed with which secret, under which message id, what. */
+export type WebhookAttempt = { url: string; secret: string; messageId: string; payload: unknown };
+
+/** Sends webhook attempts, each within `timeoutMs` (webhooks/sender.ts builds it). */
+export type WebhookSender = { timeoutMs: number; send(attempt: WebhookAttempt, attemptAt: Date): Promise<AttemptOutcome> };
 
 export type DispatcherOptions = {
   db: Database;
   logger: Logger;
-  discountPort: DiscountPort;
-  /** How `catalog_import` jobs reach the platform (src/install/catalog-import.ts); without it they fail and are retried. */
-  catalogImport?: Omit<CatalogImportOptions, 'db'>;
-  /** How `order_repair` jobs reach the platform (src/repairs/job.ts); without it they fail and are retried. */
-  orderRepair?: Omit<OrderRepairOptions, 'db'>;
+  jobs: PlatformJobs;
+  webhooks: WebhookSender;
   /** Idle wait between polls (config.outboxPollMs). */
   pollMs: number;
   /** Rows one runOnce() claims. */
@@ -47,13 +45,8 @@ export type DispatcherOptions = {
   perEndpoint?: number;
   /** Discount syncs in flight at once in this instance (config.outboxSyncConcurrency). */
   syncConcurrency?: number;
-  /** How long a claimed row stays invisible to other dispatchers; must exceed the timeout. */
+  /** How long a claimed row stays invisible to other dispatchers; must exceed the sender's timeout. */
   leaseMs?: number;
-  timeoutMs?: number;
-  /** Hosts and CIDRs webhooks may reach although the destination policy refuses them (config.webhookAllowList). */
-  allowList?: DestinationAllowList;
-  /** Injected for tests; otherwise a fetch that connects only where the destination policy allows. */
-  fetch?: FetchLike;
   now?: () => Date;
   random?: () => number;
 };
@@ -69,14 +62,14 @@ export const DEFAULT_BATCH_SIZE = 20;
 export const DEFAULT_CONCURRENCY = 20;
 export const DEFAULT_PER_ENDPOINT = 2;
 export const DEFAULT_SYNC_CONCURRENCY = 4;
-/** Four times the webhook timeout: a claimed attempt is finished long before its lease ends. */
+/** Four times the default webhook timeout (webhooks/deliver.ts): a claimed attempt is finished long before its lease ends. */
 export const DEFAULT_LEASE_MS = 60_000;
 
 /**
  * Builds a dispatcher; `start()` keeps its slots filled until `stop()`, which lets the attempts in hand finish.
  *
  * @example
- *   const dispatcher = createOutboxDispatcher({ db: ctx.db, logger: ctx.logger, discountPort: ctx.discountPort, pollMs: 1000 });
+ *   const dispatcher = createOutboxDispatcher({ db: ctx.db, logger: ctx.logger, jobs: createPlatformJobs(ctx), pollMs: 1000 });
  *   dispatcher.start(); // … await dispatcher.stop();
  */
 export function createOutboxDispatcher(options: DispatcherOptions): OutboxDispatcher {
@@ -94,33 +87,17 @@ export function createOutboxDispatcher(options: DispatcherOptions): OutboxDispat
   /** Webhook attempts in flight per endpoint (endpointKey); an endpoint is absent at zero. */
   const endpointLoad = new Map<string, number>();
   const inHand = new Set<Promise<RecordedState | undefined>>();
-  const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+  const timeoutMs = options.webhooks.timeoutMs;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   if (leaseMs <= timeoutMs) throw new Error('The outbox lease must be longer than the webhook timeout');
-  // The guarded agent's idle connections are unref'd, as the global fetch's are: nothing to close at stop().
-  const fetchFn: FetchLike = options.fetch ?? createGuardedFetch({ allowList: options.allowList ?? EMPTY_ALLOW_LIST }).fetch;
   const now = options.now ?? (() => new Date());
   const random = options.random ?? Math.random;
   const log = options.logger.child({ worker: 'outbox' });
 
   async function perform(work: ClaimedWork): Promise<AttemptOutcome> {
-    if (work.kind === 'catalog_import') {
-      if (options.catalogImport === undefined) return { ok: false, statusCode: null, error: 'This dispatcher has no platform access for catalog imports', durationMs: 0 };
-      return runCatalogImport({ ...options.catalogImport, db: options.db }, work.row.shopId, work.row.payload);
-    }
-    if (work.kind === 'order_repair') {
-      if (options.orderRepair === undefined) return { ok: false, statusCode: null, error: 'This dispatcher has no platform access for order repairs', durationMs: 0 };
-      return runOrderRepair({ logger: log, ...options.orderRepair, db: options.db }, work.row.shopId, work.row.payload, work.attempt);
-    }
-    if (work.kind !== 'webhook') {
-      const run = work.kind === 'discount_sync' ? runDiscountSync : runRedemptionsSync;
-      return run(options.db, options.discountPort, work.row.shopId, work.row.payload);
-    }
-    return deliverWebhook(
-      fetchFn,
-      { url: work.endpoint.url, secret: work.endpoint.secret, messageId: work.row.messageId ?? work.row.id, payload: work.row.payload },
-      { attemptAt: now(), timeoutMs },
-    );
+    if (work.kind !== 'webhook') return options.jobs[work.kind](work.row.shopId, work.row.payload, work.attempt);
+    const { url, secret } = work.endpoint;
+    return options.webhooks.send({ url, secret, messageId: work.row.messageId ?? work.row.id, payload: work.row.payload }, now());
   }
 
   async function runOne(work: ClaimedWork): Promise<RecordedState> {

@@ -7,8 +7,8 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../db/database.ts';
 import { outbox, outboxAttempts, webhookEndpoints } from '../db/schema.ts';
-import { cancelPendingDeliveries } from '../webhooks/store.ts';
 import type { AttemptOutcome } from './attempt-outcome.ts';
+import { cancelPendingDeliveries } from './cancel.ts';
 import type { ClaimedWork } from './claim.ts';
 import { retryDelayMs } from './retry-schedule.ts';
 

@@ -9,11 +9,11 @@
  * on the log's (shop_id, outbox_id) key, served by the log's primary key).
  */
 import { and, asc, lt, sql } from 'drizzle-orm';
-import type { AppContext } from '../context.ts';
+import type { Logger } from 'pino';
 import type { Queryable } from '../db/database.ts';
 import { outbox } from '../db/schema.ts';
 import { createPeriodicWorker } from '../periodic-worker.ts';
-import type { Worker } from '../workers.ts';
+import type { Worker } from '../periodic-worker.ts';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -64,6 +64,9 @@ export async function pruneOutbox(
   return deleted;
 }
 
+/** What the worker needs of the app's context (context.ts hands it in). */
+export type RetentionDeps = { db: Queryable; logger: Logger; now: () => Date; config: { outboxRetentionDays: number } };
+
 /**
  * The worker that prunes the outbox at start and then every `intervalMs` (hourly), keeping
  * `config.outboxRetentionDays` of finished history.
@@ -71,7 +74,7 @@ export async function pruneOutbox(
  * @example
  *   createWorkers(ctx) // includes createOutboxRetentionWorker(ctx)
  */
-export function createOutboxRetentionWorker(ctx: AppContext, options: { intervalMs?: number } = {}): Worker {
+export function createOutboxRetentionWorker(ctx: RetentionDeps, options: { intervalMs?: number } = {}): Worker {
   return createPeriodicWorker({
     name: 'outbox-retention',
     intervalMs: options.intervalMs ?? HOUR_MS,

@@ -14,7 +14,7 @@ import type { AppContext } from '../context.ts';
 import type { Queryable } from '../db/database.ts';
 import { platformWebhookDeliveries } from '../db/schema.ts';
 import { createPeriodicWorker } from '../periodic-worker.ts';
-import type { Worker } from '../workers.ts';
+import type { Worker } from '../periodic-worker.ts';
 
 /** Long past the platform's 48 hours of retries, so a late retry still finds its id. */
 export const DELIVERY_RETENTION_DAYS = 7;

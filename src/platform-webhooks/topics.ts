@@ -11,7 +11,6 @@ import { COMPLIANCE_TOPICS } from '../compliance/topics.ts';
 import { GIVE_BACK_TOPICS } from '../give-backs/topics.ts';
 import { applySubscriptionUpdate } from '../billing/subscriptions.ts';
 import { APP_SUBSCRIPTIONS_UPDATE, appSubscriptionUpdateSchema } from '../billing/webhook.ts';
-import type { AppContext } from '../context.ts';
 import { parseOr400 } from '../http/errors.ts';
 import { recordOrderIn } from '../orders/intake.ts';
 import { acceptedOrder } from '../orders/receive.ts';
@@ -21,6 +20,7 @@ import { writeShop, writeShopUnlocked } from '../shops/unit-of-work.ts';
 import type { ShopUnitOfWork } from '../shops/unit-of-work.ts';
 import { applyInventoryLevel, applyProduct, applyProductDelete } from './catalog-topics.ts';
 import { claimDelivery } from './deliveries.ts';
+import type { TopicHandler } from './topic-handler.ts';
 import {
   platformInventoryLevelSchema,
   platformOrderSchema,
@@ -29,14 +29,6 @@ import {
   platformShopSchema,
 } from './payloads.ts';
 import { uninstallShop } from './uninstall.ts';
-
-export type Delivery = { shop: ShopRecord; topic: string; webhookId: string; payload: unknown; log: Logger };
-
-/** What a handler may say beside `duplicate` (give-backs/topics.ts: an order never recorded, what was given back). */
-export type TopicOutcome = { duplicate: boolean; ignored?: 'unknown_order'; givenBack?: Record<string, number> };
-
-/** Runs a handler; resolves to `duplicate`, or to an outcome that says more. */
-export type TopicHandler = (ctx: AppContext, delivery: Delivery) => Promise<boolean | TopicOutcome>;
 
 const invalid = (topic: string) => `Invalid ${topic} payload`;
 

@@ -8,10 +8,11 @@
  * that hold an access token (connections.ts).
  */
 import { splitCheckoutConfig } from '@gcrs/engine/checkout';
+import type { CheckoutConfigWrite } from '../checkout/config-store.ts';
 import { adminClient, assertAnswered } from './admin-client.ts';
 import type { PlatformCredentials } from './admin-client.ts';
 import { CREATE_GIFT_DISCOUNT, FIND_GIFT_DISCOUNT, SET_METAFIELDS, giftDiscountSearch } from './admin-documents.ts';
-import type { CheckoutConfigWrite, DiscountPort } from './discount-port.ts';
+import type { DiscountPort } from './discount-port.ts';
 
 // The version and the 401 error moved to admin-client.ts with the client; kept here for their importers.
 export { ADMIN_API_VERSION, PlatformUnauthorizedError } from './admin-client.ts';

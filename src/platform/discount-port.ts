@@ -7,13 +7,10 @@
  * shop-discount-port.ts chooses between them per shop.
  */
 import { sql } from 'drizzle-orm';
-import type { CheckoutFunctionConfig, CheckoutFunctionVariables } from '@gcrs/engine/checkout';
 import { getCheckoutConfig, recordCheckoutConfig } from '../checkout/config-store.ts';
+import type { CheckoutConfigWrite } from '../checkout/config-store.ts';
 import type { Database } from '../db/database.ts';
 import { discountSyncs } from '../db/schema.ts';
-
-/** The shop's checkout function configuration and input variables, as the metafields hold them. */
-export type CheckoutConfigWrite = { config: CheckoutFunctionConfig; variables: CheckoutFunctionVariables; bytes: number };
 
 export type DiscountPort = {
   /**

@@ -1,7 +1,7 @@
 /**
- * The platform's HMAC signatures, in one module: the app proxy's query signature (CONTRACT
- * "Storefront", 1.) and the primitives every other platform signature is made of (webhooks'
- * base64 HMAC of the body, session tokens' HS256), all keyed with PLATFORM_APP_SECRET.
+ * The platform's app proxy signature (CONTRACT "Storefront", 1.), keyed with
+ * PLATFORM_APP_SECRET; the HMAC primitives it and the platform's other signatures (webhooks'
+ * base64 HMAC of the body, session tokens' HS256) are made of are in http/hmac.ts.
  *
  * Why not the platform's Node library (`shopify.utils.validateHmac(query, { signator:
  * 'appProxy' })`): it builds the same message, but accepts a timestamp only within 90 s of
@@ -10,39 +10,10 @@
  * a few lines, written here to the letter of CONTRACT, with the signer beside the verifier
  * so that tests and the stand-in storefront sign exactly as the platform does.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { hmacMatches, hmacSha256 } from '../http/hmac.ts';
 
 /** CONTRACT: "a `timestamp` more than 300 s away from now → 401". */
 export const APP_PROXY_MAX_SKEW_SECONDS = 300;
-
-/**
- * HMAC-SHA256 of `message` keyed with `secret`.
- *
- * @example
- *   hmacSha256('secret', 'a=1').toString('hex'); // 64 hex digits
- */
-export function hmacSha256(secret: string, message: string | Buffer): Buffer {
-  return createHmac('sha256', secret).update(message).digest();
-}
-
-/**
- * Whether `given` (text in `encoding`) is exactly `expected`, in constant time in the
- * content; false for text that is not well-formed in that encoding.
- *
- * @example
- *   hmacMatches(request.headers['x-shopify-hmac-sha256'], hmacSha256(secret, raw), 'base64');
- */
-export function hmacMatches(given: unknown, expected: Buffer, encoding: 'hex' | 'base64' | 'base64url'): boolean {
-  if (typeof given !== 'string') return false;
-  const text = given.trim();
-  const wellFormed =
-    encoding === 'hex' ? /^[0-9a-fA-F]*$/.test(text) && text.length % 2 === 0
-    : encoding === 'base64' ? /^[A-Za-z0-9+/]+={0,2}$/.test(text)
-    : /^[A-Za-z0-9_-]+$/.test(text);
-  if (!wellFormed) return false;
-  const bytes = Buffer.from(text, encoding);
-  return bytes.length === expected.length && timingSafeEqual(bytes, expected);
-}
 
 /** Query parameters as the proxy sees them: each name with every value it was sent with, in order. */
 export type QueryValues = ReadonlyMap<string, readonly string[]>;

@@ -20,7 +20,6 @@
  */
 import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { Config, RedisClusterNode } from '../config.ts';
 
 export type RedisHealth = 'up' | 'down';
 
@@ -31,6 +30,9 @@ export const CLUSTER_REFRESH_MS = 5000;
 export type RedisClient = Redis | Cluster;
 
 /** Where Redis is: REDIS_URL or REDIS_CLUSTER_NODES (config.ts never lets both be set). */
+/** One seed of a Redis Cluster (config.ts parses REDIS_CLUSTER_NODES into these). */
+export type RedisClusterNode = { host: string; port: number };
+
 export type RedisTarget = { readonly url: string } | { readonly clusterNodes: readonly RedisClusterNode[] };
 
 /**
@@ -39,7 +41,7 @@ export type RedisTarget = { readonly url: string } | { readonly clusterNodes: re
  * @example
  *   redisTargetOf(loadConfig({ REDIS_CLUSTER_NODES: '10.0.0.5:7000' })); // { clusterNodes: [{ host: '10.0.0.5', port: 7000 }] }
  */
-export function redisTargetOf(config: Pick<Config, 'redisUrl' | 'redisClusterNodes'>): RedisTarget | undefined {
+export function redisTargetOf(config: { redisUrl: string | undefined; redisClusterNodes: readonly RedisClusterNode[] | undefined }): RedisTarget | undefined {
   if (config.redisUrl !== undefined) return { url: config.redisUrl };
   if (config.redisClusterNodes !== undefined) return { clusterNodes: config.redisClusterNodes };
   return undefined;

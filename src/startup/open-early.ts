@@ -20,13 +20,14 @@ export type EarlyStart =
   | { ok: false; error: unknown };
 
 /**
- * Parses `env` and, for the embedded database, starts opening it.
+ * Parses `env` (the process's, by default: config.ts reads it) and, for the embedded database,
+ * starts opening it.
  *
  * @example
- *   const early = openEarly(process.env);
+ *   const early = openEarly();
  *   await (await import('../server.ts')).runServer(early);
  */
-export function openEarly(env: NodeJS.ProcessEnv): EarlyStart {
+export function openEarly(env?: Record<string, string | undefined>): EarlyStart {
   let config: Config;
   try {
     config = loadConfig(env);

@@ -14,7 +14,7 @@ import type { Prebuilt } from '../server.ts';
  */
 export async function startServer(prebuilt: Prebuilt = {}): Promise<Logger> {
   const { openEarly } = await import('./open-early.ts');
-  const early = openEarly(process.env);
+  const early = openEarly();
   const { runServer } = await import('../server.ts');
   return runServer(early, prebuilt);
 }

@@ -8,10 +8,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { mountRoutes } from '../http/shop-routes.ts';
-import { createStorefrontSeen } from '../onboarding/storefront-seen.ts';
-import { createAppProxyResolver } from './proxy-auth.ts';
 import { storefrontRoutes } from './routes.ts';
-import { answerPreflight, createStorefrontTokenResolver } from './token-auth.ts';
+import { answerPreflight } from './token-auth.ts';
 
 export const APP_PROXY_PREFIX = '/proxy';
 export const STOREFRONT_TOKEN_PREFIX = '/storefront/v1';
@@ -24,15 +22,9 @@ export const STOREFRONT_TOKEN_PREFIX = '/storefront/v1';
  */
 export async function registerStorefrontRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const routes = storefrontRoutes(ctx);
-  const limits = { limiter: ctx.limiter, rateLimitScale: ctx.config.rateLimitScale };
-
-  const secret = ctx.config.platformAppSecret;
-  if (secret !== undefined) {
-    mountRoutes(app, routes.proxy, {
-      shopPrefix: APP_PROXY_PREFIX,
-      trigger: 'storefront',
-      resolveShop: createAppProxyResolver({ ...limits, auth: ctx.storefrontAuth, secret, now: ctx.now, seen: createStorefrontSeen(ctx.db, ctx.now) }),
-    });
+  const { appProxy, storefrontToken } = ctx.resolvers;
+  if (appProxy !== undefined) {
+    mountRoutes(app, routes.proxy, { shopPrefix: APP_PROXY_PREFIX, trigger: 'storefront', resolveShop: appProxy });
   }
 
   await app.register(async (scope) => {
@@ -46,7 +38,7 @@ export async function registerStorefrontRoutes(app: FastifyInstance, ctx: AppCon
     mountRoutes(scope, routes.token, {
       shopPrefix: STOREFRONT_TOKEN_PREFIX,
       trigger: 'storefront',
-      resolveShop: createStorefrontTokenResolver({ ...limits, auth: ctx.storefrontAuth }),
+      resolveShop: storefrontToken,
     });
     const methodsByPath = new Map<string, string[]>();
     for (const route of routes.token) methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);

@@ -6,9 +6,8 @@
 import type { AttemptOutcome } from '../outbox/attempt-outcome.ts';
 import { parseRetryAfter } from '../outbox/retry-schedule.ts';
 import { refusalOf } from './guarded-fetch.ts';
+import type { FetchLike } from './guarded-fetch.ts';
 import { webhookHeaders } from './sign.ts';
-
-export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
 export const WEBHOOK_TIMEOUT_MS = 15_000;
 

@@ -12,7 +12,6 @@
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector } from 'undici';
-import type { FetchLike } from './deliver.ts';
 import { checkHost, isAllowedName, normalizeHost, refusedAddress } from './destination-policy.ts';
 import type { DestinationAllowList, DestinationVerdict } from './destination-policy.ts';
 
@@ -91,6 +90,9 @@ export function createGuardedConnector(options: {
     );
   };
 }
+
+/** What a webhook attempt sends with: the global fetch's shape, so tests may pass their own. */
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 

@@ -8,6 +8,7 @@ import { outbox, outboxAttempts, webhookEndpoints } from '../db/schema.ts';
 import { newId } from '../ids.ts';
 import { writeShop } from '../shops/unit-of-work.ts';
 import type { WriteShopDeps } from '../shops/unit-of-work.ts';
+import { cancelPendingDeliveries } from '../outbox/cancel.ts';
 import { newWebhookSecret } from './sign.ts';
 import { bytewise } from '../db/collation.ts';
 
@@ -93,14 +94,6 @@ export async function deleteEndpoint(tx: Queryable, shopId: string, endpointId: 
   if (deleted.length === 0) return false;
   await cancelPendingDeliveries(tx, shopId, endpointId, 'Endpoint deleted');
   return true;
-}
-
-/** Cancels the endpoint's pending deliveries, noting why in `last_error`. */
-export async function cancelPendingDeliveries(tx: Queryable, shopId: string, endpointId: string, reason: string): Promise<void> {
-  await tx
-    .update(outbox)
-    .set({ status: 'cancelled', lastError: reason, updatedAt: new Date() })
-    .where(and(eq(outbox.shopId, shopId), eq(outbox.endpointId, endpointId), eq(outbox.status, 'pending')));
 }
 
 export type DeliveryRecord = {

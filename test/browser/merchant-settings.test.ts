@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOutboxDispatcher } from '../../src/outbox/dispatcher.ts';
+import { createPlatformJobs } from '../../src/platform-jobs.ts';
 import { createRecordingDiscountPort } from '../../src/platform/discount-port.ts';
 import { campaign, rule } from '../campaigns/fixtures.ts';
 import { skipWithoutChromium } from '../support/chromium.ts';
@@ -15,6 +16,7 @@ import type { MerchantAdminStack } from '../support/merchant-admin.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 import { LOOPBACK_RECEIVERS, startReceiver } from '../webhooks/receiver.ts';
 import type { Receiver } from '../webhooks/receiver.ts';
+import { createWebhookSender } from '../../src/webhooks/sender.ts';
 
 describe.skipIf(skipWithoutChromium())('merchant admin settings, in Chromium', () => {
   let stack: MerchantAdminStack;
@@ -109,7 +111,7 @@ describe.skipIf(skipWithoutChromium())('merchant admin settings, in Chromium', (
     const imported = await t.admin({ method: 'POST', url: `/admin/v1/shops/${shop.id}/campaigns/import`, payload: { campaigns: [campaign('Mug for 50', { isDraft: false, rules: [rule()] })] } });
     const campaignId = (imported.json() as { campaignIds: string[] }).campaignIds[0] ?? '';
     expect((await t.admin({ method: 'POST', url: `/admin/v1/shops/${shop.id}/campaigns/${campaignId}/enable?force=1` })).statusCode).toBe(200);
-    const dispatcher = createOutboxDispatcher({ db: t.ctx.db, logger: t.ctx.logger, discountPort: createRecordingDiscountPort(t.ctx.db), pollMs: 20, allowList: t.config.webhookAllowList });
+    const dispatcher = createOutboxDispatcher({ db: t.ctx.db, logger: t.ctx.logger, jobs: createPlatformJobs({ db: t.ctx.db, logger: t.ctx.logger, discountPort: createRecordingDiscountPort(t.ctx.db) }), webhooks: createWebhookSender({ allowList: t.config.webhookAllowList }), pollMs: 20 });
     await dispatcher.runOnce();
     expect(receiver.requests).toHaveLength(1);
     await page.getByRole('button', { name: 'Refresh the delivery log' }).click();

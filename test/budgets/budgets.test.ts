@@ -10,6 +10,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dailyCampaignStats, giftBudgetUsage, orders, outbox, webhookEndpoints } from '../../src/db/schema.ts';
 import { createOutboxDispatcher } from '../../src/outbox/dispatcher.ts';
+import { createPlatformJobs } from '../../src/platform-jobs.ts';
 import { createRecordingDiscountPort } from '../../src/platform/discount-port.ts';
 import { cartOf, evaluationOf, line, liveCampaign, rule } from '../evaluate/helpers.ts';
 import { order, postOrder } from '../orders/fixtures.ts';
@@ -17,6 +18,7 @@ import { etagOf, importCampaigns, payloadOf, readCampaign } from '../rules/helpe
 import { SECRET, deliver, domainOf, ordersPaidText } from '../platform-webhooks/fixtures.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
+import { createWebhookSender } from '../../src/webhooks/sender.ts';
 
 const budgeted = (name: string, budget: unknown) => {
   const base = rule(name, { type: 'cart.item_count_gte', value: 1 });
@@ -308,7 +310,7 @@ describe('the checkout configuration', () => {
       liveCampaign('Weekly', [budgeted('Weekly', { maxGifts: 1, window: 'week' }), rule('Always', { type: 'cart.item_count_gte', value: 1 }, { gifts: [903] })]),
     ]);
     const port = createRecordingDiscountPort(t.ctx.db);
-    const dispatcher = createOutboxDispatcher({ db: t.ctx.db, logger: t.ctx.logger, discountPort: port, pollMs: 20 });
+    const dispatcher = createOutboxDispatcher({ db: t.ctx.db, logger: t.ctx.logger, jobs: createPlatformJobs({ db: t.ctx.db, logger: t.ctx.logger, discountPort: port }), webhooks: createWebhookSender(), pollMs: 20 });
     // Other tests' shops have rows due too: run until nothing due is left.
     const drain = async () => {
       for (let round = 0; round < 20 && (await dispatcher.runOnce()).claimed > 0; round += 1);

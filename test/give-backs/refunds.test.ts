@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { giftBudgetUsage, orderGiveBacks, outbox, platformWebhookDeliveries } from '../../src/db/schema.ts';
 import { createOutboxDispatcher } from '../../src/outbox/dispatcher.ts';
+import { createPlatformJobs } from '../../src/platform-jobs.ts';
 import { createRecordingDiscountPort } from '../../src/platform/discount-port.ts';
 import { SECRET, deliver, domainOf, ordersPaidText } from '../platform-webhooks/fixtures.ts';
 import { payloadOf } from '../rules/helpers.ts';
@@ -16,6 +17,7 @@ import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 import { budgetedCampaign, cancelledText, giftProperties, refundText } from './fixtures.ts';
 import type { GiftRef } from './fixtures.ts';
+import { createWebhookSender } from '../../src/webhooks/sender.ts';
 
 let t: TestApp;
 let shop: TestShop;
@@ -71,7 +73,7 @@ describe('refunds/create', () => {
     const targetDomain = await domainOf(t, target.id);
     const { campaignId, capped } = await budgetedCampaign(t, target, 2);
     const port = createRecordingDiscountPort(t.ctx.db);
-    const dispatcher = createOutboxDispatcher({ db: t.ctx.db, logger: t.ctx.logger, discountPort: port, pollMs: 20 });
+    const dispatcher = createOutboxDispatcher({ db: t.ctx.db, logger: t.ctx.logger, jobs: createPlatformJobs({ db: t.ctx.db, logger: t.ctx.logger, discountPort: port }), webhooks: createWebhookSender(), pollMs: 20 });
     const drain = async () => {
       for (let round = 0; round < 20 && (await dispatcher.runOnce()).claimed > 0; round += 1);
     };

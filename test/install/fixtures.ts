@@ -1,6 +1,7 @@
 /** The install tests' app, stand-in platform, session tokens and dispatcher (docs/install.md). */
 import { createHmac } from 'node:crypto';
 import { createOutboxDispatcher } from '../../src/outbox/dispatcher.ts';
+import { createPlatformJobs } from '../../src/platform-jobs.ts';
 import type { CatalogImportOptions } from '../../src/install/catalog-import.ts';
 import { signSessionToken } from '../../src/merchant-admin/session-token.ts';
 import { createShopDiscountPort } from '../../src/platform/shop-discount-port.ts';
@@ -8,6 +9,7 @@ import type { PlatformStandin } from '../../dev/platform/platform.ts';
 import { STANDIN_APP_KEY, startTestPlatform } from '../support/platform-standin.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp } from '../support/test-app.ts';
+import { createWebhookSender } from '../../src/webhooks/sender.ts';
 
 export const SECRET = 'platform-app-secret-for-install-tests';
 export const FUNCTION_ID = 'fn-gifts-install';
@@ -42,8 +44,8 @@ export function dispatcher(world: InstallWorld, importOptions: Partial<CatalogIm
   return createOutboxDispatcher({
     db: t.ctx.db,
     logger: t.ctx.logger,
-    discountPort: port,
-    catalogImport: { secret: config.platformAppSecret, adminApiUrl: config.platformAdminApiUrl, now, ...importOptions },
+    jobs: createPlatformJobs({ db: t.ctx.db, logger: t.ctx.logger, discountPort: port, catalogImport: { secret: config.platformAppSecret, adminApiUrl: config.platformAdminApiUrl, now, ...importOptions } }),
+    webhooks: createWebhookSender(),
     pollMs: 20,
     now,
   });

@@ -17,6 +17,7 @@ import pg from 'pg';
 import type { Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createOutboxDispatcher } from '../../src/outbox/dispatcher.ts';
+import { createPlatformJobs } from '../../src/platform-jobs.ts';
 import { createRecordingDiscountPort } from '../../src/platform/discount-port.ts';
 import { campaign } from '../campaigns/fixtures.ts';
 import { startChildServer } from '../support/child-server.ts';
@@ -24,6 +25,7 @@ import { POSTGRES_ONLY, testDbKind } from '../support/database.ts';
 import { createTestApp } from '../support/test-app.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
 import { product } from './harness.ts';
+import { createWebhookSender } from '../../src/webhooks/sender.ts';
 
 const ADMIN = 'connection-loss-admin-token-01';
 const onPostgres = testDbKind() === 'postgres';
@@ -168,7 +170,7 @@ describe.skipIf(!onPostgres)('PostgreSQL drops the service’s connections', () 
     await t.admin({ method: 'POST', url: `/admin/v1/shops/${shop.id}/webhook-endpoints`, payload: { url: `${receiver.url}/hooks` } });
     const imported = await t.api(shop, { method: 'POST', url: '/api/v1/campaigns/import', payload: { campaigns: [campaign()] } });
     const campaignId = (imported.json() as { campaignIds: string[] }).campaignIds[0];
-    const dispatcher = createOutboxDispatcher({ db: t.ctx.db, logger: t.ctx.logger, discountPort: createRecordingDiscountPort(t.ctx.db), pollMs: 50 });
+    const dispatcher = createOutboxDispatcher({ db: t.ctx.db, logger: t.ctx.logger, jobs: createPlatformJobs({ db: t.ctx.db, logger: t.ctx.logger, discountPort: createRecordingDiscountPort(t.ctx.db) }), webhooks: createWebhookSender(), pollMs: 50 });
     dispatcher.start();
     cleanups.push(() => dispatcher.stop());
 

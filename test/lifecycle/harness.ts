@@ -5,6 +5,7 @@
 import { and, eq } from 'drizzle-orm';
 import { discountSyncs, outbox, shops } from '../../src/db/schema.ts';
 import { createOutboxDispatcher } from '../../src/outbox/dispatcher.ts';
+import { createPlatformJobs } from '../../src/platform-jobs.ts';
 import type { OutboxDispatcher } from '../../src/outbox/dispatcher.ts';
 import { createRecordingDiscountPort } from '../../src/platform/discount-port.ts';
 import { campaign } from '../campaigns/fixtures.ts';
@@ -12,6 +13,7 @@ import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 import { LOOPBACK_RECEIVERS, startReceiver } from '../webhooks/receiver.ts';
 import type { Receiver } from '../webhooks/receiver.ts';
+import { createWebhookSender } from '../../src/webhooks/sender.ts';
 
 export const variantGid = (n: number) => `gid://shopify/ProductVariant/${n}`;
 export const productGid = (n: number) => `gid://shopify/Product/${n}`;
@@ -49,9 +51,9 @@ export async function createHarness(): Promise<Harness> {
   const dispatcher = createOutboxDispatcher({
     db: t.ctx.db,
     logger: t.ctx.logger,
-    discountPort: createRecordingDiscountPort(t.ctx.db),
+    jobs: createPlatformJobs({ db: t.ctx.db, logger: t.ctx.logger, discountPort: createRecordingDiscountPort(t.ctx.db) }),
+    webhooks: createWebhookSender({ allowList: t.config.webhookAllowList }),
     pollMs: 1000,
-    allowList: t.config.webhookAllowList,
   });
   const seen = new Map<string, number>();
   return {

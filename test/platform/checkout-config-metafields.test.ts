@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { joinCheckoutConfig } from '@gcrs/engine/checkout';
 import { createOutboxDispatcher } from '../../src/outbox/dispatcher.ts';
+import { createPlatformJobs } from '../../src/platform-jobs.ts';
 import { createShopDiscountPort } from '../../src/platform/shop-discount-port.ts';
 import { domainOf } from '../platform-webhooks/fixtures.ts';
 import { deepShopPayload } from '../support/checkout-deep-shop.ts';
@@ -15,6 +16,7 @@ import { discountIdOf, grantToken, startTestPlatform } from '../support/platform
 import type { PlatformStandin } from '../../dev/platform/platform.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
+import { createWebhookSender } from '../../src/webhooks/sender.ts';
 
 const SECRET = 'platform-app-secret-for-config-metafields';
 const TOKEN = `shpat_${'d4'.repeat(16)}`;
@@ -42,7 +44,7 @@ afterAll(async () => {
 function dispatcher() {
   const { config } = t.ctx;
   const port = createShopDiscountPort({ db: t.ctx.db, logger: t.ctx.logger, secret: config.platformAppSecret, functionId: config.platformDiscountFunctionId, adminApiUrl: config.platformAdminApiUrl });
-  return createOutboxDispatcher({ db: t.ctx.db, logger: t.ctx.logger, discountPort: port, pollMs: 20 });
+  return createOutboxDispatcher({ db: t.ctx.db, logger: t.ctx.logger, jobs: createPlatformJobs({ db: t.ctx.db, logger: t.ctx.logger, discountPort: port }), webhooks: createWebhookSender(), pollMs: 20 });
 }
 
 /** Imports a draft campaign of `count` depth-4 rules (rules `offset`…) and returns its id. */

@@ -13,6 +13,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outbox } from '../../src/db/schema.ts';
 import { createOutboxDispatcher } from '../../src/outbox/dispatcher.ts';
+import { createPlatformJobs } from '../../src/platform-jobs.ts';
 import { createShopDiscountPort } from '../../src/platform/shop-discount-port.ts';
 import { liveCampaign, rule, variant } from '../evaluate/helpers.ts';
 import { order, postOrder } from '../orders/fixtures.ts';
@@ -22,6 +23,7 @@ import { grantToken, revokeToken, startTestPlatform } from '../support/platform-
 import type { PlatformStandin } from '../../dev/platform/platform.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
+import { createWebhookSender } from '../../src/webhooks/sender.ts';
 
 const SECRET = 'platform-app-secret-for-redemption-tests';
 const TOKEN = `shpat_${'d4'.repeat(16)}`;
@@ -56,7 +58,7 @@ afterAll(async () => {
 function dispatcher() {
   const { config } = t.ctx;
   const port = createShopDiscountPort({ db: t.ctx.db, logger: t.ctx.logger, secret: config.platformAppSecret, functionId: config.platformDiscountFunctionId, adminApiUrl: config.platformAdminApiUrl });
-  return createOutboxDispatcher({ db: t.ctx.db, logger: t.ctx.logger, discountPort: port, pollMs: 20 });
+  return createOutboxDispatcher({ db: t.ctx.db, logger: t.ctx.logger, jobs: createPlatformJobs({ db: t.ctx.db, logger: t.ctx.logger, discountPort: port }), webhooks: createWebhookSender(), pollMs: 20 });
 }
 
 const redeem = async (s: TestShop, customerId: string, ...names: string[]) => {

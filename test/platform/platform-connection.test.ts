@@ -9,6 +9,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutConfigs, outbox, platformConnections } from '../../src/db/schema.ts';
 import { createOutboxDispatcher } from '../../src/outbox/dispatcher.ts';
+import { createPlatformJobs } from '../../src/platform-jobs.ts';
 import { markConnectionBroken, openToken, sealToken } from '../../src/platform/connections.ts';
 import { createRecordingDiscountPort } from '../../src/platform/discount-port.ts';
 import { createShopDiscountPort } from '../../src/platform/shop-discount-port.ts';
@@ -19,6 +20,7 @@ import { discountIdOf, grantToken, revokeToken, startTestPlatform } from '../sup
 import type { PlatformStandin } from '../../dev/platform/platform.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
+import { createWebhookSender } from '../../src/webhooks/sender.ts';
 
 const SECRET = 'platform-app-secret-for-connection-tests';
 const TOKEN_A = `shpat_${'a1'.repeat(16)}`;
@@ -65,7 +67,7 @@ function dispatcher() {
     functionId: config.platformDiscountFunctionId,
     adminApiUrl: config.platformAdminApiUrl,
   });
-  return createOutboxDispatcher({ db: t.ctx.db, logger: t.ctx.logger, discountPort: port, pollMs: 20, now: () => new Date(Date.now() + ahead) });
+  return createOutboxDispatcher({ db: t.ctx.db, logger: t.ctx.logger, jobs: createPlatformJobs({ db: t.ctx.db, logger: t.ctx.logger, discountPort: port }), webhooks: createWebhookSender(), pollMs: 20, now: () => new Date(Date.now() + ahead) });
 }
 
 describe('PUT/GET/DELETE /admin/v1/shops/:shopId/platform-connection', () => {

@@ -7,12 +7,14 @@ import { expect } from 'vitest';
 import type { PlatformStandin } from '../../dev/platform/platform.ts';
 import { outbox } from '../../src/db/schema.ts';
 import { createOutboxDispatcher } from '../../src/outbox/dispatcher.ts';
+import { createPlatformJobs } from '../../src/platform-jobs.ts';
 import { createShopDiscountPort } from '../../src/platform/shop-discount-port.ts';
 import { liveCampaign, variant } from '../evaluate/helpers.ts';
 import { deliver, domainOf, ordersPaidText, SECRET } from '../platform-webhooks/fixtures.ts';
 import { grantToken, startTestPlatform } from '../support/platform-standin.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
+import { createWebhookSender } from '../../src/webhooks/sender.ts';
 
 export { SECRET };
 let tokens = 0;
@@ -119,8 +121,8 @@ export async function runJobs(t: TestApp): Promise<void> {
   const dispatcher = createOutboxDispatcher({
     db: t.ctx.db,
     logger: t.ctx.logger,
-    discountPort: port,
-    orderRepair: { secret: config.platformAppSecret, adminApiUrl: config.platformAdminApiUrl },
+    jobs: createPlatformJobs({ db: t.ctx.db, logger: t.ctx.logger, discountPort: port, orderRepair: { secret: config.platformAppSecret, adminApiUrl: config.platformAdminApiUrl } }),
+    webhooks: createWebhookSender(),
     pollMs: 20,
   });
   for (let round = 0; round < 20; round += 1) if ((await dispatcher.runOnce()).claimed === 0) return;

@@ -4,13 +4,12 @@ import { describe, expect, it } from 'vitest';
 import {
   APP_PROXY_MAX_SKEW_SECONDS,
   appProxyMessage,
-  hmacMatches,
-  hmacSha256,
   queryValues,
   signAppProxyQuery,
   signAppProxyValues,
   verifyAppProxyQuery,
 } from '../../src/platform/signatures.ts';
+import { hmacMatches, hmacSha256 } from '../../src/http/hmac.ts';
 
 // The platform's own documented example (secret `hush`): pinned, so signer and verifier
 // cannot drift together away from what the platform really sends.

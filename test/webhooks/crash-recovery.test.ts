@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LEASE_MS } from '../../src/outbox/dispatcher.ts';
-import type { FetchLike } from '../../src/webhooks/deliver.ts';
+import type { FetchLike } from '../../src/webhooks/guarded-fetch.ts';
 import { createWebhookSetup } from './setup.ts';
 import type { WebhookSetup } from './setup.ts';
 

@@ -6,9 +6,13 @@ import { outbox, outboxAttempts } from '../../src/db/schema.ts';
 import type { Database } from '../../src/db/database.ts';
 import { createOutboxDispatcher } from '../../src/outbox/dispatcher.ts';
 import type { DispatcherOptions, OutboxDispatcher } from '../../src/outbox/dispatcher.ts';
+import { createPlatformJobs } from '../../src/platform-jobs.ts';
+import { createWebhookSender } from '../../src/webhooks/sender.ts';
+import type { WebhookSenderOptions } from '../../src/webhooks/sender.ts';
 import { writeOutbox } from '../../src/outbox/enqueue.ts';
 import type { WebhookEventType } from '../../src/outbox/enqueue.ts';
 import { createRecordingDiscountPort } from '../../src/platform/discount-port.ts';
+import type { DiscountPort } from '../../src/platform/discount-port.ts';
 import { createTestDatabase, testDbKind } from '../support/database.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
@@ -36,7 +40,11 @@ export type WebhookSetup = {
   receiver: Receiver;
   clock: Clock;
   newShop(events?: string[]): Promise<{ shop: TestShop; endpointId: string; secret: string }>;
-  dispatcher(overrides?: Partial<DispatcherOptions>): OutboxDispatcher;
+  /**
+   * A dispatcher of the test's database; `discountPort` replaces the recording port its platform
+   * jobs use, and the sender's options (`allowList`, `fetch`, `timeoutMs`) its webhook sender's.
+   */
+  dispatcher(overrides?: Partial<DispatcherOptions> & WebhookSenderOptions & { discountPort?: DiscountPort }): OutboxDispatcher;
   /**
    * Stops every dispatcher `dispatcher()` built so far. Call it after each test that starts
    * one: a test that fails before its own stop() must not leave a dispatcher claiming the next
@@ -71,14 +79,14 @@ export async function createWebhookSetup(respond?: Responder, options: { databas
       const { endpoint } = res.json() as { endpoint: { id: string; secret: string } };
       return { shop, endpointId: endpoint.id, secret: endpoint.secret };
     },
-    dispatcher(overrides = {}) {
+    dispatcher({ discountPort = createRecordingDiscountPort(t.ctx.db), allowList = t.config.webhookAllowList, fetch, timeoutMs, ...overrides } = {}) {
       const dispatcher = createOutboxDispatcher({
         db: t.ctx.db,
         logger: t.ctx.logger,
-        discountPort: createRecordingDiscountPort(t.ctx.db),
+        jobs: createPlatformJobs({ db: overrides.db ?? t.ctx.db, logger: t.ctx.logger, discountPort }),
+        webhooks: createWebhookSender({ allowList, fetch, timeoutMs }),
         pollMs: 20,
         now: clock.now,
-        allowList: t.config.webhookAllowList,
         ...overrides,
       });
       built.push(dispatcher);

@@ -15,7 +15,7 @@ import { outbox } from '../../src/db/schema.ts';
 import { DEFAULT_PER_ENDPOINT } from '../../src/outbox/dispatcher.ts';
 import { writeOutbox } from '../../src/outbox/enqueue.ts';
 import type { DiscountPort } from '../../src/platform/discount-port.ts';
-import type { FetchLike } from '../../src/webhooks/deliver.ts';
+import type { FetchLike } from '../../src/webhooks/guarded-fetch.ts';
 import type { TestShop } from '../support/test-app.ts';
 import { testDbKind } from '../support/database.ts';
 import { createTwoInstanceWebhookSetup } from './setup.ts';

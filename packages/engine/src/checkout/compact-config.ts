@@ -12,56 +12,12 @@ import { CHECKOUT_CONFIG_LIMIT_BYTES, keyOf, utf8Length } from './config-bytes.t
 import { splitCheckoutConfig } from './config-metafields.ts';
 import type { ConfigMetafield } from './config-metafields.ts';
 import { compactId, encodeTree } from './compact-tree.ts';
-import type { CompactNode } from './compact-tree.ts';
+import type { CheckoutFunctionConfig, CheckoutFunctionVariables, CompactGift, CompactPer, CompactRule, CompactStack } from './config-format.ts';
 
-// The byte and key helpers live in config-bytes.ts (the metafield split needs them too).
+// The byte and key helpers live in config-bytes.ts and the format's types in config-format.ts
+// (the metafield split needs them too, and must not import this module back).
 export { CHECKOUT_CONFIG_LIMIT_BYTES, keyOf, utf8Length } from './config-bytes.ts';
-
-/**
- * One rule: `[ruleKey, campaignIndex, tree, gifts, discount?, titleIndex?, experimentIndex?, per?]`.
- * A gift is its variant's numeric id (quantity 1) or `[id, quantity]`; `discount` a number
- * is a percentage, `[minor]` a fixed amount in the base currency's minor units per item.
- * `per` is a repeatable gift as `[every, of (0 items, 1 subtotal), max, currencyOverrides?]`;
- * `stack` the rule's stacking options as `[priority, exclusive (0|1)]`; `maxPerCustomer` the
- * per-customer limit (the counts come from the buyer's `$app:gifts` / `redemptions` metafield).
- * Trailing defaults are dropped: discount 100 (%), title 0, no experiment, no per, no stack,
- * no limit (`null` stands for an absent one when a later field follows).
- */
-export type CompactGift = number | string | [number | string, number];
-export type CompactPer = [number, 0 | 1, number, Record<string, number>?];
-export type CompactStack = [number, 0 | 1];
-export type CompactRule = [
-  string,
-  number,
-  CompactNode | 0,
-  CompactGift[],
-  (number | [number])?,
-  number?,
-  (number | null)?,
-  (CompactPer | null)?,
-  (CompactStack | null)?,
-  number?,
-];
-
-export type CheckoutFunctionConfig = {
-  /** Format version. */
-  v: 1;
-  /** Base currency. */
-  c: string;
-  /** Campaign keys, referenced by index. */
-  p: string[];
-  /** Distinct discount titles, referenced by index. */
-  m: string[];
-  r: CompactRule[];
-  /**
-   * Checkout settings a discount can express: `s` stripZeroPriceItems, `n` minOrderTotalCents;
-   * and `t` 1 for `engine.stacking: highest_tier`.
-   */
-  k?: { s?: 1; n?: number; t?: 1 };
-};
-
-/** The input query's variables (a second metafield): customer tags and collections to ask about. */
-export type CheckoutFunctionVariables = { tags: string[]; collectionIds: string[] };
+export type { CheckoutFunctionConfig, CheckoutFunctionVariables, CompactGift, CompactPer, CompactRule, CompactStack } from './config-format.ts';
 
 export type ExcludedRule = { ruleId: string; reason: 'invalid_rule' | 'discount_code_condition' | 'market_condition' | 'no_discount' };
 

@@ -13,7 +13,7 @@
  * `config2`'s rules only when its `g` is `config`'s: metafields of two different writes never
  * mix (the rules of a stale `config2` are simply absent, so their gifts pay full price).
  */
-import type { CheckoutFunctionConfig, CompactRule } from './compact-config.ts';
+import type { CheckoutFunctionConfig, CompactRule } from './config-format.ts';
 import { CHECKOUT_CONFIG_LIMIT_BYTES, keyOf, utf8Length } from './config-bytes.ts';
 
 /** The discount metafields (namespace `$app:gifts`) the configuration spans, in order; the input query reads each. */

@@ -3,7 +3,7 @@
  * bundle reads `OUTCOME.subtotalBelow` as a plain variable, so the names cost nothing in the
  * storefront script.
  */
-import type { LeafOutcome } from './outcomes.ts';
+import type { LeafOutcome } from './leaf-outcome.ts';
 
 const outcome = (matched: boolean, reason: string): LeafOutcome => Object.freeze({ matched, reason });
 const pair = (reason: string) => ({ yes: outcome(true, reason), no: outcome(false, reason) });

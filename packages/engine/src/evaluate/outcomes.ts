@@ -1,9 +1,9 @@
 /**
- * A leaf's answer: whether it matched and one short reason code (SPEC: reasons are short
- * string codes outside any stability contract). Leaves return these shared frozen
- * constants, so evaluating a leaf allocates nothing.
+ * What leaves and combinators answer: the outcome type, the leaves' outcomes (`OUTCOME`) and the
+ * combinators' reasons (`COMBINATOR_REASON`).
  */
-export type LeafOutcome = Readonly<{ matched: boolean; reason: string }>;
+// The type has a module of its own: outcome-table.ts needs it and must not import this one back.
+export type { LeafOutcome } from './leaf-outcome.ts';
 
 // One module each, re-exported as namespaces: `OUTCOME.x` and `COMBINATOR_REASON.x` keep their
 // shape for every reader, and a bundler reads them as plain variables (no key names in the bundle).

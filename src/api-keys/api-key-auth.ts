@@ -5,17 +5,17 @@
  * served from memory is counted in the round trip that confirms it; key-cache.ts says why
  * that is still only the shop's own).
  */
-import { API_KEY_CACHE_MAX_ENTRIES } from '../api-keys/key-cache.ts';
-import type { ApiKeyVerifier, CountRequest, CountRequestNow } from '../api-keys/key-cache.ts';
+import { bearerToken } from '../http/bearer.ts';
+import { planRequired, rateLimited, unauthorized } from '../http/errors.ts';
+import type { ShopResolver } from '../http/shop-routes.ts';
 import { childLogger } from '../logging/child.ts';
 import type { RateLimiter } from '../rate-limit/limiter.ts';
 import { rateLimitHeaderWriter } from '../rate-limit/headers.ts';
 import { RATE_LIMIT_POLICIES, rateLimitKey } from '../rate-limit/policies.ts';
 import type { RateLimitPolicyName } from '../rate-limit/policies.ts';
 import { hasApiAccess } from '../shops/plans.ts';
-import { bearerToken } from './bearer.ts';
-import { planRequired, rateLimited, unauthorized } from './errors.ts';
-import type { ShopResolver } from './shop-routes.ts';
+import { API_KEY_CACHE_MAX_ENTRIES } from './key-cache.ts';
+import type { ApiKeyVerifier, CountRequest, CountRequestNow } from './key-cache.ts';
 
 /** Limiter keys remembered per policy (the key cache's own bound). */
 const MAX_LIMITER_KEYS = API_KEY_CACHE_MAX_ENTRIES;

@@ -9,13 +9,13 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { CHECKOUT_CONFIG_LIMIT_BYTES, CONFIG_METAFIELD_KEYS } from '@gcrs/engine/checkout';
-import { shopCheckoutConfig } from '../checkout/shop-checkout-config.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { campaigns } from '../db/schema.ts';
+import type { AttemptOutcome } from '../outbox/attempt-outcome.ts';
 import type { DiscountPort } from '../platform/discount-port.ts';
-import type { AttemptOutcome } from './attempt-outcome.ts';
-import { writeOutbox } from './enqueue.ts';
-import type { DiscountSyncPayload } from './enqueue.ts';
+import { writeOutbox } from '../outbox/enqueue.ts';
+import type { DiscountSyncPayload } from '../outbox/enqueue.ts';
+import { shopCheckoutConfig } from './shop-checkout-config.ts';
 
 // A campaign toggled this often during one job is left to the next job (each change queues one).
 const MAX_ROUNDS = 3;

@@ -6,9 +6,9 @@
  * platform connection has nothing to write to: the job finishes, skipped (logged at debug).
  */
 import type { Database } from '../db/database.ts';
+import type { AttemptOutcome } from '../outbox/attempt-outcome.ts';
 import type { DiscountPort } from '../platform/discount-port.ts';
-import { customerRedemptionsValue } from '../redemptions/limit-sync.ts';
-import type { AttemptOutcome } from './attempt-outcome.ts';
+import { customerRedemptionsValue } from './limit-sync.ts';
 
 const CUSTOMER_ID = /^\d{1,32}$/;
 

@@ -1,0 +1,51 @@
+/**
+ * The checkout function's configuration format (compact-config.ts builds it, config-metafields.ts
+ * spreads it over the discount's metafields, the function reads it). Types only.
+ */
+import type { CompactNode } from './compact-tree.ts';
+
+/**
+ * One rule: `[ruleKey, campaignIndex, tree, gifts, discount?, titleIndex?, experimentIndex?, per?]`.
+ * A gift is its variant's numeric id (quantity 1) or `[id, quantity]`; `discount` a number
+ * is a percentage, `[minor]` a fixed amount in the base currency's minor units per item.
+ * `per` is a repeatable gift as `[every, of (0 items, 1 subtotal), max, currencyOverrides?]`;
+ * `stack` the rule's stacking options as `[priority, exclusive (0|1)]`; `maxPerCustomer` the
+ * per-customer limit (the counts come from the buyer's `$app:gifts` / `redemptions` metafield).
+ * Trailing defaults are dropped: discount 100 (%), title 0, no experiment, no per, no stack,
+ * no limit (`null` stands for an absent one when a later field follows).
+ */
+export type CompactGift = number | string | [number | string, number];
+export type CompactPer = [number, 0 | 1, number, Record<string, number>?];
+export type CompactStack = [number, 0 | 1];
+export type CompactRule = [
+  string,
+  number,
+  CompactNode | 0,
+  CompactGift[],
+  (number | [number])?,
+  number?,
+  (number | null)?,
+  (CompactPer | null)?,
+  (CompactStack | null)?,
+  number?,
+];
+
+export type CheckoutFunctionConfig = {
+  /** Format version. */
+  v: 1;
+  /** Base currency. */
+  c: string;
+  /** Campaign keys, referenced by index. */
+  p: string[];
+  /** Distinct discount titles, referenced by index. */
+  m: string[];
+  r: CompactRule[];
+  /**
+   * Checkout settings a discount can express: `s` stripZeroPriceItems, `n` minOrderTotalCents;
+   * and `t` 1 for `engine.stacking: highest_tier`.
+   */
+  k?: { s?: 1; n?: number; t?: 1 };
+};
+
+/** The input query's variables (a second metafield): customer tags and collections to ask about. */
+export type CheckoutFunctionVariables = { tags: string[]; collectionIds: string[] };
