@@ -24,9 +24,9 @@ import { bodyOf, describePath } from './campaign-body.ts';
 import type { CampaignBody, Loaded, RuleBody } from './campaign-body.ts';
 import { templateOf } from './campaign-templates.ts';
 import type { Plan } from './ConditionTreeBuilder.tsx';
-import { ErrorContext, ShopCurrency } from './ConditionFields.tsx';
+import { ErrorContext, PlainTextField as Field, ShopCurrency } from './ConditionFields.tsx';
 import type { FieldError } from './ConditionFields.tsx';
-import { Field, RuleEditor } from './RuleEditor.tsx';
+import { RuleEditor } from './RuleEditor.tsx';
 
 const newRule = (index: number): RuleBody => ({
   name: `Rule ${index + 1}`,

@@ -139,8 +139,8 @@ export function MoneyOverridesField(props: FieldProps<Overrides>) {
   return <ParsedField {...props} multiline format={formatMoneyOverrides} parse={parseMoneyOverrides} />;
 }
 
-/** Text as typed. */
-export function PlainTextField(props: Omit<FieldProps<string | undefined>, 'onChange'> & { onChange: (value: string) => void }) {
+/** Text as typed (or a `datetime-local` value), with the server's error for its path. */
+export function PlainTextField(props: Omit<FieldProps<string | undefined>, 'onChange'> & { onChange: (value: string) => void; type?: 'text' | 'datetime-local' }) {
   const error = useErrorAt(props.path);
-  return <TextField label={props.label} value={props.value ?? ''} onChange={props.onChange} error={error} helpText={props.helpText} autoComplete="off" />;
+  return <TextField label={props.label} value={props.value ?? ''} onChange={props.onChange} error={error} type={props.type} helpText={props.helpText} autoComplete="off" />;
 }

@@ -2,20 +2,15 @@
  * One rule in the campaign editor: its name, enabled, condition tree (ConditionTreeBuilder), gifts
  * (RuleGifts) and options (stacking, the limit per customer, the quantity lock, the budget).
  */
-import { BlockStack, Button, Card, Checkbox, FormLayout, InlineGrid, InlineStack, Select, Text, TextField } from '@shopify/polaris';
+import { BlockStack, Button, Card, Checkbox, FormLayout, InlineGrid, InlineStack, Select, Text } from '@shopify/polaris';
 import type { ConditionNode } from '@gcrs/engine';
 import { useContext } from 'react';
 import { BudgetFields } from './BudgetFields.tsx';
 import type { RuleBody, Usage } from './campaign-body.ts';
 import { ConditionNodeEditor, LockedLeaves } from './ConditionTreeBuilder.tsx';
-import { MoneyField, NumberField, ShopCurrency, useErrorAt } from './ConditionFields.tsx';
+import { MoneyField, NumberField, PlainTextField as Field, ShopCurrency } from './ConditionFields.tsx';
 import type { Plan } from './ConditionTreeBuilder.tsx';
 import { RuleGifts } from './RuleGifts.tsx';
-
-export function Field({ label, value, onChange, path, type, helpText }: { label: string; value: string; onChange: (value: string) => void; path: (string | number)[]; type?: 'text' | 'datetime-local'; helpText?: string }) {
-  const error = useErrorAt(path);
-  return <TextField label={label} value={value} onChange={onChange} error={error} type={type} helpText={helpText} autoComplete="off" />;
-}
 
 export function RuleEditor({ rule, index, plan, usage, onChange, onRemove }: { rule: RuleBody; index: number; plan: Plan; usage: Usage | undefined; onChange: (rule: RuleBody) => void; onRemove: () => void }) {
   const at = (...rest: (string | number)[]) => ['rules', index, ...rest];

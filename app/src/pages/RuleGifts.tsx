@@ -7,8 +7,7 @@ import { BlockStack, Button, Checkbox, InlineGrid, InlineStack, Select, Text } f
 import { useContext } from 'react';
 import type { RuleBody } from './campaign-body.ts';
 import { GiftPicker } from './GiftPicker.tsx';
-import { MoneyField, MoneyOverridesField, NumberField, ShopCurrency } from './ConditionFields.tsx';
-import { Field } from './RuleEditor.tsx';
+import { MoneyField, MoneyOverridesField, NumberField, PlainTextField as Field, ShopCurrency } from './ConditionFields.tsx';
 
 type Gifts = RuleBody['giftConfig']['gifts'];
 

@@ -4,16 +4,16 @@
  * compiles the one payload of its page once, is built with this module alone
  * (packages/storefront/scripts/build-script.ts).
  */
-import type { CompiledRules } from './compile-rules.ts';
 import type { RulesPayloadInput } from '../schema/rules-payload.ts';
 
-const byObject = new WeakMap<object, CompiledRules>();
+// Generic in what compile builds (compile-rules.ts' CompiledRules), so this module imports nothing of it.
+const byObject = new WeakMap<object, unknown>();
 
 /**
  * @example cachedCompile(payload, build) === cachedCompile(payload, build) // true
  */
-export function cachedCompile(payload: RulesPayloadInput, compile: (payload: RulesPayloadInput) => CompiledRules): CompiledRules {
-  let compiled = byObject.get(payload);
+export function cachedCompile<T>(payload: RulesPayloadInput, compile: (payload: RulesPayloadInput) => T): T {
+  let compiled = byObject.get(payload) as T | undefined;
   if (compiled === undefined) {
     compiled = compile(payload);
     byObject.set(payload, compiled);

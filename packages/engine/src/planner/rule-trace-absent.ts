@@ -5,14 +5,13 @@
  * reads are left out; the `?svc_debug=1` console is its own chunk, built with the real modules.
  * Asking for a trace in such a build is a programming error, and says so.
  */
-import type { RuleEvaluationOptions } from './evaluate-rules.ts';
-import type { RuleTracer } from './rule-trace.ts';
+import type { RuleTracer, TraceOptions } from './rule-trace.ts';
 
 const absent = (): never => {
   throw new Error('no condition traces in this build');
 };
 
-export function ruleTracer(options: RuleEvaluationOptions): RuleTracer | undefined {
+export function ruleTracer(options: TraceOptions): RuleTracer | undefined {
   return options.trace === true ? absent() : undefined;
 }
 

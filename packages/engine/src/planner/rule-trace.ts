@@ -8,7 +8,9 @@ import type { ConditionTrace } from '../evaluate/trace-condition.ts';
 import { traceCondition } from '../evaluate/trace-condition.ts';
 import type { PreparedContext } from '../evaluate/prepare-context.ts';
 import type { ConditionNode } from '../schema/condition-node.ts';
-import type { RuleEvaluationOptions } from './evaluate-rules.ts';
+
+/** What a tracer reads of {@link evaluateRules}' options (RuleEvaluationOptions). */
+export type TraceOptions = { trace?: boolean | undefined; traceNodeLimit?: number | undefined };
 
 /** Adds one evaluated rule's trace: `matched` and `reasons` are what its conditions answered. */
 export type RuleTracer = (rule: CompiledRule, prepared: PreparedContext, matched: boolean, reasons: string[]) => ConditionTrace;
@@ -19,7 +21,7 @@ export type RuleTracer = (rule: CompiledRule, prepared: PreparedContext, matched
  *
  * @example ruleTracer({ trace: true, traceNodeLimit: 100 }, 'USD')?.(rule, prepared, true, ['subtotal_at_or_above_threshold'])
  */
-export function ruleTracer(options: RuleEvaluationOptions, baseCurrency: string): RuleTracer | undefined {
+export function ruleTracer(options: TraceOptions, baseCurrency: string): RuleTracer | undefined {
   if (options.trace !== true) return undefined;
   let budget = options.traceNodeLimit ?? Infinity;
   return (rule, prepared, matched, reasons) => {
