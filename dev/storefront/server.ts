@@ -185,7 +185,7 @@ export async function startStorefrontStandin(options: StandinOptions): Promise<S
       const proxyOptions = { serviceUrl: options.serviceUrl, appSecret: options.appSecret, shopDomain, pathPrefix: PROXY_PREFIX, signing: () => signing, now };
       return forwardToAppProxy(proxyOptions, req, res, url, customerOf(req)?.id ?? null);
     }
-    if (req.method === 'GET' && (url.pathname === '/' || url.pathname.startsWith('/products/') || url.pathname === '/collections/all')) {
+    if (req.method === 'GET' && (url.pathname === '/' || url.pathname.startsWith('/products/') || url.pathname === '/collections/all' || url.pathname === '/cart')) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       const customer = customerOf(req);
       if (embed === undefined) return void res.end(productPage({ fixture, scriptUrl, proxyPrefix: PROXY_PREFIX, customer, checkout: options.checkout !== undefined }));

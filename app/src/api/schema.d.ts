@@ -2398,49 +2398,97 @@ export interface operations {
                         widgets: {
                             /** @description Stamped by the server on every save; 0 before the first */
                             _version: number;
+                            /** Toast (a gift was added) */
                             toast: {
+                                /** Show the toast */
                                 enabled: boolean;
                                 /**
+                                 * Toast message
+                                 * @description {{giftTitle}} is replaced by the gift’s name
+                                 * @default 🎁 {{giftTitle}} was added to your cart
+                                 */
+                                message: string;
+                                /**
+                                 * Toast position
                                  * @default bottom-right
                                  * @enum {string}
                                  */
                                 position: "top-left" | "top-center" | "top-right" | "bottom-left" | "bottom-center" | "bottom-right";
-                                /** @default 4000 */
+                                /**
+                                 * Toast duration (ms)
+                                 * @default 4000
+                                 */
                                 durationMs: number;
-                                /** @default 🎁 {{giftTitle}} was added to your cart */
-                                message: string;
-                                /** @default #111827 */
+                                /**
+                                 * Toast background colour
+                                 * @default #111827
+                                 */
                                 backgroundColor: string & (unknown & unknown);
-                                /** @default #ffffff */
+                                /**
+                                 * Toast text colour
+                                 * @default #ffffff
+                                 */
                                 textColor: string & (unknown & unknown);
                             };
+                            /** Promo popup */
                             promoPopup: {
-                                /** @default false */
+                                /**
+                                 * Show the promo popup
+                                 * @default false
+                                 */
                                 enabled: boolean;
                                 /**
+                                 * Popup trigger
                                  * @default page_load
                                  * @enum {string}
                                  */
                                 trigger: "page_load" | "exit_intent" | "add_to_cart";
-                                /** @default 5 */
+                                /**
+                                 * Popup delay (seconds)
+                                 * @default 5
+                                 */
                                 delaySeconds: number;
-                                /** @default A free gift with your order */
+                                /**
+                                 * Popup title
+                                 * @default A free gift with your order
+                                 */
                                 title: string;
-                                /** @default  */
+                                /**
+                                 * Popup text
+                                 * @default
+                                 */
                                 body: string;
-                                /** @default null */
+                                /**
+                                 * Popup image URL
+                                 * @default null
+                                 */
                                 imageUrl: (string & (unknown & unknown)) | null;
-                                /** @default Shop now */
+                                /**
+                                 * Popup button label
+                                 * @default Shop now
+                                 */
                                 ctaLabel: string;
-                                /** @default null */
+                                /**
+                                 * Popup button URL
+                                 * @default null
+                                 */
                                 ctaUrl: (string & (unknown & unknown)) | null;
-                                /** @default true */
+                                /**
+                                 * Show once per session
+                                 * @default true
+                                 */
                                 showOncePerSession: boolean;
                             };
+                            /** Progress bar */
                             progressBar: {
-                                /** @default false */
+                                /**
+                                 * Show the progress bar
+                                 * @default false
+                                 */
                                 enabled: boolean;
                                 /**
+                                 * Progress bar placement
+                                 * @description cart_drawer: in the theme’s progress bar block on every page; cart_page: that block on the cart page only; announcement_bar: across the top of every page
                                  * @default cart_drawer
                                  * @enum {string}
                                  */
@@ -2448,42 +2496,85 @@ export interface operations {
                                 thresholds: {
                                     amountCents: number;
                                 }[];
-                                /** @default Spend {{remaining}} more to unlock your gift */
+                                /**
+                                 * Progress message
+                                 * @description {{remaining}} is replaced by the amount left, {{gift}} by the next step’s gift
+                                 * @default Spend {{remaining}} more to unlock your gift
+                                 */
                                 message: string;
-                                /** @default You unlocked a free gift! */
+                                /**
+                                 * Completed message
+                                 * @default You unlocked a free gift!
+                                 */
                                 completedMessage: string;
-                                /** @default #16a34a */
+                                /**
+                                 * Bar colour
+                                 * @default #16a34a
+                                 */
                                 barColor: string & (unknown & unknown);
-                                /** @default #e5e7eb */
+                                /**
+                                 * Bar background colour
+                                 * @default #e5e7eb
+                                 */
                                 backgroundColor: string & (unknown & unknown);
                             };
+                            /** Gift choice */
                             giftChoice: {
-                                /** @default false */
+                                /**
+                                 * Show the gift choice
+                                 * @default false
+                                 */
                                 enabled: boolean;
                                 /**
+                                 * Gift choice layout
+                                 * @description modal: a dialog in the middle; drawer: a panel along the right edge; inline: in the theme’s gift reminder block (a dialog where there is none)
                                  * @default modal
                                  * @enum {string}
                                  */
                                 layout: "modal" | "inline" | "drawer";
-                                /** @default Choose your free gift */
+                                /**
+                                 * Gift choice title
+                                 * @default Choose your free gift
+                                 */
                                 title: string;
-                                /** @default Add gift */
+                                /**
+                                 * Confirm button label
+                                 * @default Add gift
+                                 */
                                 confirmLabel: string;
-                                /** @default true */
+                                /**
+                                 * Allow declining the gift
+                                 * @default true
+                                 */
                                 allowDecline: boolean;
-                                /** @default true */
-                                showPrices: boolean;
                             };
+                            /** Reminder */
                             reminder: {
-                                /** @default false */
+                                /**
+                                 * Show the reminder
+                                 * @default false
+                                 */
                                 enabled: boolean;
-                                /** @default You qualify for a free gift. Don’t forget to choose it! */
+                                /**
+                                 * Reminder message
+                                 * @default You qualify for a free gift. Don’t forget to choose it!
+                                 */
                                 message: string;
-                                /** @default true */
+                                /**
+                                 * Show in the cart drawer
+                                 * @description In the theme’s gift reminder block; off, or without the block: a bar at the bottom of the page
+                                 * @default true
+                                 */
                                 showInCartDrawer: boolean;
-                                /** @default false */
+                                /**
+                                 * Show on product pages
+                                 * @default false
+                                 */
                                 showOnProductPage: boolean;
-                                /** @default 0 */
+                                /**
+                                 * Reminder delay (seconds)
+                                 * @default 0
+                                 */
                                 delaySeconds: number;
                             };
                             customCode?: {
@@ -2742,49 +2833,97 @@ export interface operations {
                         widgets: {
                             /** @description Stamped by the server on every save; 0 before the first */
                             _version: number;
+                            /** Toast (a gift was added) */
                             toast: {
+                                /** Show the toast */
                                 enabled: boolean;
                                 /**
+                                 * Toast message
+                                 * @description {{giftTitle}} is replaced by the gift’s name
+                                 * @default 🎁 {{giftTitle}} was added to your cart
+                                 */
+                                message: string;
+                                /**
+                                 * Toast position
                                  * @default bottom-right
                                  * @enum {string}
                                  */
                                 position: "top-left" | "top-center" | "top-right" | "bottom-left" | "bottom-center" | "bottom-right";
-                                /** @default 4000 */
+                                /**
+                                 * Toast duration (ms)
+                                 * @default 4000
+                                 */
                                 durationMs: number;
-                                /** @default 🎁 {{giftTitle}} was added to your cart */
-                                message: string;
-                                /** @default #111827 */
+                                /**
+                                 * Toast background colour
+                                 * @default #111827
+                                 */
                                 backgroundColor: string & (unknown & unknown);
-                                /** @default #ffffff */
+                                /**
+                                 * Toast text colour
+                                 * @default #ffffff
+                                 */
                                 textColor: string & (unknown & unknown);
                             };
+                            /** Promo popup */
                             promoPopup: {
-                                /** @default false */
+                                /**
+                                 * Show the promo popup
+                                 * @default false
+                                 */
                                 enabled: boolean;
                                 /**
+                                 * Popup trigger
                                  * @default page_load
                                  * @enum {string}
                                  */
                                 trigger: "page_load" | "exit_intent" | "add_to_cart";
-                                /** @default 5 */
+                                /**
+                                 * Popup delay (seconds)
+                                 * @default 5
+                                 */
                                 delaySeconds: number;
-                                /** @default A free gift with your order */
+                                /**
+                                 * Popup title
+                                 * @default A free gift with your order
+                                 */
                                 title: string;
-                                /** @default  */
+                                /**
+                                 * Popup text
+                                 * @default
+                                 */
                                 body: string;
-                                /** @default null */
+                                /**
+                                 * Popup image URL
+                                 * @default null
+                                 */
                                 imageUrl: (string & (unknown & unknown)) | null;
-                                /** @default Shop now */
+                                /**
+                                 * Popup button label
+                                 * @default Shop now
+                                 */
                                 ctaLabel: string;
-                                /** @default null */
+                                /**
+                                 * Popup button URL
+                                 * @default null
+                                 */
                                 ctaUrl: (string & (unknown & unknown)) | null;
-                                /** @default true */
+                                /**
+                                 * Show once per session
+                                 * @default true
+                                 */
                                 showOncePerSession: boolean;
                             };
+                            /** Progress bar */
                             progressBar: {
-                                /** @default false */
+                                /**
+                                 * Show the progress bar
+                                 * @default false
+                                 */
                                 enabled: boolean;
                                 /**
+                                 * Progress bar placement
+                                 * @description cart_drawer: in the theme’s progress bar block on every page; cart_page: that block on the cart page only; announcement_bar: across the top of every page
                                  * @default cart_drawer
                                  * @enum {string}
                                  */
@@ -2792,42 +2931,85 @@ export interface operations {
                                 thresholds: {
                                     amountCents: number;
                                 }[];
-                                /** @default Spend {{remaining}} more to unlock your gift */
+                                /**
+                                 * Progress message
+                                 * @description {{remaining}} is replaced by the amount left, {{gift}} by the next step’s gift
+                                 * @default Spend {{remaining}} more to unlock your gift
+                                 */
                                 message: string;
-                                /** @default You unlocked a free gift! */
+                                /**
+                                 * Completed message
+                                 * @default You unlocked a free gift!
+                                 */
                                 completedMessage: string;
-                                /** @default #16a34a */
+                                /**
+                                 * Bar colour
+                                 * @default #16a34a
+                                 */
                                 barColor: string & (unknown & unknown);
-                                /** @default #e5e7eb */
+                                /**
+                                 * Bar background colour
+                                 * @default #e5e7eb
+                                 */
                                 backgroundColor: string & (unknown & unknown);
                             };
+                            /** Gift choice */
                             giftChoice: {
-                                /** @default false */
+                                /**
+                                 * Show the gift choice
+                                 * @default false
+                                 */
                                 enabled: boolean;
                                 /**
+                                 * Gift choice layout
+                                 * @description modal: a dialog in the middle; drawer: a panel along the right edge; inline: in the theme’s gift reminder block (a dialog where there is none)
                                  * @default modal
                                  * @enum {string}
                                  */
                                 layout: "modal" | "inline" | "drawer";
-                                /** @default Choose your free gift */
+                                /**
+                                 * Gift choice title
+                                 * @default Choose your free gift
+                                 */
                                 title: string;
-                                /** @default Add gift */
+                                /**
+                                 * Confirm button label
+                                 * @default Add gift
+                                 */
                                 confirmLabel: string;
-                                /** @default true */
+                                /**
+                                 * Allow declining the gift
+                                 * @default true
+                                 */
                                 allowDecline: boolean;
-                                /** @default true */
-                                showPrices: boolean;
                             };
+                            /** Reminder */
                             reminder: {
-                                /** @default false */
+                                /**
+                                 * Show the reminder
+                                 * @default false
+                                 */
                                 enabled: boolean;
-                                /** @default You qualify for a free gift. Don’t forget to choose it! */
+                                /**
+                                 * Reminder message
+                                 * @default You qualify for a free gift. Don’t forget to choose it!
+                                 */
                                 message: string;
-                                /** @default true */
+                                /**
+                                 * Show in the cart drawer
+                                 * @description In the theme’s gift reminder block; off, or without the block: a bar at the bottom of the page
+                                 * @default true
+                                 */
                                 showInCartDrawer: boolean;
-                                /** @default false */
+                                /**
+                                 * Show on product pages
+                                 * @default false
+                                 */
                                 showOnProductPage: boolean;
-                                /** @default 0 */
+                                /**
+                                 * Reminder delay (seconds)
+                                 * @default 0
+                                 */
                                 delaySeconds: number;
                             };
                             customCode: {
@@ -2874,49 +3056,97 @@ export interface operations {
             content: {
                 "application/json": {
                     _version?: unknown;
+                    /** Toast (a gift was added) */
                     toast: {
+                        /** Show the toast */
                         enabled: boolean;
                         /**
+                         * Toast message
+                         * @description {{giftTitle}} is replaced by the gift’s name
+                         * @default 🎁 {{giftTitle}} was added to your cart
+                         */
+                        message?: string;
+                        /**
+                         * Toast position
                          * @default bottom-right
                          * @enum {string}
                          */
                         position?: "top-left" | "top-center" | "top-right" | "bottom-left" | "bottom-center" | "bottom-right";
-                        /** @default 4000 */
+                        /**
+                         * Toast duration (ms)
+                         * @default 4000
+                         */
                         durationMs?: number;
-                        /** @default 🎁 {{giftTitle}} was added to your cart */
-                        message?: string;
-                        /** @default #111827 */
+                        /**
+                         * Toast background colour
+                         * @default #111827
+                         */
                         backgroundColor?: string & (unknown & unknown);
-                        /** @default #ffffff */
+                        /**
+                         * Toast text colour
+                         * @default #ffffff
+                         */
                         textColor?: string & (unknown & unknown);
                     };
+                    /** Promo popup */
                     promoPopup: {
-                        /** @default false */
+                        /**
+                         * Show the promo popup
+                         * @default false
+                         */
                         enabled?: boolean;
                         /**
+                         * Popup trigger
                          * @default page_load
                          * @enum {string}
                          */
                         trigger?: "page_load" | "exit_intent" | "add_to_cart";
-                        /** @default 5 */
+                        /**
+                         * Popup delay (seconds)
+                         * @default 5
+                         */
                         delaySeconds?: number;
-                        /** @default A free gift with your order */
+                        /**
+                         * Popup title
+                         * @default A free gift with your order
+                         */
                         title?: string;
-                        /** @default  */
+                        /**
+                         * Popup text
+                         * @default
+                         */
                         body?: string;
-                        /** @default null */
+                        /**
+                         * Popup image URL
+                         * @default null
+                         */
                         imageUrl?: (string & (unknown & unknown)) | null;
-                        /** @default Shop now */
+                        /**
+                         * Popup button label
+                         * @default Shop now
+                         */
                         ctaLabel?: string;
-                        /** @default null */
+                        /**
+                         * Popup button URL
+                         * @default null
+                         */
                         ctaUrl?: (string & (unknown & unknown)) | null;
-                        /** @default true */
+                        /**
+                         * Show once per session
+                         * @default true
+                         */
                         showOncePerSession?: boolean;
                     };
+                    /** Progress bar */
                     progressBar: {
-                        /** @default false */
+                        /**
+                         * Show the progress bar
+                         * @default false
+                         */
                         enabled?: boolean;
                         /**
+                         * Progress bar placement
+                         * @description cart_drawer: in the theme’s progress bar block on every page; cart_page: that block on the cart page only; announcement_bar: across the top of every page
                          * @default cart_drawer
                          * @enum {string}
                          */
@@ -2924,42 +3154,85 @@ export interface operations {
                         thresholds: {
                             amountCents: number;
                         }[];
-                        /** @default Spend {{remaining}} more to unlock your gift */
+                        /**
+                         * Progress message
+                         * @description {{remaining}} is replaced by the amount left, {{gift}} by the next step’s gift
+                         * @default Spend {{remaining}} more to unlock your gift
+                         */
                         message?: string;
-                        /** @default You unlocked a free gift! */
+                        /**
+                         * Completed message
+                         * @default You unlocked a free gift!
+                         */
                         completedMessage?: string;
-                        /** @default #16a34a */
+                        /**
+                         * Bar colour
+                         * @default #16a34a
+                         */
                         barColor?: string & (unknown & unknown);
-                        /** @default #e5e7eb */
+                        /**
+                         * Bar background colour
+                         * @default #e5e7eb
+                         */
                         backgroundColor?: string & (unknown & unknown);
                     };
+                    /** Gift choice */
                     giftChoice: {
-                        /** @default false */
+                        /**
+                         * Show the gift choice
+                         * @default false
+                         */
                         enabled?: boolean;
                         /**
+                         * Gift choice layout
+                         * @description modal: a dialog in the middle; drawer: a panel along the right edge; inline: in the theme’s gift reminder block (a dialog where there is none)
                          * @default modal
                          * @enum {string}
                          */
                         layout?: "modal" | "inline" | "drawer";
-                        /** @default Choose your free gift */
+                        /**
+                         * Gift choice title
+                         * @default Choose your free gift
+                         */
                         title?: string;
-                        /** @default Add gift */
+                        /**
+                         * Confirm button label
+                         * @default Add gift
+                         */
                         confirmLabel?: string;
-                        /** @default true */
+                        /**
+                         * Allow declining the gift
+                         * @default true
+                         */
                         allowDecline?: boolean;
-                        /** @default true */
-                        showPrices?: boolean;
                     };
+                    /** Reminder */
                     reminder: {
-                        /** @default false */
+                        /**
+                         * Show the reminder
+                         * @default false
+                         */
                         enabled?: boolean;
-                        /** @default You qualify for a free gift. Don’t forget to choose it! */
+                        /**
+                         * Reminder message
+                         * @default You qualify for a free gift. Don’t forget to choose it!
+                         */
                         message?: string;
-                        /** @default true */
+                        /**
+                         * Show in the cart drawer
+                         * @description In the theme’s gift reminder block; off, or without the block: a bar at the bottom of the page
+                         * @default true
+                         */
                         showInCartDrawer?: boolean;
-                        /** @default false */
+                        /**
+                         * Show on product pages
+                         * @default false
+                         */
                         showOnProductPage?: boolean;
-                        /** @default 0 */
+                        /**
+                         * Reminder delay (seconds)
+                         * @default 0
+                         */
                         delaySeconds?: number;
                     };
                     customCode: {
@@ -2989,49 +3262,97 @@ export interface operations {
                         widgets: {
                             /** @description Stamped by the server on every save; 0 before the first */
                             _version: number;
+                            /** Toast (a gift was added) */
                             toast: {
+                                /** Show the toast */
                                 enabled: boolean;
                                 /**
+                                 * Toast message
+                                 * @description {{giftTitle}} is replaced by the gift’s name
+                                 * @default 🎁 {{giftTitle}} was added to your cart
+                                 */
+                                message: string;
+                                /**
+                                 * Toast position
                                  * @default bottom-right
                                  * @enum {string}
                                  */
                                 position: "top-left" | "top-center" | "top-right" | "bottom-left" | "bottom-center" | "bottom-right";
-                                /** @default 4000 */
+                                /**
+                                 * Toast duration (ms)
+                                 * @default 4000
+                                 */
                                 durationMs: number;
-                                /** @default 🎁 {{giftTitle}} was added to your cart */
-                                message: string;
-                                /** @default #111827 */
+                                /**
+                                 * Toast background colour
+                                 * @default #111827
+                                 */
                                 backgroundColor: string & (unknown & unknown);
-                                /** @default #ffffff */
+                                /**
+                                 * Toast text colour
+                                 * @default #ffffff
+                                 */
                                 textColor: string & (unknown & unknown);
                             };
+                            /** Promo popup */
                             promoPopup: {
-                                /** @default false */
+                                /**
+                                 * Show the promo popup
+                                 * @default false
+                                 */
                                 enabled: boolean;
                                 /**
+                                 * Popup trigger
                                  * @default page_load
                                  * @enum {string}
                                  */
                                 trigger: "page_load" | "exit_intent" | "add_to_cart";
-                                /** @default 5 */
+                                /**
+                                 * Popup delay (seconds)
+                                 * @default 5
+                                 */
                                 delaySeconds: number;
-                                /** @default A free gift with your order */
+                                /**
+                                 * Popup title
+                                 * @default A free gift with your order
+                                 */
                                 title: string;
-                                /** @default  */
+                                /**
+                                 * Popup text
+                                 * @default
+                                 */
                                 body: string;
-                                /** @default null */
+                                /**
+                                 * Popup image URL
+                                 * @default null
+                                 */
                                 imageUrl: (string & (unknown & unknown)) | null;
-                                /** @default Shop now */
+                                /**
+                                 * Popup button label
+                                 * @default Shop now
+                                 */
                                 ctaLabel: string;
-                                /** @default null */
+                                /**
+                                 * Popup button URL
+                                 * @default null
+                                 */
                                 ctaUrl: (string & (unknown & unknown)) | null;
-                                /** @default true */
+                                /**
+                                 * Show once per session
+                                 * @default true
+                                 */
                                 showOncePerSession: boolean;
                             };
+                            /** Progress bar */
                             progressBar: {
-                                /** @default false */
+                                /**
+                                 * Show the progress bar
+                                 * @default false
+                                 */
                                 enabled: boolean;
                                 /**
+                                 * Progress bar placement
+                                 * @description cart_drawer: in the theme’s progress bar block on every page; cart_page: that block on the cart page only; announcement_bar: across the top of every page
                                  * @default cart_drawer
                                  * @enum {string}
                                  */
@@ -3039,42 +3360,85 @@ export interface operations {
                                 thresholds: {
                                     amountCents: number;
                                 }[];
-                                /** @default Spend {{remaining}} more to unlock your gift */
+                                /**
+                                 * Progress message
+                                 * @description {{remaining}} is replaced by the amount left, {{gift}} by the next step’s gift
+                                 * @default Spend {{remaining}} more to unlock your gift
+                                 */
                                 message: string;
-                                /** @default You unlocked a free gift! */
+                                /**
+                                 * Completed message
+                                 * @default You unlocked a free gift!
+                                 */
                                 completedMessage: string;
-                                /** @default #16a34a */
+                                /**
+                                 * Bar colour
+                                 * @default #16a34a
+                                 */
                                 barColor: string & (unknown & unknown);
-                                /** @default #e5e7eb */
+                                /**
+                                 * Bar background colour
+                                 * @default #e5e7eb
+                                 */
                                 backgroundColor: string & (unknown & unknown);
                             };
+                            /** Gift choice */
                             giftChoice: {
-                                /** @default false */
+                                /**
+                                 * Show the gift choice
+                                 * @default false
+                                 */
                                 enabled: boolean;
                                 /**
+                                 * Gift choice layout
+                                 * @description modal: a dialog in the middle; drawer: a panel along the right edge; inline: in the theme’s gift reminder block (a dialog where there is none)
                                  * @default modal
                                  * @enum {string}
                                  */
                                 layout: "modal" | "inline" | "drawer";
-                                /** @default Choose your free gift */
+                                /**
+                                 * Gift choice title
+                                 * @default Choose your free gift
+                                 */
                                 title: string;
-                                /** @default Add gift */
+                                /**
+                                 * Confirm button label
+                                 * @default Add gift
+                                 */
                                 confirmLabel: string;
-                                /** @default true */
+                                /**
+                                 * Allow declining the gift
+                                 * @default true
+                                 */
                                 allowDecline: boolean;
-                                /** @default true */
-                                showPrices: boolean;
                             };
+                            /** Reminder */
                             reminder: {
-                                /** @default false */
+                                /**
+                                 * Show the reminder
+                                 * @default false
+                                 */
                                 enabled: boolean;
-                                /** @default You qualify for a free gift. Don’t forget to choose it! */
+                                /**
+                                 * Reminder message
+                                 * @default You qualify for a free gift. Don’t forget to choose it!
+                                 */
                                 message: string;
-                                /** @default true */
+                                /**
+                                 * Show in the cart drawer
+                                 * @description In the theme’s gift reminder block; off, or without the block: a bar at the bottom of the page
+                                 * @default true
+                                 */
                                 showInCartDrawer: boolean;
-                                /** @default false */
+                                /**
+                                 * Show on product pages
+                                 * @default false
+                                 */
                                 showOnProductPage: boolean;
-                                /** @default 0 */
+                                /**
+                                 * Reminder delay (seconds)
+                                 * @default 0
+                                 */
                                 delaySeconds: number;
                             };
                             customCode: {
