@@ -18,15 +18,20 @@ import { SECTIONS } from './widget-fields.ts';
 import type { Field } from './widget-fields.ts';
 import { clearPreview, drawPreview } from './widget-preview.ts';
 
-/** Form and preview side by side from 48em (the preview sticky), else the preview above the form. */
+/**
+ * Form and preview side by side from 48em, the preview sticky below the Frame's fixed top bar
+ * (3.5rem); below 48em the preview above the form.
+ */
+const WIDE = '(min-width: 48em)';
 const LAYOUT_CSS = `.svc-widgets{display:grid;gap:var(--p-space-400);grid-template-columns:minmax(0,1fr)}
-.svc-widgets-preview{order:-1}
-@media (min-width:48em){.svc-widgets{grid-template-columns:minmax(0,2fr) minmax(0,1fr)}.svc-widgets-preview{order:0;position:sticky;top:var(--p-space-400);align-self:start}}`;
+.svc-widgets-preview{order:-1;scroll-margin-top:calc(3.5rem + var(--p-space-200))}
+@media ${WIDE}{.svc-widgets{grid-template-columns:minmax(0,2fr) minmax(0,1fr)}.svc-widgets-preview{order:0;position:sticky;top:calc(3.5rem + var(--p-space-400));align-self:start}}`;
 
 export function WidgetsPage() {
   const { widgets, plan, currency, loadError, saving, fieldErrors, notice, setNotice, live, set, save } = useWidgets();
   const [preview, setPreview] = useState<WidgetSectionKey>('toast');
   const previewRef = useRef<HTMLDivElement>(null);
+  const cardRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     const host = previewRef.current;
@@ -80,7 +85,8 @@ export function WidgetsPage() {
 
   const show = (section: WidgetSectionKey) => {
     setPreview(section);
-    previewRef.current?.scrollIntoView({ block: 'nearest' });
+    // Beside the form it is always in view; above it, the page scrolls back up to it.
+    if (!matchMedia(WIDE).matches) cardRef.current?.scrollIntoView({ block: 'start' });
   };
   const previewTitle = SECTIONS.find((section) => section.key === preview)?.title ?? preview;
 
@@ -138,7 +144,7 @@ export function WidgetsPage() {
             </Button>
           </InlineStack>
         </BlockStack>
-        <div className="svc-widgets-preview">
+        <div className="svc-widgets-preview" ref={cardRef}>
           <Card>
             <BlockStack gap="200">
               <Text as="h2" variant="headingMd">
