@@ -164,5 +164,35 @@ describe.skipIf(skipWithoutChromium())('merchant admin widgets, in Chromium', ()
     await page.close();
   }, 120_000);
 
+  it('edits the texts per language: the default as placeholder, the preview in that language, saved in translations', async () => {
+    const { page, errors } = await openPage(browser);
+    await stack.signIn(page, shop.id);
+    await page.goto(`${stack.base}/app/#/widgets`);
+    const preview = page.getByRole('region', { name: 'Widget preview' });
+    await preview.getByRole('status').waitFor();
+
+    await page.getByLabel('Add a language').fill('français');
+    await page.getByRole('button', { name: 'Add language' }).click();
+    await page.getByText('A locale code such as fr, de or pt-BR').waitFor();
+    await page.getByLabel('Add a language').fill('fr');
+    await page.getByRole('button', { name: 'Add language' }).click();
+    const french = page.getByLabel('Toast message (fr)');
+    expect(await french.getAttribute('placeholder')).toContain('{{giftTitle}}');
+    await french.fill('{{giftTitle}} offert !');
+    await preview.getByText('Mug offert !').waitFor();
+    await check(page, 'widgets-french');
+    // Back to the default texts: the preview speaks the default language again.
+    await page.getByLabel('Texts being edited').selectOption('');
+    await expect.poll(() => preview.getByRole('status').textContent()).not.toContain('offert');
+
+    await page.getByRole('button', { name: 'Save widgets' }).first().click();
+    await page.getByText('Widget settings saved').waitFor();
+    const res = await page.request.get(`${stack.base}/app/api/v1/widgets`);
+    const saved = (await res.json()) as { widgets: { toast: { translations: unknown } } };
+    expect(saved.widgets.toast.translations).toEqual({ fr: { message: '{{giftTitle}} offert !' } });
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+
   const check = checkScreen;
 });

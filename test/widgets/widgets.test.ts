@@ -107,6 +107,7 @@ describe('PUT /widgets', () => {
       message: '🎁 {{giftTitle}} was added to your cart',
       backgroundColor: '#111827',
       textColor: '#ffffff',
+      translations: {},
     });
     expect(DEFAULT_WIDGET_DOCUMENT.progressBar.thresholds).toEqual([]);
     expect(DEFAULT_WIDGET_DOCUMENT.customCode).toEqual({ html: '', css: '', js: '' });
@@ -147,6 +148,8 @@ describe('PUT /widgets', () => {
     ['an unknown section', ['banner'], {}, []],
     ['a bad colour', ['toast', 'textColor'], 'red', ['toast', 'textColor']],
     ['a bad enum value', ['giftChoice', 'layout'], 'carousel', ['giftChoice', 'layout']],
+    ['a bad locale in translations', ['toast', 'translations'], { 'fr fr': { message: 'x' } }, ['toast', 'translations', 'fr fr']],
+    ['an untranslatable field in translations', ['toast', 'translations'], { fr: { position: 'top-left' } }, ['toast', 'translations', 'fr']],
     ['a missing toast.enabled (SPEC names it)', ['toast', 'enabled'], undefined, ['toast', 'enabled']],
     ['missing progressBar.thresholds (SPEC names it)', ['progressBar', 'thresholds'], undefined, ['progressBar', 'thresholds']],
     ['a null where a default exists', ['promoPopup', 'title'], null, ['promoPopup', 'title']],

@@ -2429,6 +2429,64 @@ export interface operations {
                                  * @default #ffffff
                                  */
                                 textColor: string & (unknown & unknown);
+                                /**
+                                 * Translations
+                                 * @default {}
+                                 */
+                                translations: {
+                                    [key: string]: {
+                                        message?: string;
+                                    };
+                                };
+                            };
+                            /** Progress bar */
+                            progressBar: {
+                                /**
+                                 * Show the progress bar
+                                 * @default false
+                                 */
+                                enabled: boolean;
+                                /**
+                                 * Progress bar placement
+                                 * @description cart_drawer: in the theme’s progress bar block on every page; cart_page: that block on the cart page only; announcement_bar: across the top of every page
+                                 * @default cart_drawer
+                                 * @enum {string}
+                                 */
+                                placement: "cart_drawer" | "cart_page" | "announcement_bar";
+                                thresholds: {
+                                    amountCents: number;
+                                }[];
+                                /**
+                                 * Progress message
+                                 * @description {{remaining}} is replaced by the amount left, {{gift}} by the next step’s gift
+                                 * @default Spend {{remaining}} more to unlock your gift
+                                 */
+                                message: string;
+                                /**
+                                 * Completed message
+                                 * @default You unlocked a free gift!
+                                 */
+                                completedMessage: string;
+                                /**
+                                 * Bar colour
+                                 * @default #16a34a
+                                 */
+                                barColor: string & (unknown & unknown);
+                                /**
+                                 * Bar background colour
+                                 * @default #e5e7eb
+                                 */
+                                backgroundColor: string & (unknown & unknown);
+                                /**
+                                 * Translations
+                                 * @default {}
+                                 */
+                                translations: {
+                                    [key: string]: {
+                                        message?: string;
+                                        completedMessage?: string;
+                                    };
+                                };
                             };
                             /** Promo popup */
                             promoPopup: {
@@ -2474,49 +2532,27 @@ export interface operations {
                                  */
                                 ctaUrl: (string & (unknown & unknown)) | null;
                                 /**
+                                 * Popup close button label
+                                 * @default Close
+                                 */
+                                closeLabel: string;
+                                /**
                                  * Show once per session
                                  * @default true
                                  */
                                 showOncePerSession: boolean;
-                            };
-                            /** Progress bar */
-                            progressBar: {
                                 /**
-                                 * Show the progress bar
-                                 * @default false
+                                 * Translations
+                                 * @default {}
                                  */
-                                enabled: boolean;
-                                /**
-                                 * Progress bar placement
-                                 * @description cart_drawer: in the theme’s progress bar block on every page; cart_page: that block on the cart page only; announcement_bar: across the top of every page
-                                 * @default cart_drawer
-                                 * @enum {string}
-                                 */
-                                placement: "cart_drawer" | "cart_page" | "announcement_bar";
-                                thresholds: {
-                                    amountCents: number;
-                                }[];
-                                /**
-                                 * Progress message
-                                 * @description {{remaining}} is replaced by the amount left, {{gift}} by the next step’s gift
-                                 * @default Spend {{remaining}} more to unlock your gift
-                                 */
-                                message: string;
-                                /**
-                                 * Completed message
-                                 * @default You unlocked a free gift!
-                                 */
-                                completedMessage: string;
-                                /**
-                                 * Bar colour
-                                 * @default #16a34a
-                                 */
-                                barColor: string & (unknown & unknown);
-                                /**
-                                 * Bar background colour
-                                 * @default #e5e7eb
-                                 */
-                                backgroundColor: string & (unknown & unknown);
+                                translations: {
+                                    [key: string]: {
+                                        title?: string;
+                                        body?: string;
+                                        ctaLabel?: string;
+                                        closeLabel?: string;
+                                    };
+                                };
                             };
                             /** Gift choice */
                             giftChoice: {
@@ -2547,6 +2583,22 @@ export interface operations {
                                  * @default true
                                  */
                                 allowDecline: boolean;
+                                /**
+                                 * Decline button label
+                                 * @default No thanks
+                                 */
+                                declineLabel: string;
+                                /**
+                                 * Translations
+                                 * @default {}
+                                 */
+                                translations: {
+                                    [key: string]: {
+                                        title?: string;
+                                        confirmLabel?: string;
+                                        declineLabel?: string;
+                                    };
+                                };
                             };
                             /** Reminder */
                             reminder: {
@@ -2560,6 +2612,11 @@ export interface operations {
                                  * @default You qualify for a free gift. Don’t forget to choose it!
                                  */
                                 message: string;
+                                /**
+                                 * Reminder button label
+                                 * @default Choose gift
+                                 */
+                                buttonLabel: string;
                                 /**
                                  * Show in the cart drawer
                                  * @description In the theme’s gift reminder block; off, or without the block: a bar at the bottom of the page
@@ -2576,6 +2633,16 @@ export interface operations {
                                  * @default 0
                                  */
                                 delaySeconds: number;
+                                /**
+                                 * Translations
+                                 * @default {}
+                                 */
+                                translations: {
+                                    [key: string]: {
+                                        message?: string;
+                                        buttonLabel?: string;
+                                    };
+                                };
                             };
                             customCode?: {
                                 /** @default  */
@@ -2864,6 +2931,64 @@ export interface operations {
                                  * @default #ffffff
                                  */
                                 textColor: string & (unknown & unknown);
+                                /**
+                                 * Translations
+                                 * @default {}
+                                 */
+                                translations: {
+                                    [key: string]: {
+                                        message?: string;
+                                    };
+                                };
+                            };
+                            /** Progress bar */
+                            progressBar: {
+                                /**
+                                 * Show the progress bar
+                                 * @default false
+                                 */
+                                enabled: boolean;
+                                /**
+                                 * Progress bar placement
+                                 * @description cart_drawer: in the theme’s progress bar block on every page; cart_page: that block on the cart page only; announcement_bar: across the top of every page
+                                 * @default cart_drawer
+                                 * @enum {string}
+                                 */
+                                placement: "cart_drawer" | "cart_page" | "announcement_bar";
+                                thresholds: {
+                                    amountCents: number;
+                                }[];
+                                /**
+                                 * Progress message
+                                 * @description {{remaining}} is replaced by the amount left, {{gift}} by the next step’s gift
+                                 * @default Spend {{remaining}} more to unlock your gift
+                                 */
+                                message: string;
+                                /**
+                                 * Completed message
+                                 * @default You unlocked a free gift!
+                                 */
+                                completedMessage: string;
+                                /**
+                                 * Bar colour
+                                 * @default #16a34a
+                                 */
+                                barColor: string & (unknown & unknown);
+                                /**
+                                 * Bar background colour
+                                 * @default #e5e7eb
+                                 */
+                                backgroundColor: string & (unknown & unknown);
+                                /**
+                                 * Translations
+                                 * @default {}
+                                 */
+                                translations: {
+                                    [key: string]: {
+                                        message?: string;
+                                        completedMessage?: string;
+                                    };
+                                };
                             };
                             /** Promo popup */
                             promoPopup: {
@@ -2909,49 +3034,27 @@ export interface operations {
                                  */
                                 ctaUrl: (string & (unknown & unknown)) | null;
                                 /**
+                                 * Popup close button label
+                                 * @default Close
+                                 */
+                                closeLabel: string;
+                                /**
                                  * Show once per session
                                  * @default true
                                  */
                                 showOncePerSession: boolean;
-                            };
-                            /** Progress bar */
-                            progressBar: {
                                 /**
-                                 * Show the progress bar
-                                 * @default false
+                                 * Translations
+                                 * @default {}
                                  */
-                                enabled: boolean;
-                                /**
-                                 * Progress bar placement
-                                 * @description cart_drawer: in the theme’s progress bar block on every page; cart_page: that block on the cart page only; announcement_bar: across the top of every page
-                                 * @default cart_drawer
-                                 * @enum {string}
-                                 */
-                                placement: "cart_drawer" | "cart_page" | "announcement_bar";
-                                thresholds: {
-                                    amountCents: number;
-                                }[];
-                                /**
-                                 * Progress message
-                                 * @description {{remaining}} is replaced by the amount left, {{gift}} by the next step’s gift
-                                 * @default Spend {{remaining}} more to unlock your gift
-                                 */
-                                message: string;
-                                /**
-                                 * Completed message
-                                 * @default You unlocked a free gift!
-                                 */
-                                completedMessage: string;
-                                /**
-                                 * Bar colour
-                                 * @default #16a34a
-                                 */
-                                barColor: string & (unknown & unknown);
-                                /**
-                                 * Bar background colour
-                                 * @default #e5e7eb
-                                 */
-                                backgroundColor: string & (unknown & unknown);
+                                translations: {
+                                    [key: string]: {
+                                        title?: string;
+                                        body?: string;
+                                        ctaLabel?: string;
+                                        closeLabel?: string;
+                                    };
+                                };
                             };
                             /** Gift choice */
                             giftChoice: {
@@ -2982,6 +3085,22 @@ export interface operations {
                                  * @default true
                                  */
                                 allowDecline: boolean;
+                                /**
+                                 * Decline button label
+                                 * @default No thanks
+                                 */
+                                declineLabel: string;
+                                /**
+                                 * Translations
+                                 * @default {}
+                                 */
+                                translations: {
+                                    [key: string]: {
+                                        title?: string;
+                                        confirmLabel?: string;
+                                        declineLabel?: string;
+                                    };
+                                };
                             };
                             /** Reminder */
                             reminder: {
@@ -2995,6 +3114,11 @@ export interface operations {
                                  * @default You qualify for a free gift. Don’t forget to choose it!
                                  */
                                 message: string;
+                                /**
+                                 * Reminder button label
+                                 * @default Choose gift
+                                 */
+                                buttonLabel: string;
                                 /**
                                  * Show in the cart drawer
                                  * @description In the theme’s gift reminder block; off, or without the block: a bar at the bottom of the page
@@ -3011,6 +3135,16 @@ export interface operations {
                                  * @default 0
                                  */
                                 delaySeconds: number;
+                                /**
+                                 * Translations
+                                 * @default {}
+                                 */
+                                translations: {
+                                    [key: string]: {
+                                        message?: string;
+                                        buttonLabel?: string;
+                                    };
+                                };
                             };
                             customCode: {
                                 /** @default  */
@@ -3087,6 +3221,64 @@ export interface operations {
                          * @default #ffffff
                          */
                         textColor?: string & (unknown & unknown);
+                        /**
+                         * Translations
+                         * @default {}
+                         */
+                        translations?: {
+                            [key: string]: {
+                                message?: string;
+                            };
+                        };
+                    };
+                    /** Progress bar */
+                    progressBar: {
+                        /**
+                         * Show the progress bar
+                         * @default false
+                         */
+                        enabled?: boolean;
+                        /**
+                         * Progress bar placement
+                         * @description cart_drawer: in the theme’s progress bar block on every page; cart_page: that block on the cart page only; announcement_bar: across the top of every page
+                         * @default cart_drawer
+                         * @enum {string}
+                         */
+                        placement?: "cart_drawer" | "cart_page" | "announcement_bar";
+                        thresholds: {
+                            amountCents: number;
+                        }[];
+                        /**
+                         * Progress message
+                         * @description {{remaining}} is replaced by the amount left, {{gift}} by the next step’s gift
+                         * @default Spend {{remaining}} more to unlock your gift
+                         */
+                        message?: string;
+                        /**
+                         * Completed message
+                         * @default You unlocked a free gift!
+                         */
+                        completedMessage?: string;
+                        /**
+                         * Bar colour
+                         * @default #16a34a
+                         */
+                        barColor?: string & (unknown & unknown);
+                        /**
+                         * Bar background colour
+                         * @default #e5e7eb
+                         */
+                        backgroundColor?: string & (unknown & unknown);
+                        /**
+                         * Translations
+                         * @default {}
+                         */
+                        translations?: {
+                            [key: string]: {
+                                message?: string;
+                                completedMessage?: string;
+                            };
+                        };
                     };
                     /** Promo popup */
                     promoPopup: {
@@ -3132,49 +3324,27 @@ export interface operations {
                          */
                         ctaUrl?: (string & (unknown & unknown)) | null;
                         /**
+                         * Popup close button label
+                         * @default Close
+                         */
+                        closeLabel?: string;
+                        /**
                          * Show once per session
                          * @default true
                          */
                         showOncePerSession?: boolean;
-                    };
-                    /** Progress bar */
-                    progressBar: {
                         /**
-                         * Show the progress bar
-                         * @default false
+                         * Translations
+                         * @default {}
                          */
-                        enabled?: boolean;
-                        /**
-                         * Progress bar placement
-                         * @description cart_drawer: in the theme’s progress bar block on every page; cart_page: that block on the cart page only; announcement_bar: across the top of every page
-                         * @default cart_drawer
-                         * @enum {string}
-                         */
-                        placement?: "cart_drawer" | "cart_page" | "announcement_bar";
-                        thresholds: {
-                            amountCents: number;
-                        }[];
-                        /**
-                         * Progress message
-                         * @description {{remaining}} is replaced by the amount left, {{gift}} by the next step’s gift
-                         * @default Spend {{remaining}} more to unlock your gift
-                         */
-                        message?: string;
-                        /**
-                         * Completed message
-                         * @default You unlocked a free gift!
-                         */
-                        completedMessage?: string;
-                        /**
-                         * Bar colour
-                         * @default #16a34a
-                         */
-                        barColor?: string & (unknown & unknown);
-                        /**
-                         * Bar background colour
-                         * @default #e5e7eb
-                         */
-                        backgroundColor?: string & (unknown & unknown);
+                        translations?: {
+                            [key: string]: {
+                                title?: string;
+                                body?: string;
+                                ctaLabel?: string;
+                                closeLabel?: string;
+                            };
+                        };
                     };
                     /** Gift choice */
                     giftChoice: {
@@ -3205,6 +3375,22 @@ export interface operations {
                          * @default true
                          */
                         allowDecline?: boolean;
+                        /**
+                         * Decline button label
+                         * @default No thanks
+                         */
+                        declineLabel?: string;
+                        /**
+                         * Translations
+                         * @default {}
+                         */
+                        translations?: {
+                            [key: string]: {
+                                title?: string;
+                                confirmLabel?: string;
+                                declineLabel?: string;
+                            };
+                        };
                     };
                     /** Reminder */
                     reminder: {
@@ -3218,6 +3404,11 @@ export interface operations {
                          * @default You qualify for a free gift. Don’t forget to choose it!
                          */
                         message?: string;
+                        /**
+                         * Reminder button label
+                         * @default Choose gift
+                         */
+                        buttonLabel?: string;
                         /**
                          * Show in the cart drawer
                          * @description In the theme’s gift reminder block; off, or without the block: a bar at the bottom of the page
@@ -3234,6 +3425,16 @@ export interface operations {
                          * @default 0
                          */
                         delaySeconds?: number;
+                        /**
+                         * Translations
+                         * @default {}
+                         */
+                        translations?: {
+                            [key: string]: {
+                                message?: string;
+                                buttonLabel?: string;
+                            };
+                        };
                     };
                     customCode: {
                         /** @default  */
@@ -3293,6 +3494,64 @@ export interface operations {
                                  * @default #ffffff
                                  */
                                 textColor: string & (unknown & unknown);
+                                /**
+                                 * Translations
+                                 * @default {}
+                                 */
+                                translations: {
+                                    [key: string]: {
+                                        message?: string;
+                                    };
+                                };
+                            };
+                            /** Progress bar */
+                            progressBar: {
+                                /**
+                                 * Show the progress bar
+                                 * @default false
+                                 */
+                                enabled: boolean;
+                                /**
+                                 * Progress bar placement
+                                 * @description cart_drawer: in the theme’s progress bar block on every page; cart_page: that block on the cart page only; announcement_bar: across the top of every page
+                                 * @default cart_drawer
+                                 * @enum {string}
+                                 */
+                                placement: "cart_drawer" | "cart_page" | "announcement_bar";
+                                thresholds: {
+                                    amountCents: number;
+                                }[];
+                                /**
+                                 * Progress message
+                                 * @description {{remaining}} is replaced by the amount left, {{gift}} by the next step’s gift
+                                 * @default Spend {{remaining}} more to unlock your gift
+                                 */
+                                message: string;
+                                /**
+                                 * Completed message
+                                 * @default You unlocked a free gift!
+                                 */
+                                completedMessage: string;
+                                /**
+                                 * Bar colour
+                                 * @default #16a34a
+                                 */
+                                barColor: string & (unknown & unknown);
+                                /**
+                                 * Bar background colour
+                                 * @default #e5e7eb
+                                 */
+                                backgroundColor: string & (unknown & unknown);
+                                /**
+                                 * Translations
+                                 * @default {}
+                                 */
+                                translations: {
+                                    [key: string]: {
+                                        message?: string;
+                                        completedMessage?: string;
+                                    };
+                                };
                             };
                             /** Promo popup */
                             promoPopup: {
@@ -3338,49 +3597,27 @@ export interface operations {
                                  */
                                 ctaUrl: (string & (unknown & unknown)) | null;
                                 /**
+                                 * Popup close button label
+                                 * @default Close
+                                 */
+                                closeLabel: string;
+                                /**
                                  * Show once per session
                                  * @default true
                                  */
                                 showOncePerSession: boolean;
-                            };
-                            /** Progress bar */
-                            progressBar: {
                                 /**
-                                 * Show the progress bar
-                                 * @default false
+                                 * Translations
+                                 * @default {}
                                  */
-                                enabled: boolean;
-                                /**
-                                 * Progress bar placement
-                                 * @description cart_drawer: in the theme’s progress bar block on every page; cart_page: that block on the cart page only; announcement_bar: across the top of every page
-                                 * @default cart_drawer
-                                 * @enum {string}
-                                 */
-                                placement: "cart_drawer" | "cart_page" | "announcement_bar";
-                                thresholds: {
-                                    amountCents: number;
-                                }[];
-                                /**
-                                 * Progress message
-                                 * @description {{remaining}} is replaced by the amount left, {{gift}} by the next step’s gift
-                                 * @default Spend {{remaining}} more to unlock your gift
-                                 */
-                                message: string;
-                                /**
-                                 * Completed message
-                                 * @default You unlocked a free gift!
-                                 */
-                                completedMessage: string;
-                                /**
-                                 * Bar colour
-                                 * @default #16a34a
-                                 */
-                                barColor: string & (unknown & unknown);
-                                /**
-                                 * Bar background colour
-                                 * @default #e5e7eb
-                                 */
-                                backgroundColor: string & (unknown & unknown);
+                                translations: {
+                                    [key: string]: {
+                                        title?: string;
+                                        body?: string;
+                                        ctaLabel?: string;
+                                        closeLabel?: string;
+                                    };
+                                };
                             };
                             /** Gift choice */
                             giftChoice: {
@@ -3411,6 +3648,22 @@ export interface operations {
                                  * @default true
                                  */
                                 allowDecline: boolean;
+                                /**
+                                 * Decline button label
+                                 * @default No thanks
+                                 */
+                                declineLabel: string;
+                                /**
+                                 * Translations
+                                 * @default {}
+                                 */
+                                translations: {
+                                    [key: string]: {
+                                        title?: string;
+                                        confirmLabel?: string;
+                                        declineLabel?: string;
+                                    };
+                                };
                             };
                             /** Reminder */
                             reminder: {
@@ -3424,6 +3677,11 @@ export interface operations {
                                  * @default You qualify for a free gift. Don’t forget to choose it!
                                  */
                                 message: string;
+                                /**
+                                 * Reminder button label
+                                 * @default Choose gift
+                                 */
+                                buttonLabel: string;
                                 /**
                                  * Show in the cart drawer
                                  * @description In the theme’s gift reminder block; off, or without the block: a bar at the bottom of the page
@@ -3440,6 +3698,16 @@ export interface operations {
                                  * @default 0
                                  */
                                 delaySeconds: number;
+                                /**
+                                 * Translations
+                                 * @default {}
+                                 */
+                                translations: {
+                                    [key: string]: {
+                                        message?: string;
+                                        buttonLabel?: string;
+                                    };
+                                };
                             };
                             customCode: {
                                 /** @default  */

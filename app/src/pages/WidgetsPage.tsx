@@ -6,8 +6,11 @@
  * Preview button brings it back into view. `customCode` is edited here on every plan; GET /rules
  * delivers it on Scale only, so below Scale the section says so. The progress bar's steps are not
  * edited here: they are the live rules' subtotal thresholds (ProgressSteps.tsx), shown read-only
- * with a link to each rule. The data is useWidgets.ts.
+ * with a link to each rule. The data is useWidgets.ts. Languages: with one chosen, the
+ * shopper-facing texts edit its translations (the default text as placeholder) and the preview
+ * speaks it; the storefront picks the page's locale.
  */
+import { widgetLocaleSchema } from '@gcrs/engine';
 import type { WidgetSectionKey } from '@gcrs/engine';
 import { Banner, BlockStack, Button, Card, Checkbox, FormLayout, InlineStack, Page, Select, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
 import { useEffect, useRef, useState } from 'react';
@@ -28,8 +31,13 @@ const LAYOUT_CSS = `.svc-widgets{display:grid;gap:var(--p-space-400);grid-templa
 @media ${WIDE}{.svc-widgets{grid-template-columns:minmax(0,2fr) minmax(0,1fr)}.svc-widgets-preview{order:0;position:sticky;top:calc(3.5rem + var(--p-space-400));align-self:start}}`;
 
 export function WidgetsPage() {
-  const { widgets, plan, currency, loadError, saving, fieldErrors, notice, setNotice, live, set, save } = useWidgets();
+  const { widgets, plan, currency, loadError, saving, fieldErrors, notice, setNotice, live, set, translate, save } = useWidgets();
   const [preview, setPreview] = useState<WidgetSectionKey>('toast');
+  /** The language edited: '' for the shop's default texts. */
+  const [locale, setLocale] = useState('');
+  const [added, setAdded] = useState<string[]>([]);
+  const [newLocale, setNewLocale] = useState('');
+  const [localeError, setLocaleError] = useState<string | undefined>();
   const previewRef = useRef<HTMLDivElement>(null);
   const cardRef = useRef<HTMLDivElement>(null);
 
@@ -37,9 +45,9 @@ export function WidgetsPage() {
     const host = previewRef.current;
     if (!host || !widgets) return;
     // Debounced a little so typing does not redraw on every key.
-    const timer = setTimeout(() => drawPreview(host, widgets, preview, currency, live), 150);
+    const timer = setTimeout(() => drawPreview(host, widgets, preview, currency, live, locale), 150);
     return () => clearTimeout(timer);
-  }, [widgets, preview, currency, live]);
+  }, [widgets, preview, currency, live, locale]);
   useEffect(() => clearPreview, []);
 
   if (loadError)
@@ -59,8 +67,37 @@ export function WidgetsPage() {
       </Page>
     );
 
-  const field = (section: WidgetSectionKey, spec: Field) => {
-    const value = (widgets[section] as Record<string, unknown>)[spec.key];
+  const locales = [...new Set([...SECTIONS.flatMap((section) => Object.keys(widgets[section.key].translations)), ...added])].sort();
+  const addLocale = () => {
+    const parsed = widgetLocaleSchema.safeParse(newLocale.trim());
+    if (!parsed.success) return setLocaleError('A locale code such as fr, de or pt-BR');
+    setLocaleError(undefined);
+    setAdded((current) => [...current, parsed.data]);
+    setLocale(parsed.data);
+    setNewLocale('');
+  };
+
+  const field = (section: WidgetSectionKey, spec: Field, translatable: boolean) => {
+    const base = (widgets[section] as Record<string, unknown>)[spec.key];
+    if (translatable && locale !== '' && (spec.kind === 'text' || spec.kind === 'multiline')) {
+      const texts: Record<string, string | undefined> = widgets[section].translations[locale] ?? {};
+      const id = `${section}-${spec.key}-${locale}`;
+      return (
+        <TextField
+          key={id}
+          id={id}
+          label={`${spec.label} (${locale})`}
+          value={texts[spec.key] ?? ''}
+          placeholder={typeof base === 'string' ? base : undefined}
+          onChange={(next) => translate(section, locale, spec.key, next)}
+          multiline={spec.kind === 'multiline' ? 3 : undefined}
+          autoComplete="off"
+          helpText="Empty: the default text"
+          error={fieldErrors[`${section}.translations.${locale}.${spec.key}`]}
+        />
+      );
+    }
+    const value = base;
     const error = fieldErrors[`${section}.${spec.key}`];
     const id = `${section}-${spec.key}`;
     if (spec.kind === 'bool') return <Checkbox key={id} id={id} label={spec.label} helpText={spec.help} checked={value === true} onChange={(checked) => set(section, spec.key, checked)} error={error} />;
@@ -96,6 +133,26 @@ export function WidgetsPage() {
       <Notice notice={notice} onDismiss={() => setNotice(undefined)} />
       <div className="svc-widgets">
         <BlockStack gap="400">
+          <Card>
+            <BlockStack gap="300">
+              <Text as="h2" variant="headingMd">
+                Languages
+              </Text>
+              <Text as="p" tone="subdued">
+                Shoppers read the texts in their page’s language when you wrote them, else the default ones.
+              </Text>
+              <Select
+                label="Texts being edited"
+                options={[{ label: 'Default (your shop’s language)', value: '' }, ...locales.map((code) => ({ label: code, value: code }))]}
+                value={locale}
+                onChange={setLocale}
+              />
+              <InlineStack gap="200" blockAlign="end">
+                <TextField label="Add a language" value={newLocale} onChange={setNewLocale} autoComplete="off" placeholder="fr" error={localeError} />
+                <Button onClick={addLocale}>Add language</Button>
+              </InlineStack>
+            </BlockStack>
+          </Card>
           {SECTIONS.map((section) => (
             <Card key={section.key}>
               <BlockStack gap="300">
@@ -107,7 +164,7 @@ export function WidgetsPage() {
                     {`Preview ${section.title.replace(/ \(.*\)$/, '').toLowerCase()}`}
                   </Button>
                 </InlineStack>
-                <FormLayout>{section.fields.map((spec) => field(section.key, spec))}</FormLayout>
+                <FormLayout>{section.fields.map((spec) => field(section.key, spec, section.translatable.includes(spec.key)))}</FormLayout>
                 {section.key === 'progressBar' && <ProgressSteps steps={live && liveSteps(live.rules)} currency={currency} titles={live?.titles ?? {}} />}
               </BlockStack>
             </Card>

@@ -47,6 +47,19 @@ export function useWidgets() {
     [],
   );
 
+  /** Sets one text of a section in `locale` (its `translations`); empty removes it, so the default shows. */
+  const translate = useCallback(
+    (section: WidgetSectionKey, locale: string, key: string, text: string) =>
+      setWidgets((current) => {
+        if (!current) return current;
+        const values = current[section];
+        const { [key]: _old, ...rest }: Record<string, string | undefined> = values.translations[locale] ?? {};
+        const texts = text === '' ? rest : { ...rest, [key]: text };
+        return { ...current, [section]: { ...values, translations: { ...values.translations, [locale]: texts } } } as Widgets;
+      }),
+    [],
+  );
+
   const save = useCallback(async () => {
     if (!widgets) return;
     setSaving(true);
@@ -64,5 +77,5 @@ export function useWidgets() {
     }
   }, [widgets]);
 
-  return { widgets, plan, currency, loadError, saving, fieldErrors, notice, setNotice, live, set, save };
+  return { widgets, plan, currency, loadError, saving, fieldErrors, notice, setNotice, live, set, translate, save };
 }

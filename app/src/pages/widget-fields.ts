@@ -3,6 +3,7 @@
  * (packages/engine/src/schema/widget-settings.ts): a section per schema section but
  * `customCode` (a card of its own), a field per setting with a `title`, labelled by it, helped by
  * its `description`, its input chosen by its type. A setting is added or removed there only.
+ * `translations` is not a field: its texts are the section's own fields, edited per locale.
  */
 import { hexColorSchema, multilineTextSchema, widgetSectionSchemas, widgetUrlSchema } from '@gcrs/engine';
 import type { WidgetSectionKey } from '@gcrs/engine';
@@ -12,7 +13,8 @@ export type Field =
   | { key: string; label: string; help?: string; kind: 'text' | 'multiline' | 'color' | 'url' | 'number' | 'bool' }
   | { key: string; label: string; help?: string; kind: 'select'; options: string[] };
 
-export type Section = { key: WidgetSectionKey; title: string; fields: Field[] };
+/** `translatable`: the fields its `translations` hold per locale (the shopper-facing texts). */
+export type Section = { key: WidgetSectionKey; title: string; fields: Field[]; translatable: string[] };
 
 /** The schema under its default and null. */
 function bare(schema: z.ZodType): z.ZodType {
@@ -38,6 +40,9 @@ function fieldOf(key: string, schema: z.ZodType): Field | undefined {
 
 export const SECTIONS: Section[] = Object.entries(widgetSectionSchemas).flatMap(([key, schema]) => {
   if (key === 'customCode') return [];
-  const fields = Object.entries(schema.shape as Record<string, z.ZodType>).flatMap(([name, field]) => fieldOf(name, field) ?? []);
-  return [{ key: key as WidgetSectionKey, title: String(schema.meta()?.title ?? key), fields }];
+  const shape = schema.shape as Record<string, z.ZodType>;
+  const fields = Object.entries(shape).flatMap(([name, field]) => (name === 'translations' ? [] : (fieldOf(name, field) ?? [])));
+  const perLocale = shape.translations && bare(shape.translations);
+  const translatable = perLocale instanceof z.ZodRecord ? Object.keys((perLocale.valueType as z.ZodObject).shape) : [];
+  return [{ key: key as WidgetSectionKey, title: String(schema.meta()?.title ?? key), fields, translatable }];
 });

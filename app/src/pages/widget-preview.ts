@@ -9,6 +9,7 @@ import { hideProgressBar, renderProgressBar } from '../../../packages/storefront
 import { openPromoPopup } from '../../../packages/storefront/src/widgets/promo-popup.ts';
 import { hideReminder, showReminder } from '../../../packages/storefront/src/widgets/reminder.ts';
 import { showToast } from '../../../packages/storefront/src/widgets/toast.ts';
+import { translated } from '../../../packages/storefront/src/widgets/translate.ts';
 import type { Widgets } from '../api/client.ts';
 import { liveSteps } from './ProgressSteps.tsx';
 import type { LiveRule } from './ProgressSteps.tsx';
@@ -19,8 +20,14 @@ export type Live = { rules: LiveRule[]; titles: Record<string, string> };
 /** A rule for the preview when no live rule has a threshold yet: spend 50.00, get a gift. */
 const SAMPLE_RULE = { id: 'preview', conditionTree: { type: 'cart.subtotal_gte', value: 5000 }, giftConfig: { gifts: [{ variantId: 'preview' }] } };
 
-/** Draws the `which` widget into `host`, replacing what was there. */
-export function drawPreview(host: HTMLElement, widgets: Widgets, which: WidgetSectionKey, currency: string, live: Live | undefined): void {
+/** A section's texts in `locale` ('' for the shop's default), as a shopper in it would read them. */
+function inLocale<S extends Parameters<typeof translated>[0]>(settings: S, locale: string): S {
+  return { ...(locale === '' ? settings : translated(settings, locale)), translations: {} };
+}
+
+/** Draws the `which` widget into `host`, replacing what was there, in `locale` ('' for the default). */
+export function drawPreview(host: HTMLElement, given: Widgets, which: WidgetSectionKey, currency: string, live: Live | undefined, locale = ''): void {
+  const widgets = { toast: inLocale(given.toast, locale), progressBar: inLocale(given.progressBar, locale), promoPopup: inLocale(given.promoPopup, locale), giftChoice: inLocale(given.giftChoice, locale), reminder: inLocale(given.reminder, locale) };
   host.replaceChildren();
   clearPreview();
   // The preview is a cart page with the theme's block in it (where `cart_drawer`, `inline` and

@@ -142,6 +142,7 @@ export {
   multilineTextSchema,
   storedWidgetDocumentSchema,
   widgetDocumentSchema,
+  widgetLocaleSchema,
   widgetSectionSchemas,
   widgetSettingsSchema,
   widgetUrlSchema,

@@ -33,6 +33,20 @@ export const CUSTOM_CODE_MAX_CHARS = 100_000;
 
 type ObjectOf = typeof z.object | typeof z.strictObject;
 
+/** A locale as the platform names it (`request.locale.iso_code`): `fr`, `pt-BR`. */
+export const widgetLocaleSchema = textSchema.regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, 'Expected a locale such as fr or pt-BR');
+
+/**
+ * A section's `translations`: per locale, any of its shopper-facing `texts` in that language.
+ * The storefront picks the page's locale (else its language: `pt` for `pt-BR`); a text missing
+ * there is the section's own, the shop's default language.
+ */
+function translations<T extends Record<string, z.ZodType>>(object: ObjectOf, texts: T) {
+  const fields = Object.fromEntries(Object.entries(texts).map(([key, schema]) => [key, schema.optional()])) as { [K in keyof T]: z.ZodOptional<T[K]> };
+  // Both builders give the same output type; strictness is a runtime difference.
+  return z.record(widgetLocaleSchema, (object as typeof z.object)(fields)).default({}).meta({ title: 'Translations' });
+}
+
 /**
  * The sections, built with `object` for every object inside: `z.strictObject` for what a client
  * sends, `z.object` (unknown keys stripped) for what was stored by an older version.
@@ -48,6 +62,7 @@ function widgetSections(object: ObjectOf) {
     durationMs: z.int().min(500).max(60_000).default(4000).meta({ title: 'Toast duration (ms)' }),
     backgroundColor: hexColorSchema.default('#111827').meta({ title: 'Toast background colour' }),
     textColor: hexColorSchema.default('#ffffff').meta({ title: 'Toast text colour' }),
+    translations: translations(object, { message: text(500) }),
   }).meta({ title: 'Toast (a gift was added)' });
 
   const progressBar = object({
@@ -71,6 +86,7 @@ function widgetSections(object: ObjectOf) {
     completedMessage: text(500).default('You unlocked a free gift!').meta({ title: 'Completed message' }),
     barColor: hexColorSchema.default('#16a34a').meta({ title: 'Bar colour' }),
     backgroundColor: hexColorSchema.default('#e5e7eb').meta({ title: 'Bar background colour' }),
+    translations: translations(object, { message: text(500), completedMessage: text(500) }),
   }).meta({ title: 'Progress bar' });
 
   const promoPopup = object({
@@ -82,7 +98,9 @@ function widgetSections(object: ObjectOf) {
     imageUrl: widgetUrlSchema.nullable().default(null).meta({ title: 'Popup image URL' }),
     ctaLabel: text(100).default('Shop now').meta({ title: 'Popup button label' }),
     ctaUrl: widgetUrlSchema.nullable().default(null).meta({ title: 'Popup button URL' }),
+    closeLabel: text(100).default('Close').meta({ title: 'Popup close button label' }),
     showOncePerSession: z.boolean().default(true).meta({ title: 'Show once per session' }),
+    translations: translations(object, { title: text(200), body: multilineTextSchema, ctaLabel: text(100), closeLabel: text(100) }),
   }).meta({ title: 'Promo popup' });
 
   const giftChoice = object({
@@ -97,18 +115,22 @@ function widgetSections(object: ObjectOf) {
     title: text(200).default('Choose your free gift').meta({ title: 'Gift choice title' }),
     confirmLabel: text(100).default('Add gift').meta({ title: 'Confirm button label' }),
     allowDecline: z.boolean().default(true).meta({ title: 'Allow declining the gift' }),
+    declineLabel: text(100).default('No thanks').meta({ title: 'Decline button label' }),
+    translations: translations(object, { title: text(200), confirmLabel: text(100), declineLabel: text(100) }),
   }).meta({ title: 'Gift choice' });
 
   const reminder = object({
     enabled: z.boolean().default(false).meta({ title: 'Show the reminder' }),
     /** Reminds a customer who qualifies but has not chosen or added the gift yet. */
     message: text(500).default('You qualify for a free gift. Don\u2019t forget to choose it!').meta({ title: 'Reminder message' }),
+    buttonLabel: text(100).default('Choose gift').meta({ title: 'Reminder button label' }),
     showInCartDrawer: z
       .boolean()
       .default(true)
       .meta({ title: 'Show in the cart drawer', description: 'In the theme’s gift reminder block; off, or without the block: a bar at the bottom of the page' }),
     showOnProductPage: z.boolean().default(false).meta({ title: 'Show on product pages' }),
     delaySeconds: z.int().min(0).max(600).default(0).meta({ title: 'Reminder delay (seconds)' }),
+    translations: translations(object, { message: text(500), buttonLabel: text(100) }),
   }).meta({ title: 'Reminder' });
 
   const customCode = object({

@@ -9,6 +9,7 @@ import type { ChooseOperation } from '@gcrs/engine/planner';
 import { openDialog } from './dialog.ts';
 import { h } from './dom.ts';
 import type { GiftChoiceSettings } from './settings.ts';
+import { pageLocale, translated } from './translate.ts';
 
 export type GiftLabel = (variantId: string, index: number) => string;
 
@@ -17,13 +18,14 @@ export type GiftLabel = (variantId: string, index: number) => string;
  * Labels come from `label` (the theme may name gifts; default "Gift n").
  */
 export function openGiftChoice(
-  settings: GiftChoiceSettings,
+  given: GiftChoiceSettings,
   operation: ChooseOperation,
   label: GiftLabel,
   onChoose: (variantId: string) => void,
   onDecline: () => void,
   options?: { parent?: Element; focus?: boolean },
 ): { close: () => void } {
+  const settings = translated(given, pageLocale());
   let chosen = false;
   const parent = options?.parent ?? document.body;
   const block = settings.layout === 'inline' ? parent.querySelector('[data-svc-gifts-reminder]') : null;
@@ -50,7 +52,7 @@ export function openGiftChoice(
       });
       const actions = h('div', { class: 'actions' });
       if (settings.allowDecline) {
-        const decline = h('button', { type: 'button', class: 'secondary' }, 'No thanks');
+        const decline = h('button', { type: 'button', class: 'secondary' }, settings.declineLabel);
         decline.addEventListener('click', close);
         actions.append(decline);
       }

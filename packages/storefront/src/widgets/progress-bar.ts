@@ -11,6 +11,7 @@ import { h, removeHost, shadowHost } from './dom.ts';
 import { isCartPage, thisPage } from './page-kind.ts';
 import type { WidgetPlace } from './page-kind.ts';
 import type { ProgressBarSettings } from './settings.ts';
+import { translated } from './translate.ts';
 
 const HOST = 'svc-gifts-progress';
 
@@ -19,7 +20,9 @@ const HOST = 'svc-gifts-progress';
  * currency: no override and not the base currency); amounts in `view.locale` (the embed's
  * `data-locale`), else the page's `lang`.
  */
-export function renderProgressBar(settings: ProgressBarSettings, view: ProgressView, place: WidgetPlace = thisPage()): void {
+export function renderProgressBar(given: ProgressBarSettings, view: ProgressView, place: WidgetPlace = thisPage()): void {
+  const locale = view.locale || document.documentElement.lang;
+  const settings = translated(given, locale);
   const { currency } = view;
   const steps = progressSteps(view.rules, view.results, { currency, baseCurrency: view.baseCurrency, marketHandle: view.market });
   if (steps.length === 0 || (settings.placement === 'cart_page' && !isCartPage(place.path))) {
@@ -28,7 +31,6 @@ export function renderProgressBar(settings: ProgressBarSettings, view: ProgressV
   }
   const progress = progressToward(view.subtotal, steps);
   const gift = (progress.next?.gifts ?? []).map((id) => view.giftTitles[id] ?? 'a free gift').join(', ') || 'a free gift';
-  const locale = view.locale;
   const target = settings.placement === 'announcement_bar' ? null : place.root.querySelector('[data-svc-gifts-progress]');
   const fixed = target === null ? 'position:fixed;top:0;left:0;right:0;z-index:2147482000;' : '';
   const root = shadowHost(
@@ -39,7 +41,7 @@ export function renderProgressBar(settings: ProgressBarSettings, view: ProgressV
   );
   const message = progress.complete
     ? settings.completedMessage
-    : fillTemplate(settings.message, { remaining: formatMoney(progress.remaining, currency, locale || document.documentElement.lang || undefined), gift });
+    : fillTemplate(settings.message, { remaining: formatMoney(progress.remaining, currency, locale || undefined), gift });
   const label = h('p', { id: 'svc-progress-label', style: 'margin:0' }, message);
   const track = h(
     'div',

@@ -10,11 +10,13 @@ import { h, removeHost, shadowHost } from './dom.ts';
 import { isProductPage, thisPage } from './page-kind.ts';
 import type { WidgetPlace } from './page-kind.ts';
 import type { ReminderSettings } from './settings.ts';
+import { pageLocale, translated } from './translate.ts';
 
 const HOST = 'svc-gifts-reminder';
 let timer: ReturnType<typeof setTimeout> | undefined;
 
-export function showReminder(settings: ReminderSettings, onOpen: () => void, place: WidgetPlace = thisPage()): void {
+export function showReminder(given: ReminderSettings, onOpen: () => void, place: WidgetPlace = thisPage()): void {
+  const settings = translated(given, pageLocale());
   clearTimeout(timer);
   if (isProductPage(place.path) && !settings.showOnProductPage) {
     removeHost(HOST);
@@ -28,7 +30,7 @@ export function showReminder(settings: ReminderSettings, onOpen: () => void, pla
       CONTROLS_CSS + `.reminder{${fixed}display:flex;gap:12px;align-items:center;justify-content:center;flex-wrap:wrap;padding:10px 16px;background:#fef3c7;color:#111827}`,
       target ?? place.root,
     );
-    const open = h('button', { type: 'button' }, 'Choose gift');
+    const open = h('button', { type: 'button' }, settings.buttonLabel);
     open.addEventListener('click', onOpen);
     root.append(h('div', { class: 'reminder', 'data-placement': target === null ? 'bottom' : 'block', role: 'region', 'aria-label': 'Free gift reminder' }, h('span', {}, settings.message), open));
   }, settings.delaySeconds * 1000);

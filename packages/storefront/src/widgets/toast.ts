@@ -9,6 +9,7 @@ import type { ToastGift } from '../script/widgets-api.ts';
 import { CONTROLS_CSS } from './dialog.ts';
 import { h, removeHost, shadowHost } from './dom.ts';
 import type { ToastSettings } from './settings.ts';
+import { pageLocale, translated } from './translate.ts';
 
 const HOST = 'svc-gifts-toast';
 const POSITIONS: Record<ToastSettings['position'], string> = {
@@ -24,7 +25,8 @@ let timer: ReturnType<typeof setTimeout> | undefined;
 let shownGift: ToastGift | undefined;
 
 /** Shows `settings.message` with `{{giftTitle}}` filled, for `durationMs`, in a polite live region. */
-export function showToast(settings: ToastSettings, giftTitle: string, gift?: ToastGift, parent: Element = document.body): void {
+export function showToast(given: ToastSettings, giftTitle: string, gift?: ToastGift, parent: Element = document.body): void {
+  const settings = translated(given, pageLocale());
   shownGift = gift;
   const position = POSITIONS[settings.position];
   const root = shadowHost(
