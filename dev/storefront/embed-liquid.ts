@@ -48,7 +48,7 @@ function defaultSettings(source: string): Record<string, unknown> {
 /**
  * @example const render = await createEmbedRenderer({ gifts.js: 'a1b2…' }); const page = await render({ fixture, customer: null });
  */
-export async function createEmbedRenderer(assetVersions: Readonly<Record<string, string>>): Promise<(state: { fixture: StorefrontFixture; customer: FixtureCustomer | null }) => Promise<EmbedPage>> {
+export async function createEmbedRenderer(assetVersions: Readonly<Record<string, string>>): Promise<(state: { fixture: StorefrontFixture; customer: FixtureCustomer | null; locale?: string }) => Promise<EmbedPage>> {
   const engine = new Liquid({ root: join(EXTENSION_DIR, 'blocks'), extname: '.liquid', strictFilters: true });
   engine.registerFilter('asset_url', (name: string) => `${EMBED_ASSET_PATH}${name}?v=${assetVersions[name] ?? '0'}`);
   engine.registerTag('schema', {
@@ -65,12 +65,12 @@ export async function createEmbedRenderer(assetVersions: Readonly<Record<string,
   const sources = new Map(await Promise.all(blocks.map(async (name) => [name, await readFile(join(EXTENSION_DIR, 'blocks', `${name}.liquid`), 'utf8')] as const)));
   const templates = new Map(blocks.map((name) => [name, engine.parse(sources.get(name) ?? '')]));
 
-  return async ({ fixture, customer }) => {
+  return async ({ fixture, customer, locale = 'en' }) => {
     const globals = {
       cart: { currency: { iso_code: fixture.currency } },
       localization: { country: { iso_code: fixture.market.country }, market: { handle: fixture.market.handle } },
       customer: customer === null ? null : { id: customer.id, tags: customer.tags, first_name: customer.firstName },
-      request: { locale: { iso_code: 'en' }, design_mode: false },
+      request: { locale: { iso_code: locale }, design_mode: false },
       routes: { root_url: '/' },
     };
     const render = (name: (typeof blocks)[number]) =>

@@ -98,7 +98,7 @@ ${cards}
 </section>
 <aside id="cart-drawer" aria-label="Cart">
   <h2>Cart (<span id="cart-count">0</span>)</h2>
-  ${options.embed ? `${options.embed.progressBlock}\n  ${options.embed.reminderBlock}` : '<div data-svc-gifts-progress></div>'}
+  ${options.embed ? `${options.embed.progressBlock}\n  ${options.embed.reminderBlock}` : '<div data-svc-gifts-progress></div>\n  <div data-svc-gifts-reminder></div>'}
   <p id="cart-error" role="alert"></p>
   <ul id="cart-lines"></ul>
   <p>Subtotal: <strong id="cart-total">$0.00</strong></p>

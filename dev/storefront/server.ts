@@ -185,12 +185,14 @@ export async function startStorefrontStandin(options: StandinOptions): Promise<S
       const proxyOptions = { serviceUrl: options.serviceUrl, appSecret: options.appSecret, shopDomain, pathPrefix: PROXY_PREFIX, signing: () => signing, now };
       return forwardToAppProxy(proxyOptions, req, res, url, customerOf(req)?.id ?? null);
     }
-    if (req.method === 'GET' && (url.pathname === '/' || url.pathname.startsWith('/products/') || url.pathname === '/collections/all')) {
+    // A page, perhaps under a locale prefix as the platform serves them (/fr/products/tee): the embed passes its locale.
+    const [, locale = 'en', page = url.pathname] = /^(?:\/([a-z]{2}(?:-[a-z]{2})?)(?=\/|$))?(.*)$/i.exec(url.pathname) ?? [];
+    if (req.method === 'GET' && (['/', '', '/collections/all', '/cart'].includes(page) || page.startsWith('/products/'))) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       const customer = customerOf(req);
       if (embed === undefined) return void res.end(productPage({ fixture, scriptUrl, proxyPrefix: PROXY_PREFIX, customer, checkout: options.checkout !== undefined }));
       return void embed
-        .render({ fixture, customer })
+        .render({ fixture, customer, locale })
         .then((blocks) => res.end(productPage({ fixture, scriptUrl, proxyPrefix: PROXY_PREFIX, customer, embed: blocks, checkout: options.checkout !== undefined })), failed);
     }
     const asset = req.method === 'GET' && url.pathname.startsWith(EMBED_ASSET_PATH) ? embed?.assets.get(url.pathname.slice(EMBED_ASSET_PATH.length)) : undefined;

@@ -3,7 +3,7 @@
  * one instant. Pure: the database read is in load-source.ts, caching in rules-cache.ts.
  */
 import { PLANS, stripDisallowedLeaves } from '@gcrs/engine';
-import type { Budget, EngineExperiment, ResolvedShopSettings } from '@gcrs/engine';
+import type { Budget, DeliveredWidgets, EngineExperiment, ResolvedShopSettings, WidgetSettings } from '@gcrs/engine';
 import { spentBudgets } from '../budgets/spent.ts';
 import type { BudgetUsageIndex } from '../budgets/spent.ts';
 import { presentRule } from '../campaigns/present.ts';
@@ -11,7 +11,6 @@ import type { RuleRecord } from '../campaigns/store.ts';
 import type { Plan } from '../shops/plans.ts';
 import { resolveShopSettings } from '../shops/settings.ts';
 import type { StoredShopSettings } from '../shops/settings.ts';
-import type { WidgetSettings } from '../widgets/schema.ts';
 import { offeredRule } from './gift-stock.ts';
 import { isWithinWindow, segmentAround } from './schedule-window.ts';
 import type { PayloadCollection } from './storefront-variant.ts';
@@ -47,7 +46,6 @@ export type RulesSource = {
 
 type PresentedRule = ReturnType<typeof presentRule>;
 export type PayloadRule = Omit<PresentedRule, 'id'> & { id: string; campaignId: string; startAt: string | null; endAt: string | null };
-export type DeliveredWidgets = Omit<WidgetSettings, 'customCode'> & { customCode?: WidgetSettings['customCode'] };
 
 /** The payload without `debugAllowed`, which depends on who asks (see rules-cache.ts). */
 export type RulesPayloadBody = {

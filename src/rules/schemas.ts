@@ -1,8 +1,7 @@
 /** The response of GET /rules (SPEC "Rules payload"), for the OpenAPI document. */
-import { engineExperimentSchema, resolvedShopSettingsSchema } from '@gcrs/engine';
+import { deliveredWidgetsSchema, engineExperimentSchema, resolvedShopSettingsSchema } from '@gcrs/engine';
 import { z } from 'zod';
 import { ruleResponseSchema } from '../campaigns/schemas.ts';
-import { deliveredWidgetsSchema } from '../widgets/schema.ts';
 
 const timestamp = z.iso.datetime().meta({ example: '2026-01-31T09:30:00.000Z' });
 

@@ -2,6 +2,7 @@
  * Widget settings in storage: the document in `shops.widgets`, its version in
  * `shops.widgets_version` (0 until the first save, when the defaults apply).
  */
+import { storedWidgetDocumentSchema } from '@gcrs/engine';
 import { eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../db/database.ts';
 import { shops } from '../db/schema.ts';
@@ -9,27 +10,19 @@ import { DEFAULT_WIDGET_DOCUMENT } from './schema.ts';
 import type { WidgetDocument, WidgetSettings } from './schema.ts';
 
 /**
- * The settings of a stored row: the saved document, or the defaults before the first save.
+ * The settings of a stored row: the saved document read as the schema is now, or the defaults
+ * before the first save. A setting removed from the schema since the save is dropped (and one
+ * added is filled with its default), so a GET echoed into a PUT is accepted.
  *
  * @example
  *   widgetSettingsOf(null, 0); // { _version: 0, ...DEFAULT_WIDGET_DOCUMENT }
+ *   widgetSettingsOf({ ...saved, giftChoice: { enabled: true, showPrices: true } }, 3).giftChoice; // { enabled: true, layout: 'modal', … }
  */
 export function widgetSettingsOf(stored: Record<string, unknown> | null, version: number): WidgetSettings {
-  const document = stored === null ? DEFAULT_WIDGET_DOCUMENT : withoutRemovedSettings(stored as WidgetDocument);
-  return { _version: version, ...document };
-}
-
-/**
- * A document saved before a setting was removed from the schema, read as the schema is now, so
- * a GET echoed into a PUT is accepted: `progressBar.thresholds[].label` and `.giftVariantId`
- * (issue 23: the bar's steps and gifts come from the live rules) are dropped.
- *
- * @example withoutRemovedSettings(old).progressBar.thresholds // [{ amountCents: 5000 }]
- */
-export function withoutRemovedSettings(document: WidgetDocument): WidgetDocument {
-  const thresholds = document.progressBar?.thresholds;
-  if (!Array.isArray(thresholds)) return document;
-  return { ...document, progressBar: { ...document.progressBar, thresholds: thresholds.map(({ amountCents }) => ({ amountCents })) } };
+  if (stored === null) return { _version: version, ...DEFAULT_WIDGET_DOCUMENT };
+  const read = storedWidgetDocumentSchema.safeParse(stored);
+  // Only what this service validated is stored: a document that no longer parses is a bug, kept as it is rather than lost.
+  return { _version: version, ...(read.success ? read.data : (stored as WidgetDocument)) };
 }
 
 /** The shop's widget settings, or undefined when the shop does not exist. */

@@ -6,9 +6,10 @@
  * custom code says it is plan-gated. The progress bar's steps are the live rules' thresholds,
  * listed read-only with a link to their rule (issue 23), and the preview draws them.
  */
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaign, rule } from '../campaigns/fixtures.ts';
-import { skipWithoutChromium } from '../support/chromium.ts';
+import { ARTIFACT_DIR, skipWithoutChromium } from '../support/chromium.ts';
 import type { Browser } from '../support/chromium.ts';
 import { checkScreen, openPage, startMerchantAdmin } from '../support/merchant-admin.ts';
 import type { MerchantAdminStack } from '../support/merchant-admin.ts';
@@ -113,6 +114,85 @@ describe.skipIf(skipWithoutChromium())('merchant admin widgets, in Chromium', ()
     expect(errors).toEqual([]);
     await page.close();
   }, 180_000);
+
+  it('keeps the preview in view while editing: sticky beside the form at 1440 px, above it at 360 px', async () => {
+    const { page, errors } = await openPage(browser);
+    await stack.signIn(page, shop.id);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${stack.base}/app/#/widgets`);
+    const preview = page.getByRole('region', { name: 'Widget preview' });
+    await preview.getByRole('status').waitFor();
+    /** Whether the preview's heading is on screen and not under the fixed top bar. */
+    const headingShown = () =>
+      page.getByRole('heading', { name: 'Live preview' }).evaluate((heading) => {
+        const box = heading.getBoundingClientRect();
+        return heading.contains(heading.ownerDocument.elementFromPoint(box.x + 2, box.y + box.height / 2));
+      });
+    /** The preview box's top and bottom in the window, and the window's height. */
+    const where = async () => {
+      const box = await preview.boundingBox();
+      const height = (await page.evaluate('innerHeight')) as number;
+      return { top: box?.y ?? Number.NaN, bottom: (box?.y ?? Number.NaN) + (box?.height ?? 0), height, scrolled: (await page.evaluate('scrollY')) as number };
+    };
+
+    // The reminder, the last section, far down the form: the preview is still on screen, beside it.
+    await page.getByRole('button', { name: 'Preview reminder' }).click();
+    await page.getByLabel('Reminder delay (seconds)').scrollIntoViewIfNeeded();
+    await page.getByLabel('Reminder message').fill('Pick your free gift!');
+    await preview.getByText('Pick your free gift!').waitFor();
+    const wide = await where();
+    expect(wide.scrolled).toBeGreaterThan(1000);
+    expect(wide.top).toBeGreaterThanOrEqual(0);
+    expect(wide.bottom).toBeLessThanOrEqual(wide.height);
+    expect(await headingShown()).toBe(true);
+    await page.screenshot({ path: join(ARTIFACT_DIR, 'merchant-admin-widgets-sticky-1440.png') });
+
+    // At 360 px the preview comes first, and a section's Preview button brings it back into view.
+    await page.setViewportSize({ width: 360, height: 800 });
+    await page.evaluate('scrollTo(0, 0)');
+    const firstSection = await page.getByRole('heading', { name: 'Toast (a gift was added)' }).boundingBox();
+    expect((await where()).bottom).toBeLessThan(firstSection?.y ?? 0);
+    await page.getByLabel('Reminder delay (seconds)').scrollIntoViewIfNeeded();
+    expect((await where()).bottom).toBeLessThan(0);
+    await page.getByRole('button', { name: 'Preview reminder' }).click();
+    await expect.poll(async () => (await where()).top).toBeGreaterThanOrEqual(0);
+    const narrow = await where();
+    expect(narrow.bottom).toBeLessThanOrEqual(narrow.height);
+    expect(await headingShown()).toBe(true);
+    await page.screenshot({ path: join(ARTIFACT_DIR, 'merchant-admin-widgets-preview-360.png') });
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  it('edits the texts per language: the default as placeholder, the preview in that language, saved in translations', async () => {
+    const { page, errors } = await openPage(browser);
+    await stack.signIn(page, shop.id);
+    await page.goto(`${stack.base}/app/#/widgets`);
+    const preview = page.getByRole('region', { name: 'Widget preview' });
+    await preview.getByRole('status').waitFor();
+
+    await page.getByLabel('Add a language').fill('français');
+    await page.getByRole('button', { name: 'Add language' }).click();
+    await page.getByText('A locale code such as fr, de or pt-BR').waitFor();
+    await page.getByLabel('Add a language').fill('fr');
+    await page.getByRole('button', { name: 'Add language' }).click();
+    const french = page.getByLabel('Toast message (fr)');
+    expect(await french.getAttribute('placeholder')).toContain('{{giftTitle}}');
+    await french.fill('{{giftTitle}} offert !');
+    await preview.getByText('Mug offert !').waitFor();
+    await check(page, 'widgets-french');
+    // Back to the default texts: the preview speaks the default language again.
+    await page.getByLabel('Texts being edited').selectOption('');
+    await expect.poll(() => preview.getByRole('status').textContent()).not.toContain('offert');
+
+    await page.getByRole('button', { name: 'Save widgets' }).first().click();
+    await page.getByText('Widget settings saved').waitFor();
+    const res = await page.request.get(`${stack.base}/app/api/v1/widgets`);
+    const saved = (await res.json()) as { widgets: { toast: { translations: unknown } } };
+    expect(saved.widgets.toast.translations).toEqual({ fr: { message: '{{giftTitle}} offert !' } });
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
 
   const check = checkScreen;
 });

@@ -107,6 +107,7 @@ describe('PUT /widgets', () => {
       message: '🎁 {{giftTitle}} was added to your cart',
       backgroundColor: '#111827',
       textColor: '#ffffff',
+      translations: {},
     });
     expect(DEFAULT_WIDGET_DOCUMENT.progressBar.thresholds).toEqual([]);
     expect(DEFAULT_WIDGET_DOCUMENT.customCode).toEqual({ html: '', css: '', js: '' });
@@ -140,11 +141,15 @@ describe('PUT /widgets', () => {
     // Removed by issue 23: the bar's steps and gifts come from the live rules.
     ['a threshold label (removed)', ['progressBar', 'thresholds'], [{ amountCents: 1, label: 'Mug' }], ['progressBar', 'thresholds', 0]],
     ['a threshold gift (removed)', ['progressBar', 'thresholds'], [{ amountCents: 1, giftVariantId: 'gid://shopify/ProductVariant/1' }], ['progressBar', 'thresholds', 0]],
+    // Removed by issue 23: the service knows no gift prices, so the storefront could not show them.
+    ['giftChoice.showPrices (removed)', ['giftChoice', 'showPrices'], true, ['giftChoice']],
     ['a non-string customCode.js', ['customCode', 'js'], 42, ['customCode', 'js']],
     ['an unknown key in a section', ['toast', 'enabeld'], true, ['toast']],
     ['an unknown section', ['banner'], {}, []],
     ['a bad colour', ['toast', 'textColor'], 'red', ['toast', 'textColor']],
     ['a bad enum value', ['giftChoice', 'layout'], 'carousel', ['giftChoice', 'layout']],
+    ['a bad locale in translations', ['toast', 'translations'], { 'fr fr': { message: 'x' } }, ['toast', 'translations', 'fr fr']],
+    ['an untranslatable field in translations', ['toast', 'translations'], { fr: { position: 'top-left' } }, ['toast', 'translations', 'fr']],
     ['a missing toast.enabled (SPEC names it)', ['toast', 'enabled'], undefined, ['toast', 'enabled']],
     ['missing progressBar.thresholds (SPEC names it)', ['progressBar', 'thresholds'], undefined, ['progressBar', 'thresholds']],
     ['a null where a default exists', ['promoPopup', 'title'], null, ['promoPopup', 'title']],
@@ -176,11 +181,19 @@ describe('PUT /widgets', () => {
 
   it('reads a document saved with settings since removed without them, so it can be saved again', async () => {
     const shop = await t.createShop('scale');
-    const old = { ...document(), progressBar: { ...document().progressBar, thresholds: [{ amountCents: 5000, label: 'Free mug', giftVariantId: 'gid://shopify/ProductVariant/11' }] } };
+    const old = {
+      ...document(),
+      progressBar: { ...document().progressBar, thresholds: [{ amountCents: 5000, label: 'Free mug', giftVariantId: 'gid://shopify/ProductVariant/11' }] },
+      giftChoice: { ...document().giftChoice, enabled: true, showPrices: false },
+    };
     await t.ctx.db.update(shops).set({ widgets: old, widgetsVersion: 4 }).where(eq(shops.id, shop.id));
     const read = (await get(shop)).json() as { widgets: typeof old & { _version: number } };
     expect(read.widgets.progressBar.thresholds).toEqual([{ amountCents: 5000 }]);
+    expect(read.widgets.giftChoice).toEqual({ ...document().giftChoice, enabled: true });
     expect(read.widgets._version).toBe(4);
+    // The rules payload delivers the document as read, without the removed setting.
+    const rules = await t.api(shop, { method: 'GET', url: '/api/v1/rules' });
+    expect(rules.json().widgets.giftChoice).toEqual({ ...document().giftChoice, enabled: true });
     const again = await put(shop, read.widgets);
     expect(again.statusCode, again.body).toBe(200);
     expect(again.json().widgets.progressBar.thresholds).toEqual([{ amountCents: 5000 }]);

@@ -2438,49 +2438,57 @@ export interface operations {
                         widgets: {
                             /** @description Stamped by the server on every save; 0 before the first */
                             _version: number;
+                            /** Toast (a gift was added) */
                             toast: {
+                                /** Show the toast */
                                 enabled: boolean;
                                 /**
+                                 * Toast message
+                                 * @description {{giftTitle}} is replaced by the gift’s name
+                                 * @default 🎁 {{giftTitle}} was added to your cart
+                                 */
+                                message: string;
+                                /**
+                                 * Toast position
                                  * @default bottom-right
                                  * @enum {string}
                                  */
                                 position: "top-left" | "top-center" | "top-right" | "bottom-left" | "bottom-center" | "bottom-right";
-                                /** @default 4000 */
-                                durationMs: number;
-                                /** @default 🎁 {{giftTitle}} was added to your cart */
-                                message: string;
-                                /** @default #111827 */
-                                backgroundColor: string & (unknown & unknown);
-                                /** @default #ffffff */
-                                textColor: string & (unknown & unknown);
-                            };
-                            promoPopup: {
-                                /** @default false */
-                                enabled: boolean;
                                 /**
-                                 * @default page_load
-                                 * @enum {string}
+                                 * Toast duration (ms)
+                                 * @default 4000
                                  */
-                                trigger: "page_load" | "exit_intent" | "add_to_cart";
-                                /** @default 5 */
-                                delaySeconds: number;
-                                /** @default A free gift with your order */
-                                title: string;
-                                /** @default  */
-                                body: string;
-                                /** @default null */
-                                imageUrl: (string & (unknown & unknown)) | null;
-                                /** @default Shop now */
-                                ctaLabel: string;
-                                /** @default null */
-                                ctaUrl: (string & (unknown & unknown)) | null;
-                                /** @default true */
-                                showOncePerSession: boolean;
+                                durationMs: number;
+                                /**
+                                 * Toast background colour
+                                 * @default #111827
+                                 */
+                                backgroundColor: string & (unknown & unknown);
+                                /**
+                                 * Toast text colour
+                                 * @default #ffffff
+                                 */
+                                textColor: string & (unknown & unknown);
+                                /**
+                                 * Translations
+                                 * @default {}
+                                 */
+                                translations: {
+                                    [key: string]: {
+                                        message?: string;
+                                    };
+                                };
                             };
+                            /** Progress bar */
                             progressBar: {
-                                /** @default false */
+                                /**
+                                 * Show the progress bar
+                                 * @default false
+                                 */
                                 enabled: boolean;
                                 /**
+                                 * Progress bar placement
+                                 * @description cart_drawer: in the theme’s progress bar block on every page; cart_page: that block on the cart page only; announcement_bar: across the top of every page
                                  * @default cart_drawer
                                  * @enum {string}
                                  */
@@ -2488,43 +2496,193 @@ export interface operations {
                                 thresholds: {
                                     amountCents: number;
                                 }[];
-                                /** @default Spend {{remaining}} more to unlock your gift */
+                                /**
+                                 * Progress message
+                                 * @description {{remaining}} is replaced by the amount left, {{gift}} by the next step’s gift
+                                 * @default Spend {{remaining}} more to unlock your gift
+                                 */
                                 message: string;
-                                /** @default You unlocked a free gift! */
+                                /**
+                                 * Completed message
+                                 * @default You unlocked a free gift!
+                                 */
                                 completedMessage: string;
-                                /** @default #16a34a */
+                                /**
+                                 * Bar colour
+                                 * @default #16a34a
+                                 */
                                 barColor: string & (unknown & unknown);
-                                /** @default #e5e7eb */
+                                /**
+                                 * Bar background colour
+                                 * @default #e5e7eb
+                                 */
                                 backgroundColor: string & (unknown & unknown);
+                                /**
+                                 * Translations
+                                 * @default {}
+                                 */
+                                translations: {
+                                    [key: string]: {
+                                        message?: string;
+                                        completedMessage?: string;
+                                    };
+                                };
                             };
-                            giftChoice: {
-                                /** @default false */
+                            /** Promo popup */
+                            promoPopup: {
+                                /**
+                                 * Show the promo popup
+                                 * @default false
+                                 */
                                 enabled: boolean;
                                 /**
+                                 * Popup trigger
+                                 * @default page_load
+                                 * @enum {string}
+                                 */
+                                trigger: "page_load" | "exit_intent" | "add_to_cart";
+                                /**
+                                 * Popup delay (seconds)
+                                 * @default 5
+                                 */
+                                delaySeconds: number;
+                                /**
+                                 * Popup title
+                                 * @default A free gift with your order
+                                 */
+                                title: string;
+                                /**
+                                 * Popup text
+                                 * @default
+                                 */
+                                body: string;
+                                /**
+                                 * Popup image URL
+                                 * @default null
+                                 */
+                                imageUrl: (string & (unknown & unknown)) | null;
+                                /**
+                                 * Popup button label
+                                 * @default Shop now
+                                 */
+                                ctaLabel: string;
+                                /**
+                                 * Popup button URL
+                                 * @default null
+                                 */
+                                ctaUrl: (string & (unknown & unknown)) | null;
+                                /**
+                                 * Popup close button label
+                                 * @default Close
+                                 */
+                                closeLabel: string;
+                                /**
+                                 * Show once per session
+                                 * @default true
+                                 */
+                                showOncePerSession: boolean;
+                                /**
+                                 * Translations
+                                 * @default {}
+                                 */
+                                translations: {
+                                    [key: string]: {
+                                        title?: string;
+                                        body?: string;
+                                        ctaLabel?: string;
+                                        closeLabel?: string;
+                                    };
+                                };
+                            };
+                            /** Gift choice */
+                            giftChoice: {
+                                /**
+                                 * Show the gift choice
+                                 * @default false
+                                 */
+                                enabled: boolean;
+                                /**
+                                 * Gift choice layout
+                                 * @description modal: a dialog in the middle; drawer: a panel along the right edge; inline: in the theme’s gift reminder block (a dialog where there is none)
                                  * @default modal
                                  * @enum {string}
                                  */
                                 layout: "modal" | "inline" | "drawer";
-                                /** @default Choose your free gift */
+                                /**
+                                 * Gift choice title
+                                 * @default Choose your free gift
+                                 */
                                 title: string;
-                                /** @default Add gift */
+                                /**
+                                 * Confirm button label
+                                 * @default Add gift
+                                 */
                                 confirmLabel: string;
-                                /** @default true */
+                                /**
+                                 * Allow declining the gift
+                                 * @default true
+                                 */
                                 allowDecline: boolean;
-                                /** @default true */
-                                showPrices: boolean;
+                                /**
+                                 * Decline button label
+                                 * @default No thanks
+                                 */
+                                declineLabel: string;
+                                /**
+                                 * Translations
+                                 * @default {}
+                                 */
+                                translations: {
+                                    [key: string]: {
+                                        title?: string;
+                                        confirmLabel?: string;
+                                        declineLabel?: string;
+                                    };
+                                };
                             };
+                            /** Reminder */
                             reminder: {
-                                /** @default false */
+                                /**
+                                 * Show the reminder
+                                 * @default false
+                                 */
                                 enabled: boolean;
-                                /** @default You qualify for a free gift. Don’t forget to choose it! */
+                                /**
+                                 * Reminder message
+                                 * @default You qualify for a free gift. Don’t forget to choose it!
+                                 */
                                 message: string;
-                                /** @default true */
+                                /**
+                                 * Reminder button label
+                                 * @default Choose gift
+                                 */
+                                buttonLabel: string;
+                                /**
+                                 * Show in the cart drawer
+                                 * @description In the theme’s gift reminder block; off, or without the block: a bar at the bottom of the page
+                                 * @default true
+                                 */
                                 showInCartDrawer: boolean;
-                                /** @default false */
+                                /**
+                                 * Show on product pages
+                                 * @default false
+                                 */
                                 showOnProductPage: boolean;
-                                /** @default 0 */
+                                /**
+                                 * Reminder delay (seconds)
+                                 * @default 0
+                                 */
                                 delaySeconds: number;
+                                /**
+                                 * Translations
+                                 * @default {}
+                                 */
+                                translations: {
+                                    [key: string]: {
+                                        message?: string;
+                                        buttonLabel?: string;
+                                    };
+                                };
                             };
                             customCode?: {
                                 /** @default  */
@@ -2782,49 +2940,57 @@ export interface operations {
                         widgets: {
                             /** @description Stamped by the server on every save; 0 before the first */
                             _version: number;
+                            /** Toast (a gift was added) */
                             toast: {
+                                /** Show the toast */
                                 enabled: boolean;
                                 /**
+                                 * Toast message
+                                 * @description {{giftTitle}} is replaced by the gift’s name
+                                 * @default 🎁 {{giftTitle}} was added to your cart
+                                 */
+                                message: string;
+                                /**
+                                 * Toast position
                                  * @default bottom-right
                                  * @enum {string}
                                  */
                                 position: "top-left" | "top-center" | "top-right" | "bottom-left" | "bottom-center" | "bottom-right";
-                                /** @default 4000 */
-                                durationMs: number;
-                                /** @default 🎁 {{giftTitle}} was added to your cart */
-                                message: string;
-                                /** @default #111827 */
-                                backgroundColor: string & (unknown & unknown);
-                                /** @default #ffffff */
-                                textColor: string & (unknown & unknown);
-                            };
-                            promoPopup: {
-                                /** @default false */
-                                enabled: boolean;
                                 /**
-                                 * @default page_load
-                                 * @enum {string}
+                                 * Toast duration (ms)
+                                 * @default 4000
                                  */
-                                trigger: "page_load" | "exit_intent" | "add_to_cart";
-                                /** @default 5 */
-                                delaySeconds: number;
-                                /** @default A free gift with your order */
-                                title: string;
-                                /** @default  */
-                                body: string;
-                                /** @default null */
-                                imageUrl: (string & (unknown & unknown)) | null;
-                                /** @default Shop now */
-                                ctaLabel: string;
-                                /** @default null */
-                                ctaUrl: (string & (unknown & unknown)) | null;
-                                /** @default true */
-                                showOncePerSession: boolean;
+                                durationMs: number;
+                                /**
+                                 * Toast background colour
+                                 * @default #111827
+                                 */
+                                backgroundColor: string & (unknown & unknown);
+                                /**
+                                 * Toast text colour
+                                 * @default #ffffff
+                                 */
+                                textColor: string & (unknown & unknown);
+                                /**
+                                 * Translations
+                                 * @default {}
+                                 */
+                                translations: {
+                                    [key: string]: {
+                                        message?: string;
+                                    };
+                                };
                             };
+                            /** Progress bar */
                             progressBar: {
-                                /** @default false */
+                                /**
+                                 * Show the progress bar
+                                 * @default false
+                                 */
                                 enabled: boolean;
                                 /**
+                                 * Progress bar placement
+                                 * @description cart_drawer: in the theme’s progress bar block on every page; cart_page: that block on the cart page only; announcement_bar: across the top of every page
                                  * @default cart_drawer
                                  * @enum {string}
                                  */
@@ -2832,43 +2998,193 @@ export interface operations {
                                 thresholds: {
                                     amountCents: number;
                                 }[];
-                                /** @default Spend {{remaining}} more to unlock your gift */
+                                /**
+                                 * Progress message
+                                 * @description {{remaining}} is replaced by the amount left, {{gift}} by the next step’s gift
+                                 * @default Spend {{remaining}} more to unlock your gift
+                                 */
                                 message: string;
-                                /** @default You unlocked a free gift! */
+                                /**
+                                 * Completed message
+                                 * @default You unlocked a free gift!
+                                 */
                                 completedMessage: string;
-                                /** @default #16a34a */
+                                /**
+                                 * Bar colour
+                                 * @default #16a34a
+                                 */
                                 barColor: string & (unknown & unknown);
-                                /** @default #e5e7eb */
+                                /**
+                                 * Bar background colour
+                                 * @default #e5e7eb
+                                 */
                                 backgroundColor: string & (unknown & unknown);
+                                /**
+                                 * Translations
+                                 * @default {}
+                                 */
+                                translations: {
+                                    [key: string]: {
+                                        message?: string;
+                                        completedMessage?: string;
+                                    };
+                                };
                             };
-                            giftChoice: {
-                                /** @default false */
+                            /** Promo popup */
+                            promoPopup: {
+                                /**
+                                 * Show the promo popup
+                                 * @default false
+                                 */
                                 enabled: boolean;
                                 /**
+                                 * Popup trigger
+                                 * @default page_load
+                                 * @enum {string}
+                                 */
+                                trigger: "page_load" | "exit_intent" | "add_to_cart";
+                                /**
+                                 * Popup delay (seconds)
+                                 * @default 5
+                                 */
+                                delaySeconds: number;
+                                /**
+                                 * Popup title
+                                 * @default A free gift with your order
+                                 */
+                                title: string;
+                                /**
+                                 * Popup text
+                                 * @default
+                                 */
+                                body: string;
+                                /**
+                                 * Popup image URL
+                                 * @default null
+                                 */
+                                imageUrl: (string & (unknown & unknown)) | null;
+                                /**
+                                 * Popup button label
+                                 * @default Shop now
+                                 */
+                                ctaLabel: string;
+                                /**
+                                 * Popup button URL
+                                 * @default null
+                                 */
+                                ctaUrl: (string & (unknown & unknown)) | null;
+                                /**
+                                 * Popup close button label
+                                 * @default Close
+                                 */
+                                closeLabel: string;
+                                /**
+                                 * Show once per session
+                                 * @default true
+                                 */
+                                showOncePerSession: boolean;
+                                /**
+                                 * Translations
+                                 * @default {}
+                                 */
+                                translations: {
+                                    [key: string]: {
+                                        title?: string;
+                                        body?: string;
+                                        ctaLabel?: string;
+                                        closeLabel?: string;
+                                    };
+                                };
+                            };
+                            /** Gift choice */
+                            giftChoice: {
+                                /**
+                                 * Show the gift choice
+                                 * @default false
+                                 */
+                                enabled: boolean;
+                                /**
+                                 * Gift choice layout
+                                 * @description modal: a dialog in the middle; drawer: a panel along the right edge; inline: in the theme’s gift reminder block (a dialog where there is none)
                                  * @default modal
                                  * @enum {string}
                                  */
                                 layout: "modal" | "inline" | "drawer";
-                                /** @default Choose your free gift */
+                                /**
+                                 * Gift choice title
+                                 * @default Choose your free gift
+                                 */
                                 title: string;
-                                /** @default Add gift */
+                                /**
+                                 * Confirm button label
+                                 * @default Add gift
+                                 */
                                 confirmLabel: string;
-                                /** @default true */
+                                /**
+                                 * Allow declining the gift
+                                 * @default true
+                                 */
                                 allowDecline: boolean;
-                                /** @default true */
-                                showPrices: boolean;
+                                /**
+                                 * Decline button label
+                                 * @default No thanks
+                                 */
+                                declineLabel: string;
+                                /**
+                                 * Translations
+                                 * @default {}
+                                 */
+                                translations: {
+                                    [key: string]: {
+                                        title?: string;
+                                        confirmLabel?: string;
+                                        declineLabel?: string;
+                                    };
+                                };
                             };
+                            /** Reminder */
                             reminder: {
-                                /** @default false */
+                                /**
+                                 * Show the reminder
+                                 * @default false
+                                 */
                                 enabled: boolean;
-                                /** @default You qualify for a free gift. Don’t forget to choose it! */
+                                /**
+                                 * Reminder message
+                                 * @default You qualify for a free gift. Don’t forget to choose it!
+                                 */
                                 message: string;
-                                /** @default true */
+                                /**
+                                 * Reminder button label
+                                 * @default Choose gift
+                                 */
+                                buttonLabel: string;
+                                /**
+                                 * Show in the cart drawer
+                                 * @description In the theme’s gift reminder block; off, or without the block: a bar at the bottom of the page
+                                 * @default true
+                                 */
                                 showInCartDrawer: boolean;
-                                /** @default false */
+                                /**
+                                 * Show on product pages
+                                 * @default false
+                                 */
                                 showOnProductPage: boolean;
-                                /** @default 0 */
+                                /**
+                                 * Reminder delay (seconds)
+                                 * @default 0
+                                 */
                                 delaySeconds: number;
+                                /**
+                                 * Translations
+                                 * @default {}
+                                 */
+                                translations: {
+                                    [key: string]: {
+                                        message?: string;
+                                        buttonLabel?: string;
+                                    };
+                                };
                             };
                             customCode: {
                                 /** @default  */
@@ -2914,49 +3230,57 @@ export interface operations {
             content: {
                 "application/json": {
                     _version?: unknown;
+                    /** Toast (a gift was added) */
                     toast: {
+                        /** Show the toast */
                         enabled: boolean;
                         /**
+                         * Toast message
+                         * @description {{giftTitle}} is replaced by the gift’s name
+                         * @default 🎁 {{giftTitle}} was added to your cart
+                         */
+                        message?: string;
+                        /**
+                         * Toast position
                          * @default bottom-right
                          * @enum {string}
                          */
                         position?: "top-left" | "top-center" | "top-right" | "bottom-left" | "bottom-center" | "bottom-right";
-                        /** @default 4000 */
-                        durationMs?: number;
-                        /** @default 🎁 {{giftTitle}} was added to your cart */
-                        message?: string;
-                        /** @default #111827 */
-                        backgroundColor?: string & (unknown & unknown);
-                        /** @default #ffffff */
-                        textColor?: string & (unknown & unknown);
-                    };
-                    promoPopup: {
-                        /** @default false */
-                        enabled?: boolean;
                         /**
-                         * @default page_load
-                         * @enum {string}
+                         * Toast duration (ms)
+                         * @default 4000
                          */
-                        trigger?: "page_load" | "exit_intent" | "add_to_cart";
-                        /** @default 5 */
-                        delaySeconds?: number;
-                        /** @default A free gift with your order */
-                        title?: string;
-                        /** @default  */
-                        body?: string;
-                        /** @default null */
-                        imageUrl?: (string & (unknown & unknown)) | null;
-                        /** @default Shop now */
-                        ctaLabel?: string;
-                        /** @default null */
-                        ctaUrl?: (string & (unknown & unknown)) | null;
-                        /** @default true */
-                        showOncePerSession?: boolean;
+                        durationMs?: number;
+                        /**
+                         * Toast background colour
+                         * @default #111827
+                         */
+                        backgroundColor?: string & (unknown & unknown);
+                        /**
+                         * Toast text colour
+                         * @default #ffffff
+                         */
+                        textColor?: string & (unknown & unknown);
+                        /**
+                         * Translations
+                         * @default {}
+                         */
+                        translations?: {
+                            [key: string]: {
+                                message?: string;
+                            };
+                        };
                     };
+                    /** Progress bar */
                     progressBar: {
-                        /** @default false */
+                        /**
+                         * Show the progress bar
+                         * @default false
+                         */
                         enabled?: boolean;
                         /**
+                         * Progress bar placement
+                         * @description cart_drawer: in the theme’s progress bar block on every page; cart_page: that block on the cart page only; announcement_bar: across the top of every page
                          * @default cart_drawer
                          * @enum {string}
                          */
@@ -2964,43 +3288,193 @@ export interface operations {
                         thresholds: {
                             amountCents: number;
                         }[];
-                        /** @default Spend {{remaining}} more to unlock your gift */
+                        /**
+                         * Progress message
+                         * @description {{remaining}} is replaced by the amount left, {{gift}} by the next step’s gift
+                         * @default Spend {{remaining}} more to unlock your gift
+                         */
                         message?: string;
-                        /** @default You unlocked a free gift! */
+                        /**
+                         * Completed message
+                         * @default You unlocked a free gift!
+                         */
                         completedMessage?: string;
-                        /** @default #16a34a */
+                        /**
+                         * Bar colour
+                         * @default #16a34a
+                         */
                         barColor?: string & (unknown & unknown);
-                        /** @default #e5e7eb */
+                        /**
+                         * Bar background colour
+                         * @default #e5e7eb
+                         */
                         backgroundColor?: string & (unknown & unknown);
+                        /**
+                         * Translations
+                         * @default {}
+                         */
+                        translations?: {
+                            [key: string]: {
+                                message?: string;
+                                completedMessage?: string;
+                            };
+                        };
                     };
-                    giftChoice: {
-                        /** @default false */
+                    /** Promo popup */
+                    promoPopup: {
+                        /**
+                         * Show the promo popup
+                         * @default false
+                         */
                         enabled?: boolean;
                         /**
+                         * Popup trigger
+                         * @default page_load
+                         * @enum {string}
+                         */
+                        trigger?: "page_load" | "exit_intent" | "add_to_cart";
+                        /**
+                         * Popup delay (seconds)
+                         * @default 5
+                         */
+                        delaySeconds?: number;
+                        /**
+                         * Popup title
+                         * @default A free gift with your order
+                         */
+                        title?: string;
+                        /**
+                         * Popup text
+                         * @default
+                         */
+                        body?: string;
+                        /**
+                         * Popup image URL
+                         * @default null
+                         */
+                        imageUrl?: (string & (unknown & unknown)) | null;
+                        /**
+                         * Popup button label
+                         * @default Shop now
+                         */
+                        ctaLabel?: string;
+                        /**
+                         * Popup button URL
+                         * @default null
+                         */
+                        ctaUrl?: (string & (unknown & unknown)) | null;
+                        /**
+                         * Popup close button label
+                         * @default Close
+                         */
+                        closeLabel?: string;
+                        /**
+                         * Show once per session
+                         * @default true
+                         */
+                        showOncePerSession?: boolean;
+                        /**
+                         * Translations
+                         * @default {}
+                         */
+                        translations?: {
+                            [key: string]: {
+                                title?: string;
+                                body?: string;
+                                ctaLabel?: string;
+                                closeLabel?: string;
+                            };
+                        };
+                    };
+                    /** Gift choice */
+                    giftChoice: {
+                        /**
+                         * Show the gift choice
+                         * @default false
+                         */
+                        enabled?: boolean;
+                        /**
+                         * Gift choice layout
+                         * @description modal: a dialog in the middle; drawer: a panel along the right edge; inline: in the theme’s gift reminder block (a dialog where there is none)
                          * @default modal
                          * @enum {string}
                          */
                         layout?: "modal" | "inline" | "drawer";
-                        /** @default Choose your free gift */
+                        /**
+                         * Gift choice title
+                         * @default Choose your free gift
+                         */
                         title?: string;
-                        /** @default Add gift */
+                        /**
+                         * Confirm button label
+                         * @default Add gift
+                         */
                         confirmLabel?: string;
-                        /** @default true */
+                        /**
+                         * Allow declining the gift
+                         * @default true
+                         */
                         allowDecline?: boolean;
-                        /** @default true */
-                        showPrices?: boolean;
+                        /**
+                         * Decline button label
+                         * @default No thanks
+                         */
+                        declineLabel?: string;
+                        /**
+                         * Translations
+                         * @default {}
+                         */
+                        translations?: {
+                            [key: string]: {
+                                title?: string;
+                                confirmLabel?: string;
+                                declineLabel?: string;
+                            };
+                        };
                     };
+                    /** Reminder */
                     reminder: {
-                        /** @default false */
+                        /**
+                         * Show the reminder
+                         * @default false
+                         */
                         enabled?: boolean;
-                        /** @default You qualify for a free gift. Don’t forget to choose it! */
+                        /**
+                         * Reminder message
+                         * @default You qualify for a free gift. Don’t forget to choose it!
+                         */
                         message?: string;
-                        /** @default true */
+                        /**
+                         * Reminder button label
+                         * @default Choose gift
+                         */
+                        buttonLabel?: string;
+                        /**
+                         * Show in the cart drawer
+                         * @description In the theme’s gift reminder block; off, or without the block: a bar at the bottom of the page
+                         * @default true
+                         */
                         showInCartDrawer?: boolean;
-                        /** @default false */
+                        /**
+                         * Show on product pages
+                         * @default false
+                         */
                         showOnProductPage?: boolean;
-                        /** @default 0 */
+                        /**
+                         * Reminder delay (seconds)
+                         * @default 0
+                         */
                         delaySeconds?: number;
+                        /**
+                         * Translations
+                         * @default {}
+                         */
+                        translations?: {
+                            [key: string]: {
+                                message?: string;
+                                buttonLabel?: string;
+                            };
+                        };
                     };
                     customCode: {
                         /** @default  */
@@ -3029,49 +3503,57 @@ export interface operations {
                         widgets: {
                             /** @description Stamped by the server on every save; 0 before the first */
                             _version: number;
+                            /** Toast (a gift was added) */
                             toast: {
+                                /** Show the toast */
                                 enabled: boolean;
                                 /**
+                                 * Toast message
+                                 * @description {{giftTitle}} is replaced by the gift’s name
+                                 * @default 🎁 {{giftTitle}} was added to your cart
+                                 */
+                                message: string;
+                                /**
+                                 * Toast position
                                  * @default bottom-right
                                  * @enum {string}
                                  */
                                 position: "top-left" | "top-center" | "top-right" | "bottom-left" | "bottom-center" | "bottom-right";
-                                /** @default 4000 */
-                                durationMs: number;
-                                /** @default 🎁 {{giftTitle}} was added to your cart */
-                                message: string;
-                                /** @default #111827 */
-                                backgroundColor: string & (unknown & unknown);
-                                /** @default #ffffff */
-                                textColor: string & (unknown & unknown);
-                            };
-                            promoPopup: {
-                                /** @default false */
-                                enabled: boolean;
                                 /**
-                                 * @default page_load
-                                 * @enum {string}
+                                 * Toast duration (ms)
+                                 * @default 4000
                                  */
-                                trigger: "page_load" | "exit_intent" | "add_to_cart";
-                                /** @default 5 */
-                                delaySeconds: number;
-                                /** @default A free gift with your order */
-                                title: string;
-                                /** @default  */
-                                body: string;
-                                /** @default null */
-                                imageUrl: (string & (unknown & unknown)) | null;
-                                /** @default Shop now */
-                                ctaLabel: string;
-                                /** @default null */
-                                ctaUrl: (string & (unknown & unknown)) | null;
-                                /** @default true */
-                                showOncePerSession: boolean;
+                                durationMs: number;
+                                /**
+                                 * Toast background colour
+                                 * @default #111827
+                                 */
+                                backgroundColor: string & (unknown & unknown);
+                                /**
+                                 * Toast text colour
+                                 * @default #ffffff
+                                 */
+                                textColor: string & (unknown & unknown);
+                                /**
+                                 * Translations
+                                 * @default {}
+                                 */
+                                translations: {
+                                    [key: string]: {
+                                        message?: string;
+                                    };
+                                };
                             };
+                            /** Progress bar */
                             progressBar: {
-                                /** @default false */
+                                /**
+                                 * Show the progress bar
+                                 * @default false
+                                 */
                                 enabled: boolean;
                                 /**
+                                 * Progress bar placement
+                                 * @description cart_drawer: in the theme’s progress bar block on every page; cart_page: that block on the cart page only; announcement_bar: across the top of every page
                                  * @default cart_drawer
                                  * @enum {string}
                                  */
@@ -3079,43 +3561,193 @@ export interface operations {
                                 thresholds: {
                                     amountCents: number;
                                 }[];
-                                /** @default Spend {{remaining}} more to unlock your gift */
+                                /**
+                                 * Progress message
+                                 * @description {{remaining}} is replaced by the amount left, {{gift}} by the next step’s gift
+                                 * @default Spend {{remaining}} more to unlock your gift
+                                 */
                                 message: string;
-                                /** @default You unlocked a free gift! */
+                                /**
+                                 * Completed message
+                                 * @default You unlocked a free gift!
+                                 */
                                 completedMessage: string;
-                                /** @default #16a34a */
+                                /**
+                                 * Bar colour
+                                 * @default #16a34a
+                                 */
                                 barColor: string & (unknown & unknown);
-                                /** @default #e5e7eb */
+                                /**
+                                 * Bar background colour
+                                 * @default #e5e7eb
+                                 */
                                 backgroundColor: string & (unknown & unknown);
+                                /**
+                                 * Translations
+                                 * @default {}
+                                 */
+                                translations: {
+                                    [key: string]: {
+                                        message?: string;
+                                        completedMessage?: string;
+                                    };
+                                };
                             };
-                            giftChoice: {
-                                /** @default false */
+                            /** Promo popup */
+                            promoPopup: {
+                                /**
+                                 * Show the promo popup
+                                 * @default false
+                                 */
                                 enabled: boolean;
                                 /**
+                                 * Popup trigger
+                                 * @default page_load
+                                 * @enum {string}
+                                 */
+                                trigger: "page_load" | "exit_intent" | "add_to_cart";
+                                /**
+                                 * Popup delay (seconds)
+                                 * @default 5
+                                 */
+                                delaySeconds: number;
+                                /**
+                                 * Popup title
+                                 * @default A free gift with your order
+                                 */
+                                title: string;
+                                /**
+                                 * Popup text
+                                 * @default
+                                 */
+                                body: string;
+                                /**
+                                 * Popup image URL
+                                 * @default null
+                                 */
+                                imageUrl: (string & (unknown & unknown)) | null;
+                                /**
+                                 * Popup button label
+                                 * @default Shop now
+                                 */
+                                ctaLabel: string;
+                                /**
+                                 * Popup button URL
+                                 * @default null
+                                 */
+                                ctaUrl: (string & (unknown & unknown)) | null;
+                                /**
+                                 * Popup close button label
+                                 * @default Close
+                                 */
+                                closeLabel: string;
+                                /**
+                                 * Show once per session
+                                 * @default true
+                                 */
+                                showOncePerSession: boolean;
+                                /**
+                                 * Translations
+                                 * @default {}
+                                 */
+                                translations: {
+                                    [key: string]: {
+                                        title?: string;
+                                        body?: string;
+                                        ctaLabel?: string;
+                                        closeLabel?: string;
+                                    };
+                                };
+                            };
+                            /** Gift choice */
+                            giftChoice: {
+                                /**
+                                 * Show the gift choice
+                                 * @default false
+                                 */
+                                enabled: boolean;
+                                /**
+                                 * Gift choice layout
+                                 * @description modal: a dialog in the middle; drawer: a panel along the right edge; inline: in the theme’s gift reminder block (a dialog where there is none)
                                  * @default modal
                                  * @enum {string}
                                  */
                                 layout: "modal" | "inline" | "drawer";
-                                /** @default Choose your free gift */
+                                /**
+                                 * Gift choice title
+                                 * @default Choose your free gift
+                                 */
                                 title: string;
-                                /** @default Add gift */
+                                /**
+                                 * Confirm button label
+                                 * @default Add gift
+                                 */
                                 confirmLabel: string;
-                                /** @default true */
+                                /**
+                                 * Allow declining the gift
+                                 * @default true
+                                 */
                                 allowDecline: boolean;
-                                /** @default true */
-                                showPrices: boolean;
+                                /**
+                                 * Decline button label
+                                 * @default No thanks
+                                 */
+                                declineLabel: string;
+                                /**
+                                 * Translations
+                                 * @default {}
+                                 */
+                                translations: {
+                                    [key: string]: {
+                                        title?: string;
+                                        confirmLabel?: string;
+                                        declineLabel?: string;
+                                    };
+                                };
                             };
+                            /** Reminder */
                             reminder: {
-                                /** @default false */
+                                /**
+                                 * Show the reminder
+                                 * @default false
+                                 */
                                 enabled: boolean;
-                                /** @default You qualify for a free gift. Don’t forget to choose it! */
+                                /**
+                                 * Reminder message
+                                 * @default You qualify for a free gift. Don’t forget to choose it!
+                                 */
                                 message: string;
-                                /** @default true */
+                                /**
+                                 * Reminder button label
+                                 * @default Choose gift
+                                 */
+                                buttonLabel: string;
+                                /**
+                                 * Show in the cart drawer
+                                 * @description In the theme’s gift reminder block; off, or without the block: a bar at the bottom of the page
+                                 * @default true
+                                 */
                                 showInCartDrawer: boolean;
-                                /** @default false */
+                                /**
+                                 * Show on product pages
+                                 * @default false
+                                 */
                                 showOnProductPage: boolean;
-                                /** @default 0 */
+                                /**
+                                 * Reminder delay (seconds)
+                                 * @default 0
+                                 */
                                 delaySeconds: number;
+                                /**
+                                 * Translations
+                                 * @default {}
+                                 */
+                                translations: {
+                                    [key: string]: {
+                                        message?: string;
+                                        buttonLabel?: string;
+                                    };
+                                };
                             };
                             customCode: {
                                 /** @default  */

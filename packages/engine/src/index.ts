@@ -140,3 +140,29 @@ export { applyOperations } from './planner/apply-operations.ts';
 export type { GiftChoices } from './planner/apply-operations.ts';
 export { DEFAULT_MINOR_UNIT, minorUnitExponent } from './currency/minor-units.ts';
 export { toMinorUnits, toDecimalString } from './checkout/money.ts';
+export {
+  CUSTOM_CODE_MAX_CHARS,
+  DEFAULT_WIDGET_DOCUMENT,
+  MINIMAL_WIDGET_DOCUMENT,
+  deliveredWidgetsSchema,
+  hexColorSchema,
+  multilineTextSchema,
+  storedWidgetDocumentSchema,
+  widgetDocumentSchema,
+  widgetLocaleSchema,
+  widgetSectionSchemas,
+  widgetSettingsSchema,
+  widgetUrlSchema,
+} from './schema/widget-settings.ts';
+export type {
+  CustomCode,
+  DeliveredWidgets,
+  GiftChoiceSettings,
+  ProgressBarSettings,
+  PromoPopupSettings,
+  ReminderSettings,
+  ToastSettings,
+  WidgetDocument,
+  WidgetSectionKey,
+  WidgetSettings,
+} from './schema/widget-settings.ts';

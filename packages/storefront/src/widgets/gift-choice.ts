@@ -1,12 +1,15 @@
 /**
  * The gift choice (`widgets.giftChoice`) for a matched customer-choice rule: one radio per
  * offered gift in a labelled fieldset, a confirm button, and a decline button when
- * `allowDecline`. Only the chosen gift is added.
+ * `allowDecline`. Only the chosen gift is added. `layout`: a dialog in the middle (`modal`), a
+ * panel along the right edge (`drawer`), or in the theme's `[data-svc-gifts-reminder]` block
+ * (`inline`, in the cart drawer; a dialog on a page without the block).
  */
 import type { ChooseOperation } from '@gcrs/engine/planner';
 import { openDialog } from './dialog.ts';
 import { h } from './dom.ts';
 import type { GiftChoiceSettings } from './settings.ts';
+import { pageLocale, translated } from './translate.ts';
 
 export type GiftLabel = (variantId: string, index: number) => string;
 
@@ -15,17 +18,21 @@ export type GiftLabel = (variantId: string, index: number) => string;
  * Labels come from `label` (the theme may name gifts; default "Gift n").
  */
 export function openGiftChoice(
-  settings: GiftChoiceSettings,
+  given: GiftChoiceSettings,
   operation: ChooseOperation,
   label: GiftLabel,
   onChoose: (variantId: string) => void,
   onDecline: () => void,
   options?: { parent?: Element; focus?: boolean },
 ): { close: () => void } {
+  const settings = translated(given, pageLocale());
   let chosen = false;
+  const parent = options?.parent ?? document.body;
+  const block = settings.layout === 'inline' ? parent.querySelector('[data-svc-gifts-reminder]') : null;
+  const mode = block !== null ? 'inline' : settings.layout === 'drawer' ? 'drawer' : 'modal';
   return openDialog(
     'svc-gifts-choice',
-    settings.title ?? 'Choose your free gift',
+    settings.title,
     (close) => {
       const name = `svc-choice-${operation.ruleId}`;
       const options = operation.options.map((option, index) => {
@@ -34,8 +41,8 @@ export function openGiftChoice(
         const text = option.quantity > 1 ? `${label(option.variantId, index)} \u00d7 ${option.quantity}` : label(option.variantId, index);
         return h('div', { style: 'padding:6px 0' }, input, ' ', h('label', { for: `${name}-${index}` }, text));
       });
-      const fieldset = h('fieldset', { style: 'border:0;padding:0;margin:0' }, h('legend', { class: 'sr' }, settings.title ?? 'Choose your free gift'), ...options);
-      const confirm = h('button', { type: 'button' }, settings.confirmLabel ?? 'Add gift');
+      const fieldset = h('fieldset', { style: 'border:0;padding:0;margin:0' }, h('legend', { class: 'sr' }, settings.title), ...options);
+      const confirm = h('button', { type: 'button' }, settings.confirmLabel);
       confirm.addEventListener('click', () => {
         const picked = fieldset.querySelector<HTMLInputElement>('input:checked')?.value;
         if (picked === undefined) return;
@@ -44,8 +51,8 @@ export function openGiftChoice(
         onChoose(picked);
       });
       const actions = h('div', { class: 'actions' });
-      if (settings.allowDecline !== false) {
-        const decline = h('button', { type: 'button', class: 'secondary' }, 'No thanks');
+      if (settings.allowDecline) {
+        const decline = h('button', { type: 'button', class: 'secondary' }, settings.declineLabel);
         decline.addEventListener('click', close);
         actions.append(decline);
       }
@@ -55,6 +62,6 @@ export function openGiftChoice(
     () => {
       if (!chosen) onDecline();
     },
-    options,
+    { ...options, parent: block ?? parent, mode },
   );
 }

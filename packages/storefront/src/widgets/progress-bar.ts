@@ -1,12 +1,17 @@
 /**
  * The progress bar toward the next step of the live rules (`widgets.progressBar`, steps from
- * progress.ts), with the amount left to spend and the gift it unlocks. It goes into the theme's `[data-svc-gifts-progress]` element when there is one
- * (a cart drawer or cart page section), else it is fixed to the top of the page.
+ * progress.ts), with the amount left to spend and the gift it unlocks. Where, by `placement`:
+ * `cart_drawer` into the theme's `[data-svc-gifts-progress]` block on every page, `cart_page` into
+ * it on the cart page only, `announcement_bar` across the top of every page; without the block,
+ * the first two are fixed to the top of the page too.
  */
 import { fillTemplate, formatMoney, progressSteps, progressToward } from '../progress.ts';
 import type { ProgressView } from '../script/widgets-api.ts';
 import { h, removeHost, shadowHost } from './dom.ts';
+import { isCartPage, thisPage } from './page-kind.ts';
+import type { WidgetPlace } from './page-kind.ts';
 import type { ProgressBarSettings } from './settings.ts';
+import { translated } from './translate.ts';
 
 const HOST = 'svc-gifts-progress';
 
@@ -15,27 +20,28 @@ const HOST = 'svc-gifts-progress';
  * currency: no override and not the base currency); amounts in `view.locale` (the embed's
  * `data-locale`), else the page's `lang`.
  */
-export function renderProgressBar(settings: ProgressBarSettings, view: ProgressView): void {
+export function renderProgressBar(given: ProgressBarSettings, view: ProgressView, place: WidgetPlace = thisPage()): void {
+  const locale = view.locale || document.documentElement.lang;
+  const settings = translated(given, locale);
   const { currency } = view;
   const steps = progressSteps(view.rules, view.results, { currency, baseCurrency: view.baseCurrency, marketHandle: view.market });
-  if (steps.length === 0) {
+  if (steps.length === 0 || (settings.placement === 'cart_page' && !isCartPage(place.path))) {
     removeHost(HOST);
     return;
   }
   const progress = progressToward(view.subtotal, steps);
   const gift = (progress.next?.gifts ?? []).map((id) => view.giftTitles[id] ?? 'a free gift').join(', ') || 'a free gift';
-  const locale = view.locale;
-  const target = document.querySelector('[data-svc-gifts-progress]');
+  const target = settings.placement === 'announcement_bar' ? null : place.root.querySelector('[data-svc-gifts-progress]');
   const fixed = target === null ? 'position:fixed;top:0;left:0;right:0;z-index:2147482000;' : '';
   const root = shadowHost(
     HOST,
     `.bar{${fixed}padding:10px 16px;background:#fff;color:#111827;text-align:center;border-bottom:1px solid #e5e7eb}` +
       `.track{height:8px;border-radius:4px;margin-top:6px;overflow:hidden}.fill{height:100%}`,
-    target ?? document.body,
+    target ?? place.root,
   );
   const message = progress.complete
-    ? (settings.completedMessage ?? 'You unlocked a free gift!')
-    : fillTemplate(settings.message ?? 'Spend {{remaining}} more to unlock your gift', { remaining: formatMoney(progress.remaining, currency, locale || document.documentElement.lang || undefined), gift });
+    ? settings.completedMessage
+    : fillTemplate(settings.message, { remaining: formatMoney(progress.remaining, currency, locale || undefined), gift });
   const label = h('p', { id: 'svc-progress-label', style: 'margin:0' }, message);
   const track = h(
     'div',
@@ -46,11 +52,11 @@ export function renderProgressBar(settings: ProgressBarSettings, view: ProgressV
       'aria-valuemin': '0',
       'aria-valuemax': '100',
       'aria-valuenow': String(progress.percent),
-      style: `background:${settings.backgroundColor ?? '#e5e7eb'}`,
+      style: `background:${settings.backgroundColor}`,
     },
-    h('div', { class: 'fill', style: `width:${progress.percent}%;background:${settings.barColor ?? '#16a34a'}` }),
+    h('div', { class: 'fill', style: `width:${progress.percent}%;background:${settings.barColor}` }),
   );
-  root.append(h('div', { class: 'bar', 'data-remaining': String(progress.remaining), 'data-next': String(progress.next?.amountCents ?? '') }, label, track));
+  root.append(h('div', { class: 'bar', 'data-placement': target === null ? 'top' : 'block', 'data-remaining': String(progress.remaining), 'data-next': String(progress.next?.amountCents ?? '') }, label, track));
 }
 
 export function hideProgressBar(): void {

@@ -6,6 +6,7 @@
 import { openDialog } from './dialog.ts';
 import { h } from './dom.ts';
 import type { PromoPopupSettings } from './settings.ts';
+import { pageLocale, translated } from './translate.ts';
 
 const SEEN_KEY = 'svc_gifts_promo_seen';
 
@@ -19,7 +20,7 @@ function seen(): boolean {
 
 /** The popup now, unless the session has seen it and the settings say once per session. */
 export function showPromoPopup(settings: PromoPopupSettings): void {
-  if (settings.showOncePerSession !== false) {
+  if (settings.showOncePerSession) {
     if (seen()) return;
     try {
       sessionStorage.setItem(SEEN_KEY, '1');
@@ -31,15 +32,16 @@ export function showPromoPopup(settings: PromoPopupSettings): void {
 }
 
 /** The popup itself, now (the admin's preview passes its `parent` and `focus: false`). */
-export function openPromoPopup(settings: PromoPopupSettings, options?: { parent?: Element; focus?: boolean }): { close: () => void } {
-  return openDialog('svc-gifts-promo', settings.title ?? '', (close) => {
+export function openPromoPopup(given: PromoPopupSettings, options?: { parent?: Element; focus?: boolean }): { close: () => void } {
+  const settings = translated(given, pageLocale());
+  return openDialog('svc-gifts-promo', settings.title, (close) => {
     const parts: Node[] = [];
     if (settings.imageUrl) parts.push(h('img', { src: settings.imageUrl, alt: '', style: 'max-width:100%;border-radius:6px' }));
     if (settings.body) parts.push(h('p', {}, settings.body));
-    const dismiss = h('button', { type: 'button', class: 'secondary' }, 'Close');
+    const dismiss = h('button', { type: 'button', class: 'secondary' }, settings.closeLabel);
     dismiss.addEventListener('click', close);
     const actions = h('div', { class: 'actions' }, dismiss);
-    if (settings.ctaUrl) actions.append(h('a', { href: settings.ctaUrl, style: 'padding:8px 14px;border-radius:6px;background:#111827;color:#fff;text-decoration:none;font-weight:600' }, settings.ctaLabel ?? 'Shop now'));
+    if (settings.ctaUrl) actions.append(h('a', { href: settings.ctaUrl, style: 'padding:8px 14px;border-radius:6px;background:#111827;color:#fff;text-decoration:none;font-weight:600' }, settings.ctaLabel));
     parts.push(actions);
     return parts;
   }, undefined, options);

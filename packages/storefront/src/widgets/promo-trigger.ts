@@ -11,7 +11,7 @@ import type { PromoPopupSettings } from './settings.ts';
  * @example onAddToCart = armPromoPopup(settings, () => void loadWidgets().then((chunk) => chunk.promo(settings)));
  */
 export function armPromoPopup(settings: PromoPopupSettings, show: () => void): () => void {
-  const trigger = settings.trigger ?? 'page_load';
+  const trigger = settings.trigger;
   let armed = true;
   const fire = () => {
     if (!armed) return;
@@ -19,7 +19,7 @@ export function armPromoPopup(settings: PromoPopupSettings, show: () => void): (
     show();
   };
   if (trigger === 'page_load') {
-    setTimeout(fire, (settings.delaySeconds ?? 0) * 1000);
+    setTimeout(fire, settings.delaySeconds * 1000);
   } else if (trigger === 'exit_intent') {
     document.addEventListener('mouseout', (event) => {
       if (event.relatedTarget === null && event.clientY <= 0) fire();

@@ -9,9 +9,10 @@ import type { ToastGift } from '../script/widgets-api.ts';
 import { CONTROLS_CSS } from './dialog.ts';
 import { h, removeHost, shadowHost } from './dom.ts';
 import type { ToastSettings } from './settings.ts';
+import { pageLocale, translated } from './translate.ts';
 
 const HOST = 'svc-gifts-toast';
-const POSITIONS: Record<string, string> = {
+const POSITIONS: Record<ToastSettings['position'], string> = {
   'top-left': 'top:16px;left:16px',
   'top-center': 'top:16px;left:50%;transform:translateX(-50%)',
   'top-right': 'top:16px;right:16px',
@@ -24,9 +25,10 @@ let timer: ReturnType<typeof setTimeout> | undefined;
 let shownGift: ToastGift | undefined;
 
 /** Shows `settings.message` with `{{giftTitle}}` filled, for `durationMs`, in a polite live region. */
-export function showToast(settings: ToastSettings, giftTitle: string, gift?: ToastGift, parent: Element = document.body): void {
+export function showToast(given: ToastSettings, giftTitle: string, gift?: ToastGift, parent: Element = document.body): void {
+  const settings = translated(given, pageLocale());
   shownGift = gift;
-  const position = POSITIONS[settings.position ?? 'bottom-right'] ?? POSITIONS['bottom-right'];
+  const position = POSITIONS[settings.position];
   const root = shadowHost(
     HOST,
     CONTROLS_CSS + `.toast{position:fixed;${position};z-index:2147483000;max-width:min(360px,calc(100vw - 32px));padding:12px 16px;border-radius:8px;` +
@@ -37,14 +39,14 @@ export function showToast(settings: ToastSettings, giftTitle: string, gift?: Toa
   const close = h('button', { type: 'button', 'aria-label': 'Dismiss' }, '\u00d7');
   const toast = h(
     'div',
-    { class: 'toast', role: 'status', 'aria-live': 'polite', style: `background:${settings.backgroundColor ?? '#111827'};color:${settings.textColor ?? '#ffffff'}` },
-    h('span', {}, fillTemplate(settings.message ?? '{{giftTitle}} was added to your cart', { giftTitle })),
+    { class: 'toast', role: 'status', 'aria-live': 'polite', style: `background:${settings.backgroundColor};color:${settings.textColor}` },
+    h('span', {}, fillTemplate(settings.message, { giftTitle })),
     close,
   );
   close.addEventListener('click', () => removeHost(HOST));
   root.append(toast);
   clearTimeout(timer);
-  timer = setTimeout(() => removeHost(HOST), settings.durationMs ?? 4000);
+  timer = setTimeout(() => removeHost(HOST), settings.durationMs);
 }
 
 /**
