@@ -1,0 +1,94 @@
+import fc from 'fast-check';
+import { evaluateCondition } from '@gcrs/engine';
+import type { ConditionNode } from '@gcrs/engine';
+import { describe, expect, it } from 'vitest';
+import { ladderProblem, ladderToRules, rulesToLadder } from '../../app/src/pages/ladder/ladder-rules.ts';
+import type { LadderTier } from '../../app/src/pages/ladder/ladder-rules.ts';
+
+const variant = (n: number) => `gid://shopify/ProductVariant/${n}`;
+const giftArb = fc.record({ variantId: fc.integer({ min: 1, max: 1e9 }).map(variant), quantity: fc.integer({ min: 1, max: 5 }) });
+const overridesArb = fc.option(fc.dictionary(fc.constantFrom('EUR', 'GBP', 'JPY'), fc.integer({ min: 1, max: 1e6 }), { minKeys: 1 }), { nil: undefined });
+
+/** Any valid ladder: 1..6 tiers, thresholds strictly rising, 1..3 gifts each. */
+const ladderArb: fc.Arbitrary<LadderTier[]> = fc
+  .uniqueArray(fc.integer({ min: 0, max: 10_000_000 }), { minLength: 1, maxLength: 6 })
+  .chain((amounts) =>
+    fc.tuple(
+      ...[...amounts]
+        .sort((a, b) => a - b)
+        .map((value) =>
+          fc.record(
+            {
+              id: fc.string({ minLength: 1, maxLength: 8 }).map((s) => `rul_${s}`),
+              name: fc.string({ minLength: 1, maxLength: 20 }),
+              threshold: overridesArb.map((currencyOverrides) => ({ value, ...(currencyOverrides ? { currencyOverrides } : {}) })),
+              gifts: fc.array(giftArb, { minLength: 1, maxLength: 3 }),
+              choice: fc.boolean(),
+            },
+            { requiredKeys: ['name', 'threshold', 'gifts', 'choice'] },
+          ),
+        ),
+    ),
+  )
+  .filter((tiers) => ladderProblem(tiers) === undefined);
+
+/** A rule as the server reads it back: its own field order, plus fields the ladder does not write. */
+const asRead = (rule: ReturnType<typeof ladderToRules>[number]) => ({ campaignId: 'cmp_1', options: { ...rule.options }, giftConfig: rule.giftConfig, conditionTree: JSON.parse(JSON.stringify(rule.conditionTree)), enabled: rule.enabled, name: rule.name, id: rule.id });
+
+const usdCart = (subtotal: number) => ({ cart: { currency: 'USD', lines: [{ productId: '1', variantId: '2', quantity: 1, price: subtotal }] } });
+
+describe('tier ladder <-> rules', () => {
+  it('any ladder saved as rules and read back is the same ladder', () => {
+    fc.assert(
+      fc.property(ladderArb, (tiers) => {
+        expect(rulesToLadder(ladderToRules(tiers).map(asRead))).toEqual(tiers);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('any rules read as a ladder are exactly the rules that ladder writes (nothing set elsewhere is lost)', () => {
+    fc.assert(
+      fc.property(ladderArb, fc.nat(), fc.constantFrom('budget', 'disabled', 'order', 'leaf', 'fallback', 'discount'), (tiers, at, change) => {
+        const rules = ladderToRules(tiers).map(asRead);
+        const index = at % rules.length;
+        const rule = rules[index] as { options: object; enabled: boolean; conditionTree: { children: unknown[] }; giftConfig: object };
+        if (change === 'budget') rule.options = { ...rule.options, budget: { maxGifts: 5, window: 'total' } };
+        if (change === 'disabled') rule.enabled = false;
+        if (change === 'order') rules.reverse();
+        if (change === 'leaf') rule.conditionTree.children.push({ type: 'customer.logged_in' });
+        if (change === 'fallback') rule.giftConfig = { ...rule.giftConfig, fallbackOnOOS: true };
+        if (change === 'discount') rule.options = { ...rule.options, discountValue: 50 };
+        const read = rulesToLadder(rules);
+        if (change === 'order' && rules.length === 1) expect(read).toEqual(tiers);
+        else expect(read).toBeUndefined();
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('for any subtotal exactly the highest tier reached matches, and below the first none', () => {
+    fc.assert(
+      fc.property(ladderArb, fc.integer({ min: 0, max: 11_000_000 }), (tiers, subtotal) => {
+        const matched = ladderToRules(tiers).map((rule) => evaluateCondition(rule.conditionTree as ConditionNode, usdCart(subtotal), { baseCurrency: 'USD' }).matched);
+        const reached = tiers.findLastIndex((tier) => tier.threshold.value <= subtotal);
+        expect(matched).toEqual(tiers.map((_, index) => index === reached));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('refuses what is not a ladder, in words', () => {
+    const mug = [{ variantId: variant(1), quantity: 1 }];
+    const tier = (value: number, gifts = mug): LadderTier => ({ name: 'Tier', threshold: { value }, gifts, choice: false });
+    expect(ladderProblem([])).toBe('Add a tier: a ladder without tiers gives nothing.');
+    expect(ladderProblem([tier(5000), tier(5000)])).toBe('Tier 2 must ask for more than tier 1 does.');
+    expect(ladderProblem([tier(5000), tier(10000, [])])).toBe('Tier 2 has no gift.');
+    expect(ladderProblem([tier(Number.NaN)])).toBe('Tier 1: enter the amount to spend.');
+    const eur = (value: number, EUR: number): LadderTier => ({ ...tier(value), threshold: { value, currencyOverrides: { EUR } } });
+    expect(ladderProblem([eur(5000, 4500), eur(10000, 4500)])).toBe('Tier 2 must ask for more EUR than tier 1 does.');
+    expect(ladderProblem([eur(5000, 4500), eur(10000, 9000), tier(15000)])).toBeUndefined();
+    expect(rulesToLadder([])).toBeUndefined();
+    expect(rulesToLadder([{ name: 'x', enabled: true, conditionTree: { type: 'cart.subtotal_gte', value: 1 }, giftConfig: { gifts: mug }, options: {} }])).toBeUndefined();
+  });
+});
