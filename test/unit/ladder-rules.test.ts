@@ -9,31 +9,22 @@ const variant = (n: number) => `gid://shopify/ProductVariant/${n}`;
 const giftArb = fc.record({ variantId: fc.integer({ min: 1, max: 1e9 }).map(variant), quantity: fc.integer({ min: 1, max: 5 }) });
 const overridesArb = fc.option(fc.dictionary(fc.constantFrom('EUR', 'GBP', 'JPY'), fc.integer({ min: 1, max: 1e6 }), { minKeys: 1 }), { nil: undefined });
 
-/** Any valid ladder: 1..6 tiers, thresholds strictly rising, 1..3 gifts each. */
+const idArb = fc.string({ minLength: 1, maxLength: 8 }).map((s) => `rul_${s}`);
+
+/** One tier at `value`: 1..3 gifts, added or chosen, with its rules' ids (as read back) or none (new). */
+const tierArb = (value: number): fc.Arbitrary<LadderTier> =>
+  fc
+    .record({ name: fc.string({ minLength: 1, maxLength: 20 }), threshold: overridesArb.map((currencyOverrides) => ({ value, ...(currencyOverrides ? { currencyOverrides } : {}) })), gifts: fc.array(giftArb, { minLength: 1, maxLength: 3 }), choice: fc.boolean() })
+    .chain((tier) => fc.option(fc.uniqueArray(idArb, { minLength: tier.choice ? 1 : tier.gifts.length, maxLength: tier.choice ? 1 : tier.gifts.length }), { nil: undefined }).map((ruleIds) => (ruleIds ? { ruleIds, ...tier } : tier)));
+
+/** Any valid ladder: 1..6 tiers, thresholds strictly rising. */
 const ladderArb: fc.Arbitrary<LadderTier[]> = fc
   .uniqueArray(fc.integer({ min: 0, max: 10_000_000 }), { minLength: 1, maxLength: 6 })
-  .chain((amounts) =>
-    fc.tuple(
-      ...[...amounts]
-        .sort((a, b) => a - b)
-        .map((value) =>
-          fc.record(
-            {
-              id: fc.string({ minLength: 1, maxLength: 8 }).map((s) => `rul_${s}`),
-              name: fc.string({ minLength: 1, maxLength: 20 }),
-              threshold: overridesArb.map((currencyOverrides) => ({ value, ...(currencyOverrides ? { currencyOverrides } : {}) })),
-              gifts: fc.array(giftArb, { minLength: 1, maxLength: 3 }),
-              choice: fc.boolean(),
-            },
-            { requiredKeys: ['name', 'threshold', 'gifts', 'choice'] },
-          ),
-        ),
-    ),
-  )
+  .chain((amounts) => fc.tuple(...[...amounts].sort((a, b) => a - b).map(tierArb)))
   .filter((tiers) => ladderProblem(tiers) === undefined);
 
 /** A rule as the server reads it back: its own field order, plus fields the ladder does not write. */
-const asRead = (rule: ReturnType<typeof ladderToRules>[number]) => ({ campaignId: 'cmp_1', options: { ...rule.options }, giftConfig: rule.giftConfig, conditionTree: JSON.parse(JSON.stringify(rule.conditionTree)), enabled: rule.enabled, name: rule.name, id: rule.id });
+const asRead = (rule: ReturnType<typeof ladderToRules>[number]) => ({ campaignId: 'cmp_1', options: { ...rule.options }, giftConfig: JSON.parse(JSON.stringify(rule.giftConfig)), conditionTree: JSON.parse(JSON.stringify(rule.conditionTree)), enabled: rule.enabled, name: rule.name, id: rule.id });
 
 const usdCart = (subtotal: number) => ({ cart: { currency: 'USD', lines: [{ productId: '1', variantId: '2', quantity: 1, price: subtotal }] } });
 
@@ -60,7 +51,7 @@ describe('tier ladder <-> rules', () => {
         if (change === 'fallback') rule.giftConfig = { ...rule.giftConfig, fallbackOnOOS: true };
         if (change === 'discount') rule.options = { ...rule.options, discountValue: 50 };
         const read = rulesToLadder(rules);
-        if (change === 'order' && rules.length === 1) expect(read).toEqual(tiers);
+        if (change === 'order' && tiers.length === 1 && (tiers[0]?.gifts.length === 1 || tiers[0]?.choice)) expect(read).toEqual(tiers);
         else expect(read).toBeUndefined();
       }),
       { numRuns: 300 },
@@ -70,9 +61,12 @@ describe('tier ladder <-> rules', () => {
   it('for any subtotal exactly the highest tier reached matches, and below the first none', () => {
     fc.assert(
       fc.property(ladderArb, fc.integer({ min: 0, max: 11_000_000 }), (tiers, subtotal) => {
-        const matched = ladderToRules(tiers).map((rule) => evaluateCondition(rule.conditionTree as ConditionNode, usdCart(subtotal), { baseCurrency: 'USD' }).matched);
-        const reached = tiers.findLastIndex((tier) => tier.threshold.value <= subtotal);
-        expect(matched).toEqual(tiers.map((_, index) => index === reached));
+        const rules = ladderToRules(tiers);
+        const given = rules.filter((rule) => evaluateCondition(rule.conditionTree as ConditionNode, usdCart(subtotal), { baseCurrency: 'USD' }).matched);
+        const reached = tiers.findLast((tier) => tier.threshold.value <= subtotal);
+        // The matching rules are exactly the highest reached tier's: all its gifts added, or one choice of them.
+        expect(given.flatMap((rule) => rule.giftConfig.gifts)).toEqual(reached?.gifts ?? []);
+        expect(given.length).toBe(reached === undefined ? 0 : reached.choice ? 1 : reached.gifts.length);
       }),
       { numRuns: 300 },
     );
@@ -89,6 +83,14 @@ describe('tier ladder <-> rules', () => {
     expect(ladderProblem([eur(5000, 4500), eur(10000, 4500)])).toBe('Tier 2 must ask for more EUR than tier 1 does.');
     expect(ladderProblem([eur(5000, 4500), eur(10000, 9000), tier(15000)])).toBeUndefined();
     expect(rulesToLadder([])).toBeUndefined();
+    const written = ladderToRules([{ name: 'Spend 100', threshold: { value: 10000 }, gifts: [...mug, { variantId: variant(2), quantity: 1 }], choice: false }]);
+    expect(written.map((rule) => [rule.name, rule.giftConfig.gifts.length])).toEqual([
+      ['Spend 100 · gift 1', 1],
+      ['Spend 100 · gift 2', 1],
+    ]);
+    expect(rulesToLadder(written)).toEqual([{ name: 'Spend 100', threshold: { value: 10000 }, gifts: [...mug, { variantId: variant(2), quantity: 1 }], choice: false }]);
+    // One of a tier's rules renamed in the full editor: no longer what the ladder writes.
+    expect(rulesToLadder(written.map((rule, index) => (index === 1 ? { ...rule, name: 'Tote' } : rule)))).toBeUndefined();
     expect(rulesToLadder([{ name: 'x', enabled: true, conditionTree: { type: 'cart.subtotal_gte', value: 1 }, giftConfig: { gifts: mug }, options: {} }])).toBeUndefined();
   });
 });

@@ -119,10 +119,10 @@ export const FIRST_LOAD_CEILING_BYTES = 10_700;
 /**
  * The progress bar's chunk, gzip: a shop with the bar on fetches it before any interaction too
  * (1,419 B with hand-typed thresholds; 2,006 B since issue 23 derives the steps from the live
- * rules, resolving each threshold's currency and market overrides as the engine does), so it may
- * not grow unnoticed either.
+ * rules, resolving each threshold's currency and market overrides as the engine does; 2,326 B
+ * since a tier ladder's steps are listed under the bar), so it may not grow unnoticed either.
  */
-export const PROGRESS_CHUNK_CEILING_BYTES = 2_100;
+export const PROGRESS_CHUNK_CEILING_BYTES = 2_350;
 
 /**
  * A chunk's name under the service's versioned URL, beside gifts.js.

@@ -1,18 +1,23 @@
 /**
  * A tier ladder ("spend 50 → mug, 100 → mug + tote, 150 → choose one of three") and the rules
- * it is stored as (docs/promotions.md "Tier ladders"): one rule per tier, in ascending order,
- * each `AND(subtotal ≥ its threshold, NOT(subtotal ≥ the next tier's threshold))` (the top tier
+ * it is stored as (docs/promotions.md "Tier ladders"). Each tier's rules share one condition,
+ * `AND(subtotal ≥ its threshold, NOT(subtotal ≥ the next tier's threshold))` (the top tier
  * without the NOT), so exactly the highest tier reached gives, whatever the shop's stacking and
- * without touching other campaigns. Pure: the ladder editor and its property test use it.
+ * without touching other campaigns. A rule adds one gift (`gifts[0]`, the planner's rule), so a
+ * tier that adds several gifts is one rule per gift; a "choose one of" tier is one
+ * `customer_choice` rule offering them all. Pure: the ladder editor and its property test use it.
  */
 
 /** A `cart.subtotal_gte` threshold: minor units of the shop's currency, optional per-currency amounts. */
 export type LadderThreshold = { value: number; currencyOverrides?: Record<string, number> };
 export type LadderGift = { variantId: string; quantity: number };
 
-/** One step of the ladder; `id` is its rule's (kept on save, so budgets and limits stay with it). */
+/**
+ * One step of the ladder. `ruleIds` are its rules' ids, in the order it writes them (one per gift,
+ * or one for a choice), kept on save so budgets, limits and analytics stay with them.
+ */
 export type LadderTier = {
-  id?: string;
+  ruleIds?: string[];
   name: string;
   threshold: LadderThreshold;
   gifts: LadderGift[];
@@ -32,6 +37,8 @@ export type LadderRule = {
 
 const leaf = ({ value, currencyOverrides }: LadderThreshold) => ({ type: 'cart.subtotal_gte' as const, value, ...(currencyOverrides ? { currencyOverrides } : {}) });
 
+const GIFT_SUFFIX = (index: number) => ` · gift ${index + 1}`;
+
 /**
  * The rules of a ladder, tier by tier. Thresholds must rise strictly ({@link ladderProblem}).
  *
@@ -39,18 +46,22 @@ const leaf = ({ value, currencyOverrides }: LadderThreshold) => ({ type: 'cart.s
  * // { type: 'AND', children: [{ type: 'cart.subtotal_gte', value: 5000 }] }
  */
 export function ladderToRules(tiers: readonly LadderTier[]): LadderRule[] {
-  return tiers.map((tier, index) => {
+  return tiers.flatMap((tier, index) => {
     const next = tiers[index + 1];
     const children: unknown[] = [leaf(tier.threshold)];
     if (next) children.push({ type: 'NOT', child: leaf(next.threshold) });
-    return {
-      ...(tier.id === undefined ? {} : { id: tier.id }),
-      name: tier.name,
-      enabled: true,
-      conditionTree: { type: 'AND', children },
-      giftConfig: { type: 'fixed', gifts: tier.gifts.map(({ variantId, quantity }) => ({ variantId, quantity })), fallbackOnOOS: false },
-      options: { actionType: tier.choice ? 'customer_choice' : 'auto_add', discountMethod: 'automatic', discountType: 'percentage', discountValue: 100, discountTitle: 'Free gift' },
-    };
+    const sets = tier.choice ? [tier.gifts] : tier.gifts.map((gift) => [gift]);
+    return sets.map((gifts, at): LadderRule => {
+      const id = tier.ruleIds?.[at];
+      return {
+        ...(id === undefined ? {} : { id }),
+        name: sets.length > 1 ? tier.name + GIFT_SUFFIX(at) : tier.name,
+        enabled: true,
+        conditionTree: { type: 'AND', children },
+        giftConfig: { type: 'fixed', gifts: gifts.map(({ variantId, quantity }) => ({ variantId, quantity })), fallbackOnOOS: false },
+        options: { actionType: tier.choice ? 'customer_choice' : 'auto_add', discountMethod: 'automatic', discountType: 'percentage', discountValue: 100, discountTitle: 'Free gift' },
+      };
+    });
   });
 }
 
@@ -82,16 +93,27 @@ type StoredRule = { id?: string; name: string; enabled: boolean; conditionTree: 
 /**
  * The ladder a campaign's rules are, or undefined when they are anything else: the rules must be
  * exactly what {@link ladderToRules} writes for the ladder read from them (every option, every
- * leaf), so saving the ladder back loses nothing the merchant set elsewhere.
+ * leaf, every name), so saving the ladder back loses nothing the merchant set elsewhere.
  */
 export function rulesToLadder(rules: readonly StoredRule[]): LadderTier[] | undefined {
   if (rules.length === 0) return undefined;
   const tiers: LadderTier[] = [];
+  let last: { value: number; tier: LadderTier } | undefined;
   for (const rule of rules) {
     const threshold = thresholdOf(rule.conditionTree);
     if (!threshold || !Array.isArray(rule.giftConfig?.gifts)) return undefined;
     const gifts = rule.giftConfig.gifts.map(({ variantId, quantity }) => ({ variantId, quantity }));
-    tiers.push({ ...(rule.id === undefined ? {} : { id: rule.id }), name: rule.name, threshold, gifts, choice: rule.options?.actionType === 'customer_choice' });
+    const ids = rule.id === undefined ? [] : [rule.id];
+    if (last?.value === threshold.value) {
+      // Another gift of the same tier (its rules share their condition; the comparison below checks the rest).
+      last.tier.gifts.push(...gifts);
+      if (ids.length > 0) last.tier.ruleIds = [...(last.tier.ruleIds ?? []), ...ids];
+      continue;
+    }
+    const name = rule.name.endsWith(GIFT_SUFFIX(0)) ? rule.name.slice(0, -GIFT_SUFFIX(0).length) : rule.name;
+    const tier: LadderTier = { ...(ids.length > 0 ? { ruleIds: ids } : {}), name, threshold, gifts, choice: rule.options?.actionType === 'customer_choice' };
+    tiers.push(tier);
+    last = { value: threshold.value, tier };
   }
   if (ladderProblem(tiers) !== undefined) return undefined;
   const pick = ({ id, name, enabled, conditionTree, giftConfig, options }: StoredRule) => ({ id, name, enabled, conditionTree, giftConfig, options });
