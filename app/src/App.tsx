@@ -12,6 +12,7 @@ import { AnalyticsPage } from './pages/AnalyticsPage.tsx';
 import { CampaignEditorPage } from './pages/CampaignEditorPage.tsx';
 import { CampaignsPage } from './pages/CampaignsPage.tsx';
 import { ExperimentsPage } from './pages/ExperimentsPage.tsx';
+import { LadderPage } from './pages/ladder/LadderPage.tsx';
 import { RepairsPage } from './pages/RepairsPage.tsx';
 import { SettingsPage } from './pages/settings/SettingsPage.tsx';
 import { SimulatorPage } from './pages/SimulatorPage.tsx';
@@ -28,6 +29,7 @@ type Route = { path: string; label: string; page?: () => ReactNode; nav?: string
 // One line per screen: a new screen is its page file and its line here.
 export const ROUTES: readonly Route[] = [
   { path: '/campaigns/*', label: 'Campaign editor', nav: '/campaigns', page: () => <CampaignEditorPage key={window.location.hash} /> },
+  { path: '/ladder/*', label: 'Tier ladder', nav: '/campaigns', page: () => <LadderPage key={window.location.hash} /> },
   { path: '/campaigns', label: 'Campaigns', page: () => <CampaignsPage /> },
   { path: '/simulator', label: 'Simulator', page: () => <SimulatorPage /> },
   { path: '/widgets', label: 'Widgets', page: () => <WidgetsPage /> },

@@ -20,6 +20,7 @@ import { useHeadingFocus } from '../useHeadingFocus.ts';
 import type { NoticeText } from '../Notice.tsx';
 import { fromLocalInput, toLocalInput } from './CampaignsPage.tsx';
 import { GiftPicker } from './GiftPicker.tsx';
+import { rulesToLadder } from './ladder/ladder-rules.ts';
 import { ConditionNodeEditor, ErrorContext, LockedLeaves, MoneyField, MoneyOverridesField, NumberField, ShopCurrency, defaultLeaf, useErrorAt } from './ConditionTreeBuilder.tsx';
 import type { FieldError, Plan } from './ConditionTreeBuilder.tsx';
 
@@ -293,7 +294,8 @@ function RuleEditor({ rule, index, plan, usage, onChange, onRemove }: { rule: Ru
 }
 
 export function CampaignEditorPage() {
-  const id = window.location.hash.replace(/^#\/campaigns\//, '');
+  // `#/campaigns/<id>/rules` is the rule-by-rule editor even for a ladder (the ladder editor's way here).
+  const [id = '', view] = window.location.hash.replace(/^#\/campaigns\//, '').split('/');
   const isNew = id === 'new';
   const [body, setBody] = useState<CampaignBody | undefined>(isNew ? NEW_CAMPAIGN : undefined);
   const [usage, setUsage] = useState<Loaded['budgetUsage']>();
@@ -309,12 +311,13 @@ export function CampaignEditorPage() {
     if (session.data) setPlan(session.data.shop.plan);
     if (isNew) return;
     const { data, error } = await api.GET('/app/api/v1/campaigns/{id}', { params: { path: { id } } });
+    if (data && view !== 'rules' && rulesToLadder(data.campaign.rules)) return window.location.replace(`#/ladder/${id}`);
     if (data) {
       setBody(bodyOf(data.campaign));
       setUsage(data.campaign.budgetUsage);
       setLoadError(undefined);
     } else setLoadError(errorText(error, 'The campaign could not be loaded'));
-  }, [id, isNew]);
+  }, [id, isNew, view]);
   useEffect(() => {
     load().catch(() => setLoadError('The service did not answer'));
   }, [load]);

@@ -220,7 +220,7 @@ export function CampaignsPage() {
   }
 
   return (
-    <Page title="Campaigns" primaryAction={{ content: 'New campaign', url: '#/campaigns/new' }}>
+    <Page title="Campaigns" primaryAction={{ content: 'New campaign', url: '#/campaigns/new' }} secondaryActions={[{ content: 'Tier ladder', url: '#/ladder/new' }]}>
       <Notice notice={toast} onDismiss={() => setToast(undefined)} />
       {body}
       {warned && (
