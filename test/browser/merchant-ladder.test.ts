@@ -51,8 +51,7 @@ describe.skipIf(skipWithoutChromium())('the tier ladder editor, in Chromium', ()
     await page.getByRole('dialog').getByRole('button', { name: 'Choose Enamel Mug, 50 in stock' }).click();
     expect(await field('Tier 1 gift 1').inputValue()).toBe(gid(11));
 
-    // Tier 2: $100 → mug + tote.
-    await page.getByRole('button', { name: 'Add tier' }).click();
+    // Tier 2 (a new ladder starts with two): $100 → mug + tote.
     expect(await field('Tier 2: when the cart reaches').inputValue()).toBe('100.00');
     expect(await field('Tier 2 name').inputValue()).toBe('Spend 100.00 USD');
     await field('Tier 2 gift 1').fill(gid(11));

@@ -17,9 +17,9 @@ const tierArb = (value: number): fc.Arbitrary<LadderTier> =>
     .record({ name: fc.string({ minLength: 1, maxLength: 20 }), threshold: overridesArb.map((currencyOverrides) => ({ value, ...(currencyOverrides ? { currencyOverrides } : {}) })), gifts: fc.array(giftArb, { minLength: 1, maxLength: 3 }), choice: fc.boolean() })
     .chain((tier) => fc.option(fc.uniqueArray(idArb, { minLength: tier.choice ? 1 : tier.gifts.length, maxLength: tier.choice ? 1 : tier.gifts.length }), { nil: undefined }).map((ruleIds) => (ruleIds ? { ruleIds, ...tier } : tier)));
 
-/** Any valid ladder: 1..6 tiers, thresholds strictly rising. */
+/** Any valid ladder: 2..6 tiers, thresholds strictly rising. */
 const ladderArb: fc.Arbitrary<LadderTier[]> = fc
-  .uniqueArray(fc.integer({ min: 0, max: 10_000_000 }), { minLength: 1, maxLength: 6 })
+  .uniqueArray(fc.integer({ min: 0, max: 10_000_000 }), { minLength: 2, maxLength: 6 })
   .chain((amounts) => fc.tuple(...[...amounts].sort((a, b) => a - b).map(tierArb)))
   .filter((tiers) => ladderProblem(tiers) === undefined);
 
@@ -51,8 +51,7 @@ describe('tier ladder <-> rules', () => {
         if (change === 'fallback') rule.giftConfig = { ...rule.giftConfig, fallbackOnOOS: true };
         if (change === 'discount') rule.options = { ...rule.options, discountValue: 50 };
         const read = rulesToLadder(rules);
-        if (change === 'order' && tiers.length === 1 && (tiers[0]?.gifts.length === 1 || tiers[0]?.choice)) expect(read).toEqual(tiers);
-        else expect(read).toBeUndefined();
+        expect(read).toBeUndefined();
       }),
       { numRuns: 300 },
     );
@@ -75,22 +74,27 @@ describe('tier ladder <-> rules', () => {
   it('refuses what is not a ladder, in words', () => {
     const mug = [{ variantId: variant(1), quantity: 1 }];
     const tier = (value: number, gifts = mug): LadderTier => ({ name: 'Tier', threshold: { value }, gifts, choice: false });
-    expect(ladderProblem([])).toBe('Add a tier: a ladder without tiers gives nothing.');
+    expect(ladderProblem([])).toBe('A ladder has at least two tiers: add one, or make a single gift with New campaign.');
+    expect(ladderProblem([tier(5000)])).toBe('A ladder has at least two tiers: add one, or make a single gift with New campaign.');
+    // So the campaign editor's one-rule campaign is never taken for a ladder.
+    expect(rulesToLadder(ladderToRules([tier(5000)]))).toBeUndefined();
     expect(ladderProblem([tier(5000), tier(5000)])).toBe('Tier 2 must ask for more than tier 1 does.');
     expect(ladderProblem([tier(5000), tier(10000, [])])).toBe('Tier 2 has no gift.');
-    expect(ladderProblem([tier(Number.NaN)])).toBe('Tier 1: enter the amount to spend.');
+    expect(ladderProblem([tier(Number.NaN), tier(10000)])).toBe('Tier 1: enter the amount to spend.');
     const eur = (value: number, EUR: number): LadderTier => ({ ...tier(value), threshold: { value, currencyOverrides: { EUR } } });
     expect(ladderProblem([eur(5000, 4500), eur(10000, 4500)])).toBe('Tier 2 must ask for more EUR than tier 1 does.');
     expect(ladderProblem([eur(5000, 4500), eur(10000, 9000), tier(15000)])).toBeUndefined();
     expect(rulesToLadder([])).toBeUndefined();
-    const written = ladderToRules([{ name: 'Spend 100', threshold: { value: 10000 }, gifts: [...mug, { variantId: variant(2), quantity: 1 }], choice: false }]);
+    const ladder = [tier(5000), { name: 'Spend 100', threshold: { value: 10000 }, gifts: [...mug, { variantId: variant(2), quantity: 1 }], choice: false }];
+    const written = ladderToRules(ladder);
     expect(written.map((rule) => [rule.name, rule.giftConfig.gifts.length])).toEqual([
+      ['Tier', 1],
       ['Spend 100 · gift 1', 1],
       ['Spend 100 · gift 2', 1],
     ]);
-    expect(rulesToLadder(written)).toEqual([{ name: 'Spend 100', threshold: { value: 10000 }, gifts: [...mug, { variantId: variant(2), quantity: 1 }], choice: false }]);
+    expect(rulesToLadder(written)).toEqual(ladder);
     // One of a tier's rules renamed in the full editor: no longer what the ladder writes.
-    expect(rulesToLadder(written.map((rule, index) => (index === 1 ? { ...rule, name: 'Tote' } : rule)))).toBeUndefined();
+    expect(rulesToLadder(written.map((rule, index) => (index === 2 ? { ...rule, name: 'Tote' } : rule)))).toBeUndefined();
     expect(rulesToLadder([{ name: 'x', enabled: true, conditionTree: { type: 'cart.subtotal_gte', value: 1 }, giftConfig: { gifts: mug }, options: {} }])).toBeUndefined();
   });
 });

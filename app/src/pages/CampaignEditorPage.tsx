@@ -10,23 +10,23 @@
  * Budgets (the campaign's and each rule's: max gifts per day, week, month or in total) show what
  * the current window used, from the read's `budgetUsage` (docs/promotions.md "Budgets").
  */
-import { Banner, BlockStack, Box, Button, Card, Checkbox, FormLayout, InlineGrid, InlineStack, Layout, Page, Select, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
+import { BlockStack, Box, Button, Card, Checkbox, FormLayout, InlineGrid, InlineStack, Layout, Page, Select, Text, TextField } from '@shopify/polaris';
 import type { ConditionNode } from '@gcrs/engine';
 import { useCallback, useContext, useEffect, useState } from 'react';
 import { api, errorText } from '../api/client.ts';
-import type { paths } from '../api/schema.d.ts';
 import { Notice } from '../Notice.tsx';
 import { useHeadingFocus } from '../useHeadingFocus.ts';
 import type { NoticeText } from '../Notice.tsx';
 import { fromLocalInput, toLocalInput } from './CampaignsPage.tsx';
+import { CampaignLoading, saveCampaign } from './campaign-io.tsx';
+import type { CampaignBody, LoadedCampaign } from './campaign-io.tsx';
 import { GiftPicker } from './GiftPicker.tsx';
 import { rulesToLadder } from './ladder/ladder-rules.ts';
 import { ConditionNodeEditor, ErrorContext, LockedLeaves, MoneyField, MoneyOverridesField, NumberField, ShopCurrency, defaultLeaf, useErrorAt } from './ConditionTreeBuilder.tsx';
 import type { FieldError, Plan } from './ConditionTreeBuilder.tsx';
 
-type CampaignBody = paths['/app/api/v1/campaigns/{id}']['put']['requestBody']['content']['application/json'];
 type RuleBody = CampaignBody['rules'][number];
-type Loaded = paths['/app/api/v1/campaigns/{id}']['get']['responses'][200]['content']['application/json']['campaign'];
+type Loaded = LoadedCampaign;
 type Budget = NonNullable<CampaignBody['budget']>;
 type Usage = NonNullable<Loaded['budgetUsage']>['rules'][string];
 
@@ -330,24 +330,14 @@ export function CampaignEditorPage() {
     setFieldError(undefined);
     setNotice(undefined);
     try {
-      if (isNew) {
-        const { data, error } = await api.POST('/app/api/v1/campaigns/import', { body: { campaigns: [body] } });
-        if (data?.campaignIds[0]) {
-          window.location.hash = `#/campaigns/${data.campaignIds[0]}`;
-          return;
-        }
-        // The import's paths start at campaigns[0]; the form's at the campaign.
-        showError(error, (path) => (path[0] === 'campaigns' ? path.slice(2) : path));
-      } else {
-        const { data, error } = await api.PUT('/app/api/v1/campaigns/{id}', { params: { path: { id } }, body });
-        if (data) {
-          setBody(bodyOf(data.campaign));
-          // The PUT answer carries no usage: read it again for the budgets as saved.
-          const read = await api.GET('/app/api/v1/campaigns/{id}', { params: { path: { id } } });
-          setUsage(read.data?.campaign.budgetUsage);
-          setNotice({ text: `${data.campaign.name} is saved` });
-        } else showError(error, (path) => path);
-      }
+      const saved = await saveCampaign(id, body, '#/campaigns/');
+      if (!saved) return;
+      if ('error' in saved) return showError(saved.error, saved.path);
+      setBody(bodyOf(saved.campaign));
+      // The PUT answer carries no usage: read it again for the budgets as saved.
+      const read = await api.GET('/app/api/v1/campaigns/{id}', { params: { path: { id } } });
+      setUsage(read.data?.campaign.budgetUsage);
+      setNotice({ text: `${saved.campaign.name} is saved` });
     } catch {
       setNotice({ text: 'The service did not answer; try again', error: true });
     } finally {
@@ -355,35 +345,17 @@ export function CampaignEditorPage() {
     }
   };
 
-  function showError(error: unknown, rebase: (path: (string | number)[]) => (string | number)[]) {
-    const e = (error ?? {}) as { issue?: string; path?: (string | number)[] };
+  function showError(error: unknown, at: (string | number)[] | undefined) {
+    const e = (error ?? {}) as { issue?: string };
     const text = e.issue ?? errorText(error, 'The campaign could not be saved');
-    const path = rebase(e.path ?? []);
-    setFieldError(e.path ? { path, text } : undefined);
+    const path = at ?? [];
+    setFieldError(at ? { path, text } : undefined);
     setNotice({ text: `Not saved: ${errorText(error, 'the campaign is not valid')}${e.issue ? ` — ${e.issue}` : ''}${describePath(path)}`, error: true });
   }
 
   const title = isNew ? 'New campaign' : body ? `Edit ${body.name}` : 'Edit campaign';
   const backAction = { content: 'Campaigns', url: '#/campaigns' };
-  if (loadError) {
-    return (
-      <Page title={title} backAction={backAction}>
-        <Banner tone="critical" title="The campaign could not be loaded" action={{ content: 'Try again', onAction: () => void load() }}>
-          <p>{loadError}</p>
-        </Banner>
-      </Page>
-    );
-  }
-  if (!body || !plan) {
-    return (
-      <Page title={title} backAction={backAction}>
-        <Card>
-          <span role="status" aria-label="Loading the campaign" />
-          <SkeletonBodyText lines={8} />
-        </Card>
-      </Page>
-    );
-  }
+  if (loadError || !body || !plan) return <CampaignLoading title={title} loadError={loadError} onRetry={() => void load()} />;
   const setRule = (index: number, rule: RuleBody) => setBody({ ...body, rules: body.rules.map((r, i) => (i === index ? rule : r)) });
   const saveAction = { content: isNew ? 'Create campaign' : 'Save campaign', loading: saving, onAction: () => void save() };
 

@@ -4,21 +4,20 @@
  * campaign routes (one import or one PUT: all or nothing), stored as the rules ladder-rules.ts
  * writes. A campaign whose rules are not exactly a ladder opens in the campaign editor instead.
  */
-import { Banner, BlockStack, Button, Card, Checkbox, FormLayout, InlineStack, Layout, Page, SkeletonBodyText, Text, TextField } from '@shopify/polaris';
+import { BlockStack, Button, Card, Checkbox, FormLayout, InlineStack, Layout, Page, Text, TextField } from '@shopify/polaris';
 import { useCallback, useContext, useEffect, useState } from 'react';
 import { api, errorText } from '../../api/client.ts';
-import type { paths } from '../../api/schema.d.ts';
 import { Notice } from '../../Notice.tsx';
 import type { NoticeText } from '../../Notice.tsx';
 import { useHeadingFocus } from '../../useHeadingFocus.ts';
+import { CampaignLoading, saveCampaign } from '../campaign-io.tsx';
+import type { CampaignBody, LoadedCampaign, Path } from '../campaign-io.tsx';
 import { ErrorContext, ShopCurrency, useErrorAt } from '../ConditionTreeBuilder.tsx';
 import type { FieldError } from '../ConditionTreeBuilder.tsx';
 import { ladderProblem, ladderToRules, rulesToLadder } from './ladder-rules.ts';
 import type { LadderTier } from './ladder-rules.ts';
 import { TierCard, tierName } from './TierCard.tsx';
 
-type CampaignBody = paths['/app/api/v1/campaigns/{id}']['put']['requestBody']['content']['application/json'];
-type Loaded = paths['/app/api/v1/campaigns/{id}']['get']['responses'][200]['content']['application/json']['campaign'];
 /** The campaign's own fields, kept as loaded (a PUT replaces them all). */
 type Campaign = Omit<CampaignBody, 'rules'>;
 
@@ -26,13 +25,13 @@ const NEW: Campaign = { name: '', enabled: false, isDraft: true, startAt: null, 
 const newTier = (value: number, currency: string): LadderTier => ({ name: tierName(value, currency), threshold: { value }, gifts: [{ variantId: '', quantity: 1 }], choice: false });
 
 /** The campaign fields of a loaded campaign, and its ladder (undefined: not a ladder). */
-function read(campaign: Loaded): { campaign: Campaign; tiers: LadderTier[] | undefined } {
+function read(campaign: LoadedCampaign): { campaign: Campaign; tiers: LadderTier[] | undefined } {
   const { name, enabled, isDraft, startAt, endAt, budget } = campaign;
   return { campaign: { name, enabled, isDraft, startAt, endAt, ...(budget ? { budget } : {}) }, tiers: rulesToLadder(campaign.rules) };
 }
 
 /** A server error path (`rules[r]…`) at the tier field it is about: the rules are written tier by tier. */
-function tierPath(tiers: readonly LadderTier[], path: readonly (string | number)[]): (string | number)[] {
+function tierPath(tiers: readonly LadderTier[], path: Readonly<Path>): Path {
   const [first, ruleIndex, ...rest] = path;
   if (first !== 'rules' || typeof ruleIndex !== 'number') return [...path];
   let rule = 0;
@@ -57,7 +56,7 @@ export function LadderPage() {
   const isNew = id === 'new';
   const currency = useContext(ShopCurrency);
   const [campaign, setCampaign] = useState<Campaign | undefined>(isNew ? NEW : undefined);
-  const [tiers, setTiers] = useState<LadderTier[]>(() => [newTier(5000, currency)]);
+  const [tiers, setTiers] = useState<LadderTier[]>(() => [newTier(5000, currency), newTier(10000, currency)]);
   const [loadError, setLoadError] = useState<string | undefined>();
   const [fieldError, setFieldError] = useState<FieldError>();
   const [notice, setNotice] = useState<NoticeText | undefined>();
@@ -88,23 +87,13 @@ export function LadderPage() {
     setNotice(undefined);
     const body: CampaignBody = { ...campaign, rules: ladderToRules(tiers) as CampaignBody['rules'] };
     try {
-      if (isNew) {
-        const { data, error } = await api.POST('/app/api/v1/campaigns/import', { body: { campaigns: [body] } });
-        if (data?.campaignIds[0]) {
-          window.location.hash = `#/ladder/${data.campaignIds[0]}`;
-          return;
-        }
-        showError(error, (path) => (path[0] === 'campaigns' ? path.slice(2) : path));
-      } else {
-        const { data, error } = await api.PUT('/app/api/v1/campaigns/{id}', { params: { path: { id } }, body });
-        const saved = data ? read(data.campaign) : undefined;
-        if (saved?.tiers) {
-          setCampaign(saved.campaign);
-          setTiers(saved.tiers);
-          setNotice({ text: `${saved.campaign.name} is saved` });
-        } else if (data) setNotice({ text: `${data.campaign.name} is saved` });
-        else showError(error, (path) => path);
-      }
+      const saved = await saveCampaign(id, body, '#/ladder/');
+      if (!saved) return;
+      if ('error' in saved) return showError(saved.error, saved.path);
+      const ladder = read(saved.campaign);
+      setCampaign(ladder.campaign);
+      if (ladder.tiers) setTiers(ladder.tiers);
+      setNotice({ text: `${ladder.campaign.name} is saved` });
     } catch {
       setNotice({ text: 'The service did not answer; try again', error: true });
     } finally {
@@ -112,35 +101,17 @@ export function LadderPage() {
     }
   };
 
-  function showError(error: unknown, rebase: (path: (string | number)[]) => (string | number)[]) {
-    const e = (error ?? {}) as { issue?: string; path?: (string | number)[] };
-    const path = tierPath(tiers, rebase(e.path ?? []));
-    setFieldError(e.path ? { path, text: e.issue ?? errorText(error, 'Not valid') } : undefined);
+  function showError(error: unknown, at: Path | undefined) {
+    const e = (error ?? {}) as { issue?: string };
+    const path = tierPath(tiers, at ?? []);
+    setFieldError(at ? { path, text: e.issue ?? errorText(error, 'Not valid') } : undefined);
     const where = path[0] === 'tiers' && typeof path[1] === 'number' ? ` (tier ${path[1] + 1})` : '';
     setNotice({ text: `Not saved: ${errorText(error, 'the ladder is not valid')}${e.issue ? ` — ${e.issue}` : ''}${where}`, error: true });
   }
 
   const title = isNew ? 'New tier ladder' : campaign ? `Edit ${campaign.name}` : 'Edit tier ladder';
   const backAction = { content: 'Campaigns', url: '#/campaigns' };
-  if (loadError) {
-    return (
-      <Page title={title} backAction={backAction}>
-        <Banner tone="critical" title="The campaign could not be loaded" action={{ content: 'Try again', onAction: () => void load() }}>
-          <p>{loadError}</p>
-        </Banner>
-      </Page>
-    );
-  }
-  if (!campaign) {
-    return (
-      <Page title={title} backAction={backAction}>
-        <Card>
-          <span role="status" aria-label="Loading the campaign" />
-          <SkeletonBodyText lines={8} />
-        </Card>
-      </Page>
-    );
-  }
+  if (loadError || !campaign) return <CampaignLoading title={title} loadError={loadError} onRetry={() => void load()} />;
   const setTier = (index: number, tier: LadderTier) => setTiers(tiers.map((t, i) => (i === index ? tier : t)));
   const addTier = () => setTiers([...tiers, newTier((tiers.at(-1)?.threshold.value ?? 0) + 5000, currency)]);
   const saveText = isNew ? 'Create ladder' : 'Save ladder';
@@ -167,7 +138,7 @@ export function LadderPage() {
               ))}
               {tiers.length === 0 && (
                 <Card>
-                  <Text as="p">This ladder has no tiers: it gives nothing. Add a tier.</Text>
+                  <Text as="p">This ladder has no tiers: it gives nothing. Add two tiers.</Text>
                 </Card>
               )}
               <InlineStack gap="200">

@@ -122,7 +122,8 @@ export function rulesToLadder(rules: readonly StoredRule[]): LadderTier[] | unde
 
 /** What stops a ladder from being saved, in the merchant's words; undefined when nothing does. */
 export function ladderProblem(tiers: readonly LadderTier[]): string | undefined {
-  if (tiers.length === 0) return 'Add a tier: a ladder without tiers gives nothing.';
+  // One tier is a plain "spend X, get Y" campaign (the campaign editor's first rule is one): not a ladder.
+  if (tiers.length < 2) return 'A ladder has at least two tiers: add one, or make a single gift with New campaign.';
   for (const [index, tier] of tiers.entries()) {
     if (tier.gifts.length === 0) return `Tier ${index + 1} has no gift.`;
     if (!Number.isInteger(tier.threshold.value) || tier.threshold.value < 0) return `Tier ${index + 1}: enter the amount to spend.`;
