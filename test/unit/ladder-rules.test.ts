@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { evaluateCondition } from '@gcrs/engine';
+import { buildCheckoutConfig, runGiftDiscount } from '@gcrs/engine/checkout';
 import type { ConditionNode } from '@gcrs/engine';
 import { describe, expect, it } from 'vitest';
 import { ladderProblem, ladderToRules, rulesToLadder } from '../../app/src/pages/ladder/ladder-rules.ts';
@@ -68,6 +69,36 @@ describe('tier ladder <-> rules', () => {
         expect(given.length).toBe(reached === undefined ? 0 : reached.choice ? 1 : reached.gifts.length);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('at checkout, a shopper holding every tier\'s gifts gets only the highest reached tier\'s discounted', () => {
+    fc.assert(
+      fc.property(ladderArb, fc.integer({ min: 0, max: 11_000_000 }), (tiers, subtotal) => {
+        const rules = ladderToRules(tiers).map((rule, index) => ({ ...rule, id: `r${index}`, campaignId: 'cmp_ladder' }));
+        const { config } = buildCheckoutConfig({ baseCurrency: 'USD', rules } as never);
+        const money = (minor: number) => ({ amountPerQuantity: { amount: (minor / 100).toFixed(2), currencyCode: 'USD' } });
+        // One line of each rule's first gift, claimed by its rule.
+        const lines = [
+          { id: 'gid://shopify/CartLine/buy', quantity: 1, cost: money(subtotal), merchandise: { id: variant(1), product: { id: 'gid://shopify/Product/1' } } },
+          ...rules.map((rule, index) => ({
+            id: `gid://shopify/CartLine/${index}`,
+            quantity: 1,
+            cost: money(500),
+            merchandise: { id: rule.giftConfig.gifts[0]?.variantId ?? '', product: { id: 'gid://shopify/Product/2' } },
+            campaignId: { value: 'cmp_ladder' },
+            ruleId: { value: rule.id },
+          })),
+        ];
+        const result = runGiftDiscount({ cart: { lines }, discount: { discountClasses: ['PRODUCT'], metafield: { jsonValue: config } } } as never);
+        const discounted = result.operations.flatMap((op) => op.productDiscountsAdd.candidates.flatMap((c) => c.targets.map((t) => Number(t.cartLine.id.split('/').at(-1)))));
+        const reached = tiers.findLastIndex((tier) => tier.threshold.value <= subtotal);
+        // The rules are written tier by tier: one per added gift, one for a choice.
+        const tierOf = tiers.flatMap((tier, t) => Array.from({ length: tier.choice ? 1 : tier.gifts.length }, () => t));
+        const reachedRules = tierOf.flatMap((t, index) => (t === reached ? [index] : []));
+        expect(discounted.sort((a, b) => a - b)).toEqual(reachedRules);
+      }),
+      { numRuns: 200 },
     );
   });
 
