@@ -50,9 +50,9 @@ export function LoadingSession() {
 
 const NAVIGATION_LABEL = 'Main navigation';
 
-/** The navigation's items: a screen under one (`/campaigns/<id>`) highlights it. */
-export const NAVIGATION = [
-  { path: '/campaigns', label: 'Campaigns' },
+/** The navigation's items: a screen under one (`/campaigns/<id>`, or a path in `also`) highlights it. */
+export const NAVIGATION: ReadonlyArray<{ path: string; label: string; also?: string }> = [
+  { path: '/campaigns', label: 'Campaigns', also: '/ladder' },
   { path: '/simulator', label: 'Simulator' },
   { path: '/widgets', label: 'Widgets' },
   { path: '/analytics', label: 'Analytics' },
@@ -78,7 +78,8 @@ export function Layout() {
 
   if (session === undefined) return <SignedOut />;
 
-  const current = NAVIGATION.find((item) => pathname === item.path || pathname.startsWith(`${item.path}/`));
+  const under = (path: string | undefined) => path !== undefined && (pathname === path || pathname.startsWith(`${path}/`));
+  const current = NAVIGATION.find((item) => under(item.path) || under(item.also));
   const topBar = (
     <TopBar
       showNavigationToggle

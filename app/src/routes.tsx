@@ -12,6 +12,7 @@ import { AnalyticsPage } from './pages/AnalyticsPage.tsx';
 import { CampaignEditorPage } from './pages/CampaignEditorPage.tsx';
 import { CampaignsPage, loadCampaigns } from './pages/CampaignsPage.tsx';
 import { ExperimentsPage } from './pages/ExperimentsPage.tsx';
+import { LadderPage } from './pages/ladder/LadderPage.tsx';
 import { RepairsPage, loadRepairs } from './pages/RepairsPage.tsx';
 import { SETTINGS_ROUTES } from './pages/settings/routes.tsx';
 import { SimulatorPage, loadSimulator } from './pages/SimulatorPage.tsx';
@@ -22,6 +23,12 @@ import { ROOT_ROUTE } from './session.ts';
 function CampaignEditorRoute() {
   const { id, '*': template } = useParams();
   return <CampaignEditorPage key={`${id}/${template ?? ''}`} />;
+}
+
+/** A new ladder editor per campaign, as for the campaign editor. */
+function LadderRoute() {
+  const { id } = useParams();
+  return <LadderPage key={id} />;
 }
 
 const home = <Navigate to="/campaigns" replace />;
@@ -39,6 +46,7 @@ export function adminRoutes(): RouteObject[] {
         { index: true, element: home },
         { path: 'campaigns', loader: loadCampaigns, element: <CampaignsPage /> },
         { path: 'campaigns/:id/*', element: <CampaignEditorRoute /> },
+        { path: 'ladder/:id', element: <LadderRoute /> },
         { path: 'simulator', loader: loadSimulator, element: <SimulatorPage /> },
         { path: 'widgets', element: <WidgetsPage /> },
         { path: 'analytics', element: <AnalyticsPage /> },

@@ -10,7 +10,7 @@
  * Budgets (the campaign's and each rule's: max gifts per day, week, month or in total) show what
  * the current window used, from the read's `budgetUsage` (docs/promotions.md "Budgets").
  */
-import { Banner, BlockStack, Box, Button, Card, Checkbox, FormLayout, InlineStack, Layout, Page, SkeletonBodyText, Text } from '@shopify/polaris';
+import { Banner, BlockStack, Box, Button, Card, Checkbox, FormLayout, InlineStack, Layout, Page, Text } from '@shopify/polaris';
 import { newLeaf } from '@gcrs/engine';
 import { useCallback, useContext, useEffect, useState } from 'react';
 import { useParams } from 'react-router';
@@ -22,7 +22,9 @@ import type { NoticeText } from '../Notice.tsx';
 import { BudgetFields } from './BudgetFields.tsx';
 import { bodyOf, describePath } from './campaign-body.ts';
 import type { CampaignBody, Loaded, RuleBody } from './campaign-body.ts';
+import { CampaignLoading, saveCampaign } from './campaign-io.tsx';
 import { templateOf } from './campaign-templates.ts';
+import { rulesToLadder } from './ladder/ladder-rules.ts';
 import type { Plan } from './ConditionTreeBuilder.tsx';
 import { ErrorContext, PlainTextField as Field, ShopCurrency } from './ConditionFields.tsx';
 import type { FieldError } from './ConditionFields.tsx';
@@ -43,6 +45,8 @@ export function CampaignEditorPage() {
   const params = useParams();
   const id = params.id ?? 'new';
   const isNew = id === 'new';
+  // `#/campaigns/<id>/rules` is the rule-by-rule editor even for a ladder (the ladder editor's way here).
+  const view = params['*'];
   // `new/<template>`: a new campaign filled from a template (campaign-templates.ts).
   const template = isNew && params['*'] ? templateOf(params['*']) : undefined;
   const currency = useContext(ShopCurrency);
@@ -60,12 +64,13 @@ export function CampaignEditorPage() {
     if (session.data) setPlan(session.data.shop.plan);
     if (isNew) return;
     const { data, error } = await api.GET('/app/api/v1/campaigns/{id}', { params: { path: { id } } });
+    if (data && view !== 'rules' && rulesToLadder(data.campaign.rules)) return window.location.replace(`#/ladder/${id}`);
     if (data) {
       setBody(bodyOf(data.campaign));
       setUsage(data.campaign.budgetUsage);
       setLoadError(undefined);
     } else setLoadError(errorText(error, 'The campaign could not be loaded'));
-  }, [id, isNew]);
+  }, [id, isNew, view]);
   useEffect(() => {
     load().catch(() => setLoadError('The service did not answer'));
   }, [load]);
@@ -78,23 +83,13 @@ export function CampaignEditorPage() {
     setFieldError(undefined);
     setNotice(undefined);
     try {
-      if (isNew) {
-        const { data, error } = await api.POST('/app/api/v1/campaigns/import', { body: { campaigns: [body] } });
-        if (data?.campaignIds[0]) {
-          window.location.hash = `#/campaigns/${data.campaignIds[0]}`;
-          return;
-        }
-        // The import's paths start at campaigns[0]; the form's at the campaign.
-        showError(error, (path) => (path[0] === 'campaigns' ? path.slice(2) : path));
-      } else {
-        const { data, error } = await api.PUT('/app/api/v1/campaigns/{id}', { params: { path: { id } }, body });
-        if (data) {
-          // The PUT answers what GET does, the budgets' usage as saved included.
-          setBody(bodyOf(data.campaign));
-          setUsage(data.campaign.budgetUsage);
-          setNotice({ text: `${data.campaign.name} is saved` });
-        } else showError(error, (path) => path);
-      }
+      const saved = await saveCampaign(id, body, '#/campaigns/');
+      if (!saved) return;
+      if ('error' in saved) return showError(saved.error, saved.path);
+      // The PUT answers what GET does, the budgets' usage as saved included.
+      setBody(bodyOf(saved.campaign));
+      setUsage(saved.campaign.budgetUsage);
+      setNotice({ text: `${saved.campaign.name} is saved` });
     } catch {
       setNotice({ text: 'The service did not answer; try again', error: true });
     } finally {
@@ -102,35 +97,17 @@ export function CampaignEditorPage() {
     }
   };
 
-  function showError(error: unknown, rebase: (path: (string | number)[]) => (string | number)[]) {
-    const e = (error ?? {}) as { issue?: string; path?: (string | number)[] };
+  function showError(error: unknown, at: (string | number)[] | undefined) {
+    const e = (error ?? {}) as { issue?: string };
     const text = e.issue ?? errorText(error, 'The campaign could not be saved');
-    const path = rebase(e.path ?? []);
-    setFieldError(e.path ? { path, text } : undefined);
+    const path = at ?? [];
+    setFieldError(at ? { path, text } : undefined);
     setNotice({ text: `Not saved: ${errorText(error, 'the campaign is not valid')}${e.issue ? ` — ${e.issue}` : ''}${describePath(path)}`, error: true });
   }
 
   const title = isNew ? (template ? `New campaign: ${template.title}` : 'New campaign') : body ? `Edit ${body.name}` : 'Edit campaign';
   const backAction = { content: 'Campaigns', url: '#/campaigns' };
-  if (loadError) {
-    return (
-      <Page title={title} backAction={backAction}>
-        <Banner tone="critical" title="The campaign could not be loaded" action={{ content: 'Try again', onAction: () => void load() }}>
-          <p>{loadError}</p>
-        </Banner>
-      </Page>
-    );
-  }
-  if (!body || !plan) {
-    return (
-      <Page title={title} backAction={backAction}>
-        <Card>
-          <span role="status" aria-label="Loading the campaign" />
-          <SkeletonBodyText lines={8} />
-        </Card>
-      </Page>
-    );
-  }
+  if (loadError || !body || !plan) return <CampaignLoading title={title} loadError={loadError} onRetry={() => void load()} />;
   const setRule = (index: number, rule: RuleBody) => setBody({ ...body, rules: body.rules.map((r, i) => (i === index ? rule : r)) });
   const saveAction = { content: isNew ? 'Create campaign' : 'Save campaign', loading: saving, onAction: () => void save() };
 

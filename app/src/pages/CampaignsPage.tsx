@@ -117,7 +117,7 @@ export function CampaignsPage() {
   }
 
   return (
-    <Page title="Campaigns" primaryAction={{ content: 'New campaign', url: '#/campaigns/new' }}>
+    <Page title="Campaigns" primaryAction={{ content: 'New campaign', url: '#/campaigns/new' }} secondaryActions={[{ content: 'Tier ladder', url: '#/ladder/new' }]}>
       <Notice notice={toast} onDismiss={() => setToast(undefined)} />
       <BlockStack gap="400">
         <GettingStarted onboarding={loaded.value?.onboarding} />

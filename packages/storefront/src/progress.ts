@@ -7,14 +7,21 @@ import { minorUnitExponent, normaliseCurrency, thresholdResolver } from '@gcrs/e
 import type { ConditionNode, RuleResult, ThresholdPlace } from '@gcrs/engine/planner';
 
 /** One step of the bar: a threshold in minor units of the cart currency and what it unlocks. */
-export type ProgressThreshold = { amountCents: number; ruleId?: string; gifts?: string[] };
+export type ProgressThreshold = { amountCents: number; ruleId?: string; gifts?: string[]; choice?: boolean };
 
 /** The parts of a payload rule the steps are read from. */
-export type StepRule = { id: string; conditionTree: unknown; giftConfig?: { gifts?: Array<{ variantId: string }> } };
+export type StepRule = { id: string; conditionTree: unknown; giftConfig?: { gifts?: Array<{ variantId: string }> }; options?: { actionType?: string } };
+
+/**
+ * A failed rule is still a step when it failed on its subtotal: below its threshold, or past a
+ * higher tier of its ladder (its NOT(subtotal ≥ next tier) failed, or `highest_tier` stacking
+ * gave its campaign's higher rule instead): a tier passed is shown as reached.
+ */
+const OPEN = ['subtotal_below_threshold', 'subtotal_at_or_above_threshold', 'suppressed_by_higher_tier'];
 
 /**
  * The bar's steps for one cart: for each live rule still open to this shopper (it matched, or
- * failed on its subtotal: not skipped, limited, suppressed, or failed on another condition),
+ * failed on its subtotal ({@link OPEN}): not skipped, limited, suppressed by an exclusive rule, or failed on another condition),
  * its `cart.subtotal_gte` thresholds outside any NOT, resolved like the rule resolves them
  * (market override, currency override, else `value` in the base currency; none: no step), the
  * largest when it has several. Steps at the same amount are merged; sorted by amount.
@@ -26,7 +33,7 @@ export function progressSteps(rules: readonly StepRule[], results: readonly Rule
   const steps = new Map<number, ProgressThreshold>();
   for (const rule of rules) {
     const result = results.find((candidate) => candidate.ruleId === rule.id);
-    if (result === undefined || !(result.matched || result.reasons.includes('subtotal_below_threshold'))) continue;
+    if (result === undefined || !(result.matched || result.reasons.some((reason) => OPEN.includes(reason)))) continue;
     let amount = -1;
     for (const leaf of subtotalLeaves(rule.conditionTree)) {
       const resolved = thresholdResolver(leaf)(where);
@@ -36,6 +43,8 @@ export function progressSteps(rules: readonly StepRule[], results: readonly Rule
     if (amount < 0) continue;
     const step = steps.get(amount) ?? { amountCents: amount, ruleId: rule.id, gifts: [] };
     for (const gift of rule.giftConfig?.gifts ?? []) if (!step.gifts?.includes(gift.variantId)) step.gifts?.push(gift.variantId);
+    // A shopper's choice: the step offers one of its gifts, not all of them.
+    if (rule.options?.actionType === 'customer_choice') step.choice = true;
     steps.set(amount, step);
   }
   return [...steps.values()].sort((a, b) => a.amountCents - b.amountCents);

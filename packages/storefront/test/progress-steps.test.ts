@@ -57,6 +57,28 @@ describe('progressSteps (the bar from the live rules)', () => {
     expect(progressSteps(rules, results, USD).map((step) => step.ruleId)).toEqual(['a', 'b']);
   });
 
+  it('shows every tier of a ladder (rules bounded by the next tier, or highest_tier stacking) at any subtotal, the passed ones reached', () => {
+    const gte = (value: number) => ({ type: 'cart.subtotal_gte', value });
+    const bounded = (value: number, next?: number) => ({ type: 'AND', children: next === undefined ? [gte(value)] : [gte(value), { type: 'NOT', child: gte(next) }] });
+    const rules = [rule('t50', bounded(5000, 10000)), rule('t100', bounded(10000, 15000), [MUG, TOTE]), rule('t150', bounded(15000), [TOTE])];
+    const compiled = compileRules({ rules, baseCurrency: 'USD' } as Parameters<typeof compileRules>[0]);
+    for (const subtotal of [0, 4999, 5000, 12000, 16000]) {
+      const ctx = { cart: { currency: 'USD', lines: [{ id: 'l1', productId: 'gid://shopify/Product/1', variantId: 'gid://shopify/ProductVariant/1', quantity: 1, price: subtotal, attributes: {} }] } } as unknown as EvaluationContext;
+      const results = evaluateRules(compiled, ctx);
+      expect(results.filter((result) => result.matched).length, String(subtotal)).toBe(subtotal >= 5000 ? 1 : 0);
+      expect(progressSteps(rules, results, USD).map((step) => step.amountCents), String(subtotal)).toEqual([5000, 10000, 15000]);
+    }
+    const stacked = rules.map((r) => ({ ...r, conditionTree: gte(Number(r.id.slice(1)) * 100) }));
+    const suppressed = evaluateRules(compileRules({ rules: stacked, baseCurrency: 'USD', shopSettings: { engine: { stacking: 'highest_tier' } } } as Parameters<typeof compileRules>[0]), {
+      cart: { currency: 'USD', lines: [{ id: 'l1', productId: 'gid://shopify/Product/1', variantId: 'gid://shopify/ProductVariant/1', quantity: 1, price: 12000, attributes: {} }] },
+    } as unknown as EvaluationContext);
+    expect(suppressed.map((result) => result.reasons[0])).toEqual(['suppressed_by_higher_tier', 'subtotal_at_or_above_threshold', 'subtotal_below_threshold']);
+    expect(progressSteps(stacked, suppressed, USD).map((step) => step.amountCents)).toEqual([5000, 10000, 15000]);
+    // A shopper's-choice tier says so: it offers one of its gifts.
+    const choice = { ...rule('c', gte(5000), [MUG, TOTE]), options: { actionType: 'customer_choice' } };
+    expect(progressSteps([choice], [below('c')], USD)).toEqual([{ amountCents: 5000, ruleId: 'c', gifts: [MUG, TOTE], choice: true }]);
+  });
+
   it('puts each step exactly where the engine starts to match the rule, in any currency', () => {
     const cases: Array<[string, number, Record<string, number> | undefined]> = [
       ['USD', 5000, undefined],

@@ -1,11 +1,13 @@
 /**
  * The progress bar toward the next step of the live rules (`widgets.progressBar`, steps from
- * progress.ts), with the amount left to spend and the gift it unlocks. Where, by `placement`:
- * `cart_drawer` into the theme's `[data-svc-gifts-progress]` block on every page, `cart_page` into
- * it on the cart page only, `announcement_bar` across the top of every page; without the block,
- * the first two are fixed to the top of the page too.
+ * progress.ts), with the amount left to spend and the gift it unlocks; with several steps (a tier
+ * ladder) each step below the bar, its amount and gifts, the passed ones ticked, the next marked.
+ * Where, by `placement`: `cart_drawer` into the theme's `[data-svc-gifts-progress]` block on every
+ * page, `cart_page` into it on the cart page only, `announcement_bar` across the top of every page;
+ * without the block, the first two are fixed to the top of the page too.
  */
 import { fillTemplate, formatMoney, progressSteps, progressToward } from '../progress.ts';
+import type { ProgressThreshold } from '../progress.ts';
 import type { ProgressView } from '../script/widgets-api.ts';
 import { h, removeHost, shadowHost } from './dom.ts';
 import { isCartPage, thisPage } from './page-kind.ts';
@@ -30,13 +32,15 @@ export function renderProgressBar(given: ProgressBarSettings, view: ProgressView
     return;
   }
   const progress = progressToward(view.subtotal, steps);
-  const gift = (progress.next?.gifts ?? []).map((id) => view.giftTitles[id] ?? 'a free gift').join(', ') || 'a free gift';
+  const titles = (step: ProgressThreshold | undefined) => (step?.choice ? 'one of ' : '') + ((step?.gifts ?? []).map((id) => view.giftTitles[id] ?? 'a free gift').join(', ') || 'a free gift');
+  const gift = titles(progress.next);
   const target = settings.placement === 'announcement_bar' ? null : place.root.querySelector('[data-svc-gifts-progress]');
   const fixed = target === null ? 'position:fixed;top:0;left:0;right:0;z-index:2147482000;' : '';
   const root = shadowHost(
     HOST,
     `.bar{${fixed}padding:10px 16px;background:#fff;color:#111827;text-align:center;border-bottom:1px solid #e5e7eb}` +
-      `.track{height:8px;border-radius:4px;margin-top:6px;overflow:hidden}.fill{height:100%}`,
+      `.track{height:8px;border-radius:4px;margin-top:6px;overflow:hidden}.fill{height:100%}` +
+      `ol{display:flex;flex-wrap:wrap;gap:4px 16px;justify-content:space-between;list-style:none;margin:6px 0 0;padding:0;font-size:13px}[aria-current]{font-weight:600}`,
     target ?? place.root,
   );
   const message = progress.complete
@@ -56,7 +60,19 @@ export function renderProgressBar(given: ProgressBarSettings, view: ProgressView
     },
     h('div', { class: 'fill', style: `width:${progress.percent}%;background:${settings.barColor}` }),
   );
-  root.append(h('div', { class: 'bar', 'data-placement': target === null ? 'top' : 'block', 'data-remaining': String(progress.remaining), 'data-next': String(progress.next?.amountCents ?? '') }, label, track));
+  // A ladder (several steps): every step with its amount and gifts, the passed ones ticked, the next one marked.
+  const list =
+    steps.length > 1
+      ? h(
+          'ol',
+          { 'aria-label': 'Gift steps' },
+          ...steps.map((step) => {
+            const reached = step.amountCents <= view.subtotal;
+            return h('li', { 'data-reached': reached ? '' : undefined, 'aria-current': step === progress.next ? 'step' : undefined }, `${reached ? '✓ ' : ''}${formatMoney(step.amountCents, currency, locale || undefined)}: ${titles(step)}`);
+          }),
+        )
+      : '';
+  root.append(h('div', { class: 'bar', 'data-placement': target === null ? 'top' : 'block', 'data-remaining': String(progress.remaining), 'data-next': String(progress.next?.amountCents ?? '') }, label, track, list));
 }
 
 export function hideProgressBar(): void {
