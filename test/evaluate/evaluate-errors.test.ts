@@ -4,17 +4,14 @@
  * route's entry in the OpenAPI document.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../support/test-app.ts';
+import { createTestAppWithShop } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 import { cartOf, evaluate, line } from './helpers.ts';
 
 let t: TestApp;
 let shop: TestShop;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  shop = await t.createShop('scale');
-});
+beforeAll(async () => ({ t, shop } = await createTestAppWithShop()));
 afterAll(() => t.close());
 
 describe('400 on a bad context, never 5xx', () => {

@@ -6,15 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody } from '../support/error-body.ts';
-import { createTestApp } from '../support/test-app.ts';
+import { createTestAppWithShop } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 
 let t: TestApp;
 let shop: TestShop;
-beforeAll(async () => {
-  t = await createTestApp();
-  shop = await t.createShop('scale');
-});
+beforeAll(async () => ({ t, shop } = await createTestAppWithShop()));
 afterAll(() => t.close());
 
 describe('regressions', () => {
