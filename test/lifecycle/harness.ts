@@ -108,6 +108,12 @@ export async function createHarness(): Promise<Harness> {
   };
 }
 
+/** The harness with one shop of its own. */
+export async function createHarnessWithShop(): Promise<{ h: Harness; shop: TestShop }> {
+  const h = await createHarness();
+  return { h, shop: await h.newShop() };
+}
+
 /**
  * Steps on one shop of the harness (both opened in a beforeAll, hence the getters): its public
  * API, a campaign as read back, and the campaign.activated event a receiver gets.

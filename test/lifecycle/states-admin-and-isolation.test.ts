@@ -6,17 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody } from '../support/error-body.ts';
 import type { TestShop } from '../support/test-app.ts';
-import { createHarness, product, shopSteps } from './harness.ts';
+import { createHarnessWithShop, product, shopSteps } from './harness.ts';
 import type { Harness } from './harness.ts';
 
 let h: Harness;
 let shop: TestShop;
-beforeAll(async () => {
-  h = await createHarness();
-  shop = await h.newShop();
-});
+beforeAll(async () => ({ h, shop } = await createHarnessWithShop()));
 afterAll(() => h.close());
-
 const { api, read, activated } = shopSteps(() => h, () => shop);
 
 describe('the admin mount', () => {
