@@ -1,10 +1,18 @@
+/**
+ * The experiment routes of the admin API: starting one (var_ ids, every plan, 409 while one
+ * runs, one winner of two concurrent starts on PostgreSQL, 400s, another campaign's rule, 404s,
+ * the admin token), stopping and concluding it, and listing a campaign's experiments. Campaign
+ * PUTs while one runs are in experiment-rule-edits.test.ts.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaign, rule } from '../campaigns/fixtures.ts';
 import { importCampaigns, readCampaign } from '../rules/helpers.ts';
 import { POSTGRES_ONLY, testDbKind } from '../support/database.ts';
 import { errorBody } from '../support/error-body.ts';
 import { createTestApp } from '../support/test-app.ts';
-import type { TestApp, TestShop } from '../support/test-app.ts';
+import type { TestApp } from '../support/test-app.ts';
+import { ISO_MS, experimentSteps, variants } from './experiment-fixtures.ts';
+import type { Experiment } from './experiment-fixtures.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -12,37 +20,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const { setup, base, start, stop, conclude } = experimentSteps(() => t);
 
-type Experiment = {
-  id: string;
-  status: string;
-  primaryMetric: string;
-  startedAt: string;
-  stoppedAt: string | null;
-  concludedAt: string | null;
-  winnerVariantId: string | null;
-  variants: Array<{ id: string; name: string; ruleId: string; weight: number }>;
-};
-
-/** A shop with one live campaign of three rules. */
-async function setup(plan: 'pro' | 'scale' = 'scale') {
-  const shop = await t.createShop(plan);
-  const [campaignId] = await importCampaigns(t, shop, [
-    campaign('AB', { enabled: true, isDraft: false, rules: [rule('a'), rule('b'), rule('c')] }),
-  ]);
-  const ruleIds = (await readCampaign(t, shop, campaignId as string)).rules.map((r) => r.id);
-  return { shop, campaignId: campaignId as string, ruleIds };
-}
-
-const base = (shop: TestShop | string, campaignId: string) =>
-  `/admin/v1/shops/${typeof shop === 'string' ? shop : shop.id}/campaigns/${campaignId}/experiments`;
-const start = (shop: TestShop | string, campaignId: string, payload: unknown) =>
-  t.admin({ method: 'POST', url: base(shop, campaignId), payload: payload as Record<string, unknown> });
-const variants = (ruleIds: string[]) => ruleIds.map((ruleId, i) => ({ name: `V${i}`, ruleId, weight: 10 * (i + 1) }));
-const stop = (shop: TestShop, campaignId: string, id: string) => t.admin({ method: 'POST', url: `${base(shop, campaignId)}/${id}/stop` });
-const conclude = (shop: TestShop, campaignId: string, id: string, winnerVariantId: unknown) =>
-  t.admin({ method: 'POST', url: `${base(shop, campaignId)}/${id}/conclude`, payload: { winnerVariantId } as Record<string, unknown> });
 
 describe('POST …/experiments (start)', () => {
   it('starts a running experiment with var_ ids, shown on the campaign GET', async () => {
@@ -255,52 +234,5 @@ describe('stop and conclude', () => {
       [first.id, 'stopped'],
     ]);
     expect((await t.admin({ method: 'GET', url: base(shop, 'cmp_nope') })).statusCode).toBe(404);
-  });
-});
-
-describe('PUT /campaigns/:id while an experiment runs', () => {
-  async function running() {
-    const ctx = await setup();
-    const experiment = (await start(ctx.shop, ctx.campaignId, { primaryMetric: 'conversion_rate', variants: variants(ctx.ruleIds.slice(0, 2)) })).json()
-      .experiment as Experiment;
-    const current = await readCampaign(t, ctx.shop, ctx.campaignId);
-    const body = {
-      name: current.name,
-      enabled: current.enabled,
-      isDraft: current.isDraft,
-      startAt: current.startAt,
-      endAt: current.endAt,
-      rules: current.rules.map(({ id, name, enabled, conditionTree, giftConfig, options }) => ({ id, name, enabled, conditionTree, giftConfig, options })),
-    };
-    const put = (payload: unknown) =>
-      t.api(ctx.shop, { method: 'PUT', url: `/api/v1/campaigns/${ctx.campaignId}`, payload: payload as Record<string, unknown> });
-    return { ...ctx, experiment, body, put };
-  }
-
-  it('answers 409 when a rule of the experiment would be removed', async () => {
-    const { body, put, ruleIds, experiment } = await running();
-    const res = await put({ ...body, rules: body.rules.filter((r) => r.id !== ruleIds[0]) });
-    expect(res.statusCode).toBe(409);
-    expect(res.json()).toMatchObject({ experimentId: experiment.id, ruleIds: [ruleIds[0]] });
-  });
-
-  it('answers 409 when a rule of the experiment would be replaced by a new one', async () => {
-    const { body, put, ruleIds } = await running();
-    const replaced = body.rules.map((r) => (r.id === ruleIds[1] ? { ...r, id: undefined } : r));
-    expect((await put({ ...body, rules: replaced })).statusCode).toBe(409);
-  });
-
-  it('allows removing a rule outside the experiment and editing its rules in place', async () => {
-    const { body, put, ruleIds } = await running();
-    const kept = body.rules.filter((r) => r.id !== ruleIds[2]).map((r) => ({ ...r, name: `${r.name} (edited)` }));
-    const res = await put({ ...body, rules: kept });
-    expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().campaign.experiment.status).toBe('running');
-  });
-
-  it('allows removing the rule once the experiment is stopped', async () => {
-    const { shop, campaignId, body, put, ruleIds, experiment } = await running();
-    await stop(shop, campaignId, experiment.id);
-    expect((await put({ ...body, rules: body.rules.filter((r) => r.id !== ruleIds[0]) })).statusCode).toBe(200);
   });
 });

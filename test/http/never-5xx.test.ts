@@ -8,7 +8,8 @@
  * - raw path segments and query strings: percent-encoded NUL and quotes, `%ZZ`, overlong and
  *   surrogate UTF-8, arbitrary bytes.
  * Every error answer is a JSON object with `error`, `code` and `requestId`. The suite runs on
- * PGlite and, with TEST_DATABASE_URL set, on PostgreSQL: both stores refuse NUL.
+ * PGlite and, with TEST_DATABASE_URL set, on PostgreSQL: both stores refuse NUL. The bodies and
+ * generators are in never-5xx-fixtures.ts, the pinned regressions in never-5xx-regressions.test.ts.
  */
 import { isStorableText } from '@gcrs/engine';
 import fc from 'fast-check';
@@ -18,9 +19,10 @@ import { adminOnlyRoutes } from '../../src/admin-routes.ts';
 import { signAppProxyQuery } from '../../src/platform/signatures.ts';
 import { publicShopRoutes } from '../../src/routes.ts';
 import { storefrontRoutes } from '../../src/storefront/routes.ts';
-import { errorBody } from '../support/error-body.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
+import { campaign, context, nastyText, percentEncode, rawSegment, slotsOf, variant, writeSlot } from './never-5xx-fixtures.ts';
+import type { Slot } from './never-5xx-fixtures.ts';
 
 let t: TestApp;
 let shop: TestShop;
@@ -43,47 +45,6 @@ beforeAll(async () => {
   storefrontToken = created.json().token;
 });
 afterAll(() => t.close());
-
-const variant = 'gid://shopify/ProductVariant/1';
-
-function rule(name: string) {
-  return {
-    name,
-    enabled: true,
-    conditionTree: {
-      type: 'AND',
-      children: [
-        { type: 'customer.tag_in', value: ['vip'] },
-        { type: 'line.property_equals', key: 'engraving', value: 'yes' },
-        { type: 'line.has_product_id', value: '7', propertyKey: 'k', propertyValue: 'v' },
-        { type: 'discount.code_equals', value: 'GIFT' },
-        { type: 'market.handle_in', value: ['eu'] },
-        { type: 'cart.subtotal_gte', value: 100, currencyOverrides: { EUR: 90 }, marketOverrides: { eu: 80 } },
-        { type: 'NOT', child: { type: 'line.in_collection', value: 'summer' } },
-      ],
-    },
-    giftConfig: { type: 'fixed', gifts: [{ variantId: variant, quantity: 1 }], fallbackOnOOS: false },
-    options: { actionType: 'auto_add', discountMethod: 'automatic', discountType: 'percentage', discountValue: 100, discountTitle: 'Free gift' },
-  };
-}
-
-/** A campaign body; with `ids`, its rules keep those ids (a PUT that keeps the rules experiments use). */
-function campaign(name: string, ids?: readonly string[]) {
-  const rules = [rule('first'), rule('second')].map((r, index) => (ids ? { id: ids[index], ...r } : r));
-  return { name, enabled: false, isDraft: false, startAt: null, endAt: null, rules };
-}
-
-const context = () => ({
-  cart: {
-    currency: 'USD',
-    lines: [{ id: 'line-1', productId: '7', variantId: '1', quantity: 1, price: 1000, attributes: { engraving: 'yes' } }],
-    discountCodes: ['GIFT'],
-  },
-  customer: { id: '42', loggedIn: true, tags: ['vip'] },
-  market: { handle: 'eu', country: 'FR' },
-  collections: { summer: ['7'] },
-  visitorId: 'visitor-1',
-});
 
 /** A valid body per `METHOD path` (paths as mounted, with `:params`); unknown routes get none. */
 const VALID_BODIES: Record<string, () => unknown> = {
@@ -208,51 +169,6 @@ function expectClearAnswer(res: LightMyRequestResponse, what: string): void {
   }
 }
 
-// ---- generators ----
-
-/** Text a store may refuse or a parser may trip on; `binary` covers every code point, lone surrogates included. */
-const nastyText = fc.oneof(
-  fc.string({ unit: 'binary', maxLength: 12 }),
-  fc.string({ unit: 'binary', maxLength: 6 }).map((text) => `${text}\u0000`),
-  fc.constantFrom('\u0000', 'a\u0000b', '\uD800', 'x\uDFFFy', '\uDBFF\uDFFF', '\'"', '%00', '\uFEFF', ' '),
-);
-
-const percentEncode = (bytes: Iterable<number>) =>
-  [...bytes].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');
-
-/** A path segment or query value as sent on the wire: encodings of nasty text, raw bytes, broken escapes. */
-const rawSegment = fc.oneof(
-  fc.constantFrom('%00', '%00%27%22', '%27', '%22', '%ZZ', '%', '%4', '%C0%80', '%C1%BF', '%ED%A0%80', '%ED%BF%BF', '%F4%90%80%80', '%E2%82', '%FF', '%2F', '%2E%2E'),
-  // Buffer writes a lone surrogate as U+FFFD; the raw bytes below reach the invalid UTF-8 it cannot.
-  nastyText.map((text) => percentEncode(Buffer.from(text, 'utf8'))),
-  fc.uint8Array({ minLength: 1, maxLength: 8 }).map(percentEncode),
-);
-
-type Slot = { path: Array<string | number>; kind: 'value' | 'key' };
-
-/** Every string of a JSON value, and every object key, with where it is. */
-function slotsOf(value: unknown, path: Array<string | number> = []): Slot[] {
-  if (typeof value === 'string') return [{ path, kind: 'value' }];
-  if (Array.isArray(value)) return value.flatMap((item, index) => slotsOf(item, [...path, index]));
-  if (value !== null && typeof value === 'object') {
-    return Object.entries(value).flatMap(([key, item]) => [{ path: [...path, key], kind: 'key' as const }, ...slotsOf(item, [...path, key])]);
-  }
-  return [];
-}
-
-/** Writes `text` into the slot: a string value replaced, or a key renamed (its value kept). */
-function writeSlot(root: unknown, slot: Slot, text: string): unknown {
-  if (slot.path.length === 0) return text;
-  let holder = root as Record<string | number, unknown>;
-  for (const key of slot.path.slice(0, -1)) holder = holder[key] as Record<string | number, unknown>;
-  const last = slot.path[slot.path.length - 1] as string | number;
-  if (slot.kind === 'value') holder[last] = text;
-  else if (text !== last) {
-    holder[text] = holder[last];
-    delete holder[last];
-  }
-  return root;
-}
 
 describe('bad input never yields a 5xx', () => {
   // Without this the mutation property below would be vacuous: a body refused for another
@@ -336,36 +252,4 @@ describe('bad input never yields a 5xx', () => {
       { numRuns: 300 },
     );
   }, 180_000);
-});
-
-describe('regressions', () => {
-  it('answers GET /api/v1/campaigns/%00%27%22 with 400 on the path parameter', async () => {
-    const res = await t.api(shop, { method: 'GET', url: '/api/v1/campaigns/%00%27%22' });
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual(
-      errorBody('Invalid path parameters', 'validation', {
-        issue: 'Text must not contain NUL characters or unpaired UTF-16 surrogates',
-        path: ['id'],
-      }),
-    );
-  });
-
-  it.each([
-    ['the admin shop path', '/admin/v1/shops/%00/campaigns', ['shopId']],
-    ['an API key id', `/admin/v1/shops/{shop}/api-keys/key%00`, ['keyId']],
-  ])('answers a NUL in %s with 400 naming it', async (_name, template, path) => {
-    const url = template.replace('{shop}', shop.id);
-    const res = await t.admin({ method: url.includes('api-keys') ? 'DELETE' : 'GET', url });
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ error: 'Invalid path parameters', code: 'validation', path });
-  });
-
-  it('answers a NUL in an imported campaign name with 400 and stores nothing', async () => {
-    const other = await t.createShop('scale');
-    const res = await t.api(other, { method: 'POST', url: '/api/v1/campaigns/import', payload: { campaigns: [{ name: 'a\u0000b' }] } });
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'validation', path: ['campaigns', 0, 'name'] });
-    const list = await t.api(other, { method: 'GET', url: '/api/v1/campaigns' });
-    expect((list.json() as { campaigns: unknown[] }).campaigns).toEqual([]);
-  });
 });

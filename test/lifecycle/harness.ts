@@ -108,3 +108,28 @@ export async function createHarness(): Promise<Harness> {
   };
 }
 
+/** The harness with one shop of its own. */
+export async function createHarnessWithShop(): Promise<{ h: Harness; shop: TestShop }> {
+  const h = await createHarness();
+  return { h, shop: await h.newShop() };
+}
+
+/**
+ * Steps on one shop of the harness (both opened in a beforeAll, hence the getters): its public
+ * API, a campaign as read back, and the campaign.activated event a receiver gets.
+ */
+export function shopSteps(harness: () => Harness, current: () => TestShop) {
+  const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
+    harness().t.api(current(), { method, url: `/api/v1${url}`, ...(payload === undefined ? {} : { payload }) });
+
+  async function read(id: string) {
+    const res = await api('GET', `/campaigns/${id}`);
+    return (res.json() as { campaign: Record<string, unknown> & { enabled: boolean; isDraft: boolean } }).campaign;
+  }
+
+  const activated = (id: string, trigger: 'api' | 'admin', name = 'Promo') => ({
+    type: 'campaign.activated',
+    data: { shopId: current().id, campaignId: id, name, enabled: true, isDraft: false, trigger },
+  });
+  return { api, read, activated };
+}

@@ -1,35 +1,21 @@
 /**
  * SPEC "States and transitions", one test per row (and the edges the rows imply): the new
  * state, and exactly the side effects the row lists — webhooks as a receiver gets them,
- * discount syncs as the port recorded them, the rules version.
+ * discount syncs as the port recorded them, the rules version. The admin mount's trigger and
+ * another shop are in states-admin-and-isolation.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaign, rule } from '../campaigns/fixtures.ts';
 import type { TestShop } from '../support/test-app.ts';
-import { createHarness, product } from './harness.ts';
+import { createHarnessWithShop, shopSteps } from './harness.ts';
 import type { Harness } from './harness.ts';
-import { errorBody } from '../support/error-body.ts';
 
 let h: Harness;
 let shop: TestShop;
-beforeAll(async () => {
-  h = await createHarness();
-  shop = await h.newShop();
-});
+beforeAll(async () => ({ h, shop } = await createHarnessWithShop()));
 afterAll(() => h.close());
+const { api, read, activated } = shopSteps(() => h, () => shop);
 
-const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
-  h.t.api(shop, { method, url: `/api/v1${url}`, ...(payload === undefined ? {} : { payload }) });
-
-async function read(id: string) {
-  const res = await api('GET', `/campaigns/${id}`);
-  return (res.json() as { campaign: Record<string, unknown> & { enabled: boolean; isDraft: boolean } }).campaign;
-}
-
-const activated = (id: string, trigger: 'api' | 'admin', name = 'Promo') => ({
-  type: 'campaign.activated',
-  data: { shopId: shop.id, campaignId: id, name, enabled: true, isDraft: false, trigger },
-});
 
 describe('POST /campaigns/:id/enable', () => {
   it('makes a draft live, bumps the rules version, syncs the discount and sends campaign.activated', async () => {
@@ -248,58 +234,5 @@ describe('POST /campaigns/:id/schedule', () => {
     expect(await read(id)).toMatchObject({ enabled: true, isDraft: false, startAt: '2030-01-01T00:00:00.000Z' });
     expect(await h.rulesVersion(shop)).toBeGreaterThan(version);
     expect(await h.drain(shop)).toEqual([]);
-  });
-});
-
-describe('the admin mount', () => {
-  it('reports trigger admin on enable, disable, PUT and DELETE', async () => {
-    const admin = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
-      h.t.admin({ method, url: `/admin/v1/shops/${shop.id}${url}`, ...(payload === undefined ? {} : { payload }) });
-    const id = await h.createCampaign(shop);
-    await h.drain(shop);
-    // Drained after each step: one batch is delivered in parallel, so arrival order is not send order.
-    const events: Array<{ type: string; data: Record<string, unknown> }> = [];
-    expect((await admin('POST', `/campaigns/${id}/enable`)).statusCode).toBe(200);
-    events.push(...(await h.drain(shop)));
-    expect((await admin('POST', `/campaigns/${id}/disable`)).statusCode).toBe(200);
-    events.push(...(await h.drain(shop)));
-    expect((await admin('PUT', `/campaigns/${id}`, { ...(await read(id)), enabled: true })).statusCode).toBe(200);
-    events.push(...(await h.drain(shop)));
-    expect((await admin('DELETE', `/campaigns/${id}`)).statusCode).toBe(200);
-    events.push(...(await h.drain(shop)));
-    expect(events.map((e) => [e.type, e.data.trigger])).toEqual([
-      ['campaign.activated', 'admin'],
-      ['campaign.deactivated', 'admin'],
-      ['campaign.activated', 'admin'],
-      ['campaign.deactivated', 'admin'],
-    ]);
-  });
-});
-
-describe('another shop', () => {
-  it('gets 404 Campaign not found on enable, disable and schedule, and the campaign is untouched', async () => {
-    const other = await h.newShop();
-    const id = await h.createCampaign(shop);
-    for (const [path, payload] of [
-      ['enable', undefined],
-      ['enable?force=1', undefined],
-      ['disable', undefined],
-      ['schedule', { endAt: '2031-01-01T00:00:00.000Z' }],
-    ] as const) {
-      const res = await h.t.api(other, { method: 'POST', url: `/api/v1/campaigns/${id}/${path}`, ...(payload ? { payload } : {}) });
-      expect(res.statusCode, path).toBe(404);
-      expect(res.json()).toEqual(errorBody('Campaign not found', 'not_found'));
-    }
-    expect(await read(id)).toMatchObject({ enabled: false, isDraft: true, endAt: null });
-  });
-
-  it('does not receive this shop\'s webhooks', async () => {
-    const other = await h.newShop();
-    await h.t.admin({ method: 'POST', url: `/admin/v1/shops/${other.id}/catalog`, payload: { products: [product(1)] } });
-    const id = await h.createCampaign(shop);
-    await h.drain(other);
-    await api('POST', `/campaigns/${id}/enable`);
-    expect(await h.drain(other)).toEqual([]);
-    expect(await h.drain(shop)).toEqual([activated(id, 'api')]);
   });
 });

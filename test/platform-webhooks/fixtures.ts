@@ -2,7 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { signPlatformBody } from '../../src/orders/platform-signature.ts';
-import type { TestApp } from '../support/test-app.ts';
+import { createTestApp } from '../support/test-app.ts';
+import type { TestApp, TestShop } from '../support/test-app.ts';
 
 export const SECRET = 'platform-app-secret-for-webhook-tests';
 export const URL = '/webhooks/platform';
@@ -40,6 +41,21 @@ export function deliver(t: TestApp, body: unknown, options: DeliveryOptions): Pr
 export async function domainOf(t: TestApp, shopId: string): Promise<string> {
   const res = await t.admin({ method: 'GET', url: `/admin/v1/shops/${shopId}` });
   return (res.json() as { shop: { domain: string } }).shop.domain;
+}
+
+export type PlatformShops = { shop: TestShop; other: TestShop; domain: string; otherDomain: string };
+
+/** Two shops and their domains: the one deliveries act on, and another that must stay untouched. */
+export async function twoShops(t: TestApp): Promise<PlatformShops> {
+  const [shop, other] = await Promise.all([t.createShop('scale'), t.createShop('scale')]);
+  const [domain, otherDomain] = await Promise.all([domainOf(t, shop.id), domainOf(t, other.id)]);
+  return { shop, other, domain, otherDomain };
+}
+
+/** The app that knows the platform's secret, with twoShops. */
+export async function openPlatformApp(): Promise<PlatformShops & { t: TestApp }> {
+  const t = await createTestApp({ PLATFORM_APP_SECRET: SECRET });
+  return { t, ...(await twoShops(t)) };
 }
 
 type Line = { variantId?: number | null; productId?: number | null; quantity?: number; price?: string; properties?: Array<{ name: string; value: string }> };

@@ -1,13 +1,13 @@
 /**
  * POST /webhooks/platform (CONTRACT part two "Platform webhooks"): the platform's headers and
- * signature, the topics' effects through the existing intake and catalog, and "a delivery seen
- * twice is processed once". Happy, error and cross-shop cases; PGlite and PostgreSQL.
+ * signature, the topics' effects through the existing intake, and "a delivery seen
+ * twice is processed once". The catalog topics are in catalog-topics.test.ts. Happy, error and
+ * cross-shop cases; PGlite and PostgreSQL.
  */
 import { and, eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signPlatformBody } from '../../src/orders/platform-signature.ts';
-import { findVariants } from '../../src/catalog/store.ts';
 import { orders, outbox, platformWebhookDeliveries, redemptions, webhookEndpoints } from '../../src/db/schema.ts';
 import { pruneDeliveries } from '../../src/platform-webhooks/deliveries.ts';
 import { errorBody } from '../support/error-body.ts';
@@ -15,7 +15,7 @@ import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 import { createGiftCampaign, order, postOrder } from '../orders/fixtures.ts';
 import type { GiftCampaign } from '../orders/fixtures.ts';
-import { LARGE_ORDER_ID, SECRET, URL, deliver, domainOf, ordersPaidText, productPayload } from './fixtures.ts';
+import { LARGE_ORDER_ID, SECRET, URL, deliver, domainOf, ordersPaidText, productPayload, twoShops } from './fixtures.ts';
 
 describe('POST /webhooks/platform', () => {
   let t: TestApp;
@@ -27,8 +27,7 @@ describe('POST /webhooks/platform', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ PLATFORM_APP_SECRET: SECRET });
-    [shop, other] = await Promise.all([t.createShop('scale'), t.createShop('scale')]);
-    [domain, otherDomain] = await Promise.all([domainOf(t, shop.id), domainOf(t, other.id)]);
+    ({ shop, other, domain, otherDomain } = await twoShops(t));
     promo = await createGiftCampaign(t, shop.id, 1);
   });
   afterAll(() => t.close());
@@ -220,82 +219,6 @@ describe('POST /webhooks/platform', () => {
       // The order itself is still counted once: its id is the order's own idempotency key.
       const again = await deliver(t, ordersPaidText({ id: '5550000000000000004' }), { topic: 'orders/paid', domain, webhookId: 'wh-old' });
       expect(again.json()).toEqual({ ok: true, duplicate: true });
-    });
-  });
-
-  describe('catalog topics', () => {
-    const variantOf = async (shopId: string, id: number) => (await findVariants(t.ctx.db, shopId, [String(id)]))[0];
-
-    it('products/create and products/update keep the catalog: variants, policy, untracked stock, unlisted status', async () => {
-      const created = await deliver(
-        t,
-        productPayload({ id: 3001, variants: [{ id: 30011, quantity: 4 }, { id: 30012, quantity: 0, tracked: false }] }),
-        { topic: 'products/create', domain },
-      );
-      expect(created.json()).toEqual({ ok: true, duplicate: false });
-      expect(await variantOf(shop.id, 30011)).toMatchObject({ id: 'gid://shopify/ProductVariant/30011', inventoryQuantity: 4, inventoryPolicy: 'DENY', productStatus: 'active' });
-      expect(await variantOf(shop.id, 30012)).toMatchObject({ inventoryQuantity: 0, inventoryPolicy: 'CONTINUE' });
-      await deliver(t, productPayload({ id: 3001, status: 'unlisted', variants: [{ id: 30011, quantity: 9, policy: 'continue' }] }), { topic: 'products/update', domain });
-      expect(await variantOf(shop.id, 30011)).toMatchObject({ inventoryQuantity: 9, inventoryPolicy: 'CONTINUE', productStatus: 'active' });
-      expect(await variantOf(shop.id, 30012)).toBeUndefined();
-      expect(await variantOf(other.id, 30011)).toBeUndefined();
-    });
-
-    it('takes a product with the platform\'s 2048 variants, a body past the 1 MiB other routes take', async () => {
-      const variants = Array.from({ length: 2048 }, (_, index) => ({ id: 500_000 + index, quantity: index, title: `Size ${index} ${'x'.repeat(240)}` }));
-      const body = JSON.stringify({ ...productPayload({ id: 3005, variants }), body_html: `<p>${'A long description. '.repeat(10_000)}</p>` });
-      expect(body.length).toBeGreaterThan(1_048_576);
-      const res = await deliver(t, body, { topic: 'products/update', domain });
-      expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
-      expect(await variantOf(shop.id, 502_047)).toMatchObject({ inventoryQuantity: 2047 });
-    });
-
-    it('products/create and products/update keep the featured image and each price (shop currency, minor units)', async () => {
-      const listed = async () =>
-        ((await t.admin({ method: 'GET', url: `/admin/v1/shops/${shop.id}/catalog/products?q=Product%203006` })).json() as { products: Array<{ imageUrl: string | null; variants: Array<{ price: number | null }> }> }).products[0];
-      const send = (images: Record<string, unknown>, price?: string | null) =>
-        deliver(t, productPayload({ id: 3006, images, variants: [{ id: 30061, price }] }), { topic: 'products/update', domain });
-      expect((await send({ image: { src: 'https://cdn.example/a.png' }, images: [{ src: 'https://cdn.example/b.png' }] }, '12.50')).statusCode).toBe(200);
-      expect(await listed()).toMatchObject({ imageUrl: 'https://cdn.example/a.png', variants: [{ price: 1250 }] });
-      await send({ image: null, images: [{ src: 'https://cdn.example/b.png' }] });
-      expect(await listed()).toMatchObject({ imageUrl: 'https://cdn.example/b.png', variants: [{ price: 1000 }] });
-      await send({ featured_image: 'https://cdn.example/c.png' }, null);
-      expect(await listed()).toMatchObject({ imageUrl: 'https://cdn.example/c.png', variants: [{ price: null }] });
-      // Not an http(s) URL: no image, the product still stored; a price the currency cannot hold: unknown.
-      expect((await send({ image: { src: 'javascript:alert(1)' } }, '1.2345')).statusCode).toBe(200);
-      expect(await listed()).toMatchObject({ imageUrl: null, variants: [{ price: null }] });
-    });
-
-    it('answers 400 for a product that names a variant twice', async () => {
-      const res = await deliver(t, productPayload({ id: 3002, variants: [{ id: 30021 }, { id: 30021 }] }), { topic: 'products/update', domain });
-      expect(res.statusCode).toBe(400);
-      expect(res.json()).toMatchObject({ error: 'Invalid product payload' });
-    });
-
-    it('inventory_levels/update moves the variant of its inventory item; several locations add up', async () => {
-      await deliver(t, productPayload({ id: 3003, variants: [{ id: 30031, quantity: 10, inventoryItemId: 808 }] }), { topic: 'products/create', domain });
-      const level = (location: number, available: number | null) =>
-        deliver(t, { inventory_item_id: 808, location_id: location, available, updated_at: '2026-01-15T10:00:00-05:00' }, { topic: 'inventory_levels/update', domain });
-      // First report of a location: the sum of the levels known (one location: its level).
-      expect((await level(1, 6)).json()).toEqual({ ok: true, duplicate: false });
-      expect((await variantOf(shop.id, 30031))?.inventoryQuantity).toBe(6);
-      await level(2, 4);
-      expect((await variantOf(shop.id, 30031))?.inventoryQuantity).toBe(10);
-      // A known location moves the total by its difference.
-      await level(1, 1);
-      expect((await variantOf(shop.id, 30031))?.inventoryQuantity).toBe(5);
-      await level(1, null);
-      expect((await variantOf(shop.id, 30031))?.inventoryQuantity).toBe(5);
-      // The same item id in another shop is another item.
-      expect((await deliver(t, { inventory_item_id: 808, location_id: 1, available: 0 }, { topic: 'inventory_levels/update', domain: otherDomain })).statusCode).toBe(200);
-      expect((await variantOf(shop.id, 30031))?.inventoryQuantity).toBe(5);
-    });
-
-    it('products/delete marks the product deleted; an unknown product changes nothing', async () => {
-      await deliver(t, productPayload({ id: 3004 }), { topic: 'products/create', domain });
-      expect((await deliver(t, { id: 3004 }, { topic: 'products/delete', domain })).json()).toEqual({ ok: true, duplicate: false });
-      expect(await variantOf(shop.id, 30040)).toMatchObject({ productDeleted: true });
-      expect((await deliver(t, { id: 999_999 }, { topic: 'products/delete', domain })).statusCode).toBe(200);
     });
   });
 

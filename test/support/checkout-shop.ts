@@ -101,3 +101,12 @@ export function twoHundredLineCart(): GiftFunctionLine[] {
   for (const rule of [3, 40, 77, 95]) lines.push(giftLine(rule, rule, { quantity: 1 }));
   return lines;
 }
+
+/** The function's answer, as far as the tests read it. */
+export type FunctionResult = {
+  operations: Array<{ productDiscountsAdd: { candidates: Array<{ targets: Array<{ cartLine: { id: string; quantity: number } }>; value: unknown; message: string }>; selectionStrategy: string } }>;
+};
+
+/** Line id → discounted quantity. */
+export const discounted = (result: FunctionResult) =>
+  Object.fromEntries(result.operations.flatMap((op) => op.productDiscountsAdd.candidates.flatMap((c) => c.targets.map((t) => [t.cartLine.id, t.cartLine.quantity]))));

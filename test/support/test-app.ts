@@ -93,3 +93,14 @@ export async function createTestApp(
     },
   };
 }
+
+/**
+ * The app with one Scale shop, for a file whose tests share both.
+ *
+ * @example
+ *   beforeAll(async () => ({ t, shop } = await createTestAppWithShop()));
+ */
+export async function createTestAppWithShop(env: Record<string, string> = {}): Promise<{ t: TestApp; shop: TestShop }> {
+  const t = await createTestApp(env);
+  return { t, shop: await t.createShop('scale') };
+}

@@ -124,6 +124,16 @@ export async function createWebhookSetup(respond?: Responder, options: { databas
  *   const { setup, secondDb, close } = await createTwoInstanceWebhookSetup();
  *   const b = setup.dispatcher({ ...(secondDb ? { db: secondDb } : {}) });
  */
+/**
+ * Before each test of a dispatcher file: a receiver answering 200, the clock a second ahead, and
+ * the retries left by earlier tests retired, so each test counts only its own work.
+ */
+export async function resetBetweenTests(s: WebhookSetup): Promise<void> {
+  s.receiver.respond = () => ({ status: 200 });
+  s.clock.set(Date.now() + 1000);
+  await s.t.ctx.db.update(outbox).set({ status: 'cancelled' }).where(eq(outbox.status, 'pending'));
+}
+
 export async function createTwoInstanceWebhookSetup(): Promise<{
   setup: WebhookSetup;
   secondDb: Database | undefined;
