@@ -3,7 +3,9 @@
  * the app embed, which passes the page's locale (`request.locale.iso_code`, from the URL's
  * locale prefix as the platform serves it) as `data-locale`. French pages read the French texts,
  * a French-Canadian one the French too (its language), and a page in a language without
- * translations the shop's default texts.
+ * translations the shop's default texts. The names only screen readers hear (the toast's close
+ * button, the reminder's region, a ladder's steps list) and the bar's words for a gift the
+ * catalog does not name and for a choice of gifts are translated too.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +16,10 @@ import { useStorefrontBrowser } from '../support/storefront.ts';
 import type { StorefrontStack } from '../support/storefront.ts';
 
 const MUG = 20011;
+const STICKERS = 20021;
+const TOTE = 10021;
+/** A gift variant the catalog does not hold, so the payload's `giftTitles` cannot name it. */
+const UNKNOWN = 99_999;
 
 type Json = Record<string, unknown>;
 
@@ -62,5 +68,49 @@ describe.skipIf(skipWithoutChromium())('widget texts in the page’s language, i
     await expect.poll(() => bar.textContent()).toMatch(/^Spend 20,00\s\$ more for Enamel Mug$/);
     await openStorefront(page, standin.url);
     await expect.poll(() => bar.textContent()).toBe('Spend $20.00 more for Enamel Mug');
+  });
+});
+
+describe.skipIf(skipWithoutChromium())('the widgets’ other words in the page’s language, in Chromium', () => {
+  let stack: StorefrontStack;
+  let page: Page;
+  useStorefrontBrowser((session) => ({ stack, page } = session));
+
+  it('translates the screen reader names, the unnamed gift and the choice words, the defaults elsewhere', async () => {
+    const { shopId, standin } = await stack.openShop('scale', { theme: 'embed' });
+    // Three steps: $50 gives the mug, $60 a choice of two, $100 a choice of the tote or a gift the catalog does not know.
+    await stack.admin.launchCampaign(shopId, subtotalGiftCampaign('Spend $50', 5000, [MUG]));
+    await stack.admin.launchCampaign(shopId, subtotalGiftCampaign('Spend $60', 6000, [STICKERS, TOTE], 'customer_choice'));
+    await stack.admin.launchCampaign(shopId, subtotalGiftCampaign('Spend $100', 10000, [TOTE, UNKNOWN], 'customer_choice'), { force: true });
+    const base = widgets() as Record<string, Json>;
+    await stack.admin.putWidgets(shopId, {
+      ...base,
+      toast: { ...base.toast, translations: { fr: { message: '{{giftTitle}} est dans votre panier', dismissLabel: 'Fermer' } } },
+      progressBar: {
+        ...base.progressBar,
+        translations: { fr: { message: 'Encore {{remaining}} pour {{gift}}', unknownGiftTitle: 'un cadeau offert', choiceText: 'au choix : {{gifts}}', stepsLabel: 'Paliers de cadeaux' } },
+      },
+      // The choice off, so the pending choice shows the reminder.
+      reminder: { enabled: true, translations: { fr: { regionLabel: 'Rappel de cadeau' } } },
+    });
+    const bar = page.locator('#svc-gifts-progress .bar');
+    const steps = bar.locator('ol li');
+    const reminder = page.locator('#svc-gifts-reminder .reminder');
+
+    await openStorefront(page, `${standin.url}/fr`);
+    await addFromCard(page, 'organic-cotton-tee', 2); // $60: the mug, the $60 choice pending, $100 ahead
+    await expectGiftVariants(page, [MUG]);
+    await expect.poll(() => page.locator('#svc-gifts-toast .toast button').getAttribute('aria-label')).toBe('Fermer');
+    await expect.poll(() => bar.locator('p').textContent()).toMatch(/^Encore .*40.* pour au choix : Canvas Tote, un cadeau offert$/);
+    expect(await bar.locator('ol').getAttribute('aria-label')).toBe('Paliers de cadeaux');
+    expect((await steps.allTextContents()).slice(1)).toEqual([expect.stringMatching(/^✓ .*60.*: au choix : Sticker Pack, Canvas Tote$/), expect.stringMatching(/^.*100.*: au choix : Canvas Tote, un cadeau offert$/)]);
+    await expect.poll(() => reminder.getAttribute('aria-label')).toBe('Rappel de cadeau');
+    await saveScreenshot(page, 'widget-words-in-french');
+
+    // The same cart in the shop's default language: today's English words.
+    await openStorefront(page, standin.url);
+    await expect.poll(() => bar.locator('p').textContent()).toBe('Spend $40.00 more for one of Canvas Tote, a free gift');
+    expect(await bar.locator('ol').getAttribute('aria-label')).toBe('Gift steps');
+    await expect.poll(() => reminder.getAttribute('aria-label')).toBe('Free gift reminder');
   });
 });

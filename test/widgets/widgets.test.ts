@@ -107,6 +107,7 @@ describe('PUT /widgets', () => {
       message: '🎁 {{giftTitle}} was added to your cart',
       backgroundColor: '#111827',
       textColor: '#ffffff',
+      dismissLabel: 'Dismiss',
       translations: {},
     });
     expect(DEFAULT_WIDGET_DOCUMENT.progressBar.thresholds).toEqual([]);
@@ -150,6 +151,8 @@ describe('PUT /widgets', () => {
     ['a bad enum value', ['giftChoice', 'layout'], 'carousel', ['giftChoice', 'layout']],
     ['a bad locale in translations', ['toast', 'translations'], { 'fr fr': { message: 'x' } }, ['toast', 'translations', 'fr fr']],
     ['an untranslatable field in translations', ['toast', 'translations'], { fr: { position: 'top-left' } }, ['toast', 'translations', 'fr']],
+    ['a region name over 100 characters', ['reminder', 'regionLabel'], 'x'.repeat(101), ['reminder', 'regionLabel']],
+    ['a translated choice text over 200 characters', ['progressBar', 'translations'], { fr: { choiceText: 'x'.repeat(201) } }, ['progressBar', 'translations', 'fr', 'choiceText']],
     ['a missing toast.enabled (SPEC names it)', ['toast', 'enabled'], undefined, ['toast', 'enabled']],
     ['missing progressBar.thresholds (SPEC names it)', ['progressBar', 'thresholds'], undefined, ['progressBar', 'thresholds']],
     ['a null where a default exists', ['promoPopup', 'title'], null, ['promoPopup', 'title']],
@@ -197,6 +200,25 @@ describe('PUT /widgets', () => {
     const again = await put(shop, read.widgets);
     expect(again.statusCode, again.body).toBe(200);
     expect(again.json().widgets.progressBar.thresholds).toEqual([{ amountCents: 5000 }]);
+  });
+
+  it('reads a document saved before the screen reader names and the bar’s gift words with today’s English, and keeps their translations', async () => {
+    const shop = await t.createShop('scale');
+    const { dismissLabel: _dismiss, ...toast } = document().toast;
+    const { unknownGiftTitle: _unknown, choiceText: _choice, stepsLabel: _steps, ...progressBar } = document().progressBar;
+    const { regionLabel: _region, ...reminder } = document().reminder;
+    await t.ctx.db.update(shops).set({ widgets: { ...document(), toast, progressBar, reminder }, widgetsVersion: 2 }).where(eq(shops.id, shop.id));
+    const expected = { dismissLabel: 'Dismiss', unknownGiftTitle: 'a free gift', choiceText: 'one of {{gifts}}', stepsLabel: 'Gift steps', regionLabel: 'Free gift reminder' };
+    for (const widgets of [(await get(shop)).json().widgets, (await t.api(shop, { method: 'GET', url: '/api/v1/rules' })).json().widgets]) {
+      expect({ ...widgets.toast, ...widgets.progressBar, ...widgets.reminder }).toMatchObject(expected);
+    }
+    const body = document();
+    body.toast.translations = { fr: { dismissLabel: 'Fermer' } };
+    body.progressBar.translations = { fr: { unknownGiftTitle: 'un cadeau', choiceText: 'au choix : {{gifts}}', stepsLabel: 'Paliers' } };
+    body.reminder.translations = { 'pt-BR': { regionLabel: 'Lembrete de brinde' } };
+    expect((await put(shop, body)).statusCode).toBe(200);
+    const read = (await get(shop)).json().widgets;
+    expect([read.toast.translations, read.progressBar.translations, read.reminder.translations]).toEqual([body.toast.translations, body.progressBar.translations, body.reminder.translations]);
   });
 
   it("keeps each shop's widgets to itself", async () => {

@@ -2470,12 +2470,19 @@ export interface operations {
                                  */
                                 textColor: string & (unknown & unknown);
                                 /**
+                                 * Toast close button name
+                                 * @description What screen readers say for its × button
+                                 * @default Dismiss
+                                 */
+                                dismissLabel: string;
+                                /**
                                  * Translations
                                  * @default {}
                                  */
                                 translations: {
                                     [key: string]: {
                                         message?: string;
+                                        dismissLabel?: string;
                                     };
                                 };
                             };
@@ -2518,6 +2525,24 @@ export interface operations {
                                  */
                                 backgroundColor: string & (unknown & unknown);
                                 /**
+                                 * Name of an unnamed gift
+                                 * @description In {{gift}} and the steps, for a gift the catalog has no title for
+                                 * @default a free gift
+                                 */
+                                unknownGiftTitle: string;
+                                /**
+                                 * Words for a choice of gifts
+                                 * @description {{gifts}} is replaced by the gifts the shopper chooses one of, in {{gift}} and the steps
+                                 * @default one of {{gifts}}
+                                 */
+                                choiceText: string;
+                                /**
+                                 * Steps list name
+                                 * @description What screen readers say for the list of a ladder’s steps under the bar
+                                 * @default Gift steps
+                                 */
+                                stepsLabel: string;
+                                /**
                                  * Translations
                                  * @default {}
                                  */
@@ -2525,6 +2550,9 @@ export interface operations {
                                     [key: string]: {
                                         message?: string;
                                         completedMessage?: string;
+                                        unknownGiftTitle?: string;
+                                        choiceText?: string;
+                                        stepsLabel?: string;
                                     };
                                 };
                             };
@@ -2674,6 +2702,12 @@ export interface operations {
                                  */
                                 delaySeconds: number;
                                 /**
+                                 * Reminder name
+                                 * @description What screen readers say for the reminder’s region
+                                 * @default Free gift reminder
+                                 */
+                                regionLabel: string;
+                                /**
                                  * Translations
                                  * @default {}
                                  */
@@ -2681,6 +2715,7 @@ export interface operations {
                                     [key: string]: {
                                         message?: string;
                                         buttonLabel?: string;
+                                        regionLabel?: string;
                                     };
                                 };
                             };
@@ -2972,12 +3007,19 @@ export interface operations {
                                  */
                                 textColor: string & (unknown & unknown);
                                 /**
+                                 * Toast close button name
+                                 * @description What screen readers say for its × button
+                                 * @default Dismiss
+                                 */
+                                dismissLabel: string;
+                                /**
                                  * Translations
                                  * @default {}
                                  */
                                 translations: {
                                     [key: string]: {
                                         message?: string;
+                                        dismissLabel?: string;
                                     };
                                 };
                             };
@@ -3020,6 +3062,24 @@ export interface operations {
                                  */
                                 backgroundColor: string & (unknown & unknown);
                                 /**
+                                 * Name of an unnamed gift
+                                 * @description In {{gift}} and the steps, for a gift the catalog has no title for
+                                 * @default a free gift
+                                 */
+                                unknownGiftTitle: string;
+                                /**
+                                 * Words for a choice of gifts
+                                 * @description {{gifts}} is replaced by the gifts the shopper chooses one of, in {{gift}} and the steps
+                                 * @default one of {{gifts}}
+                                 */
+                                choiceText: string;
+                                /**
+                                 * Steps list name
+                                 * @description What screen readers say for the list of a ladder’s steps under the bar
+                                 * @default Gift steps
+                                 */
+                                stepsLabel: string;
+                                /**
                                  * Translations
                                  * @default {}
                                  */
@@ -3027,6 +3087,9 @@ export interface operations {
                                     [key: string]: {
                                         message?: string;
                                         completedMessage?: string;
+                                        unknownGiftTitle?: string;
+                                        choiceText?: string;
+                                        stepsLabel?: string;
                                     };
                                 };
                             };
@@ -3176,6 +3239,12 @@ export interface operations {
                                  */
                                 delaySeconds: number;
                                 /**
+                                 * Reminder name
+                                 * @description What screen readers say for the reminder’s region
+                                 * @default Free gift reminder
+                                 */
+                                regionLabel: string;
+                                /**
                                  * Translations
                                  * @default {}
                                  */
@@ -3183,6 +3252,7 @@ export interface operations {
                                     [key: string]: {
                                         message?: string;
                                         buttonLabel?: string;
+                                        regionLabel?: string;
                                     };
                                 };
                             };
@@ -3262,12 +3332,19 @@ export interface operations {
                          */
                         textColor?: string & (unknown & unknown);
                         /**
+                         * Toast close button name
+                         * @description What screen readers say for its × button
+                         * @default Dismiss
+                         */
+                        dismissLabel?: string;
+                        /**
                          * Translations
                          * @default {}
                          */
                         translations?: {
                             [key: string]: {
                                 message?: string;
+                                dismissLabel?: string;
                             };
                         };
                     };
@@ -3310,6 +3387,24 @@ export interface operations {
                          */
                         backgroundColor?: string & (unknown & unknown);
                         /**
+                         * Name of an unnamed gift
+                         * @description In {{gift}} and the steps, for a gift the catalog has no title for
+                         * @default a free gift
+                         */
+                        unknownGiftTitle?: string;
+                        /**
+                         * Words for a choice of gifts
+                         * @description {{gifts}} is replaced by the gifts the shopper chooses one of, in {{gift}} and the steps
+                         * @default one of {{gifts}}
+                         */
+                        choiceText?: string;
+                        /**
+                         * Steps list name
+                         * @description What screen readers say for the list of a ladder’s steps under the bar
+                         * @default Gift steps
+                         */
+                        stepsLabel?: string;
+                        /**
                          * Translations
                          * @default {}
                          */
@@ -3317,6 +3412,9 @@ export interface operations {
                             [key: string]: {
                                 message?: string;
                                 completedMessage?: string;
+                                unknownGiftTitle?: string;
+                                choiceText?: string;
+                                stepsLabel?: string;
                             };
                         };
                     };
@@ -3466,6 +3564,12 @@ export interface operations {
                          */
                         delaySeconds?: number;
                         /**
+                         * Reminder name
+                         * @description What screen readers say for the reminder’s region
+                         * @default Free gift reminder
+                         */
+                        regionLabel?: string;
+                        /**
                          * Translations
                          * @default {}
                          */
@@ -3473,6 +3577,7 @@ export interface operations {
                             [key: string]: {
                                 message?: string;
                                 buttonLabel?: string;
+                                regionLabel?: string;
                             };
                         };
                     };
@@ -3535,12 +3640,19 @@ export interface operations {
                                  */
                                 textColor: string & (unknown & unknown);
                                 /**
+                                 * Toast close button name
+                                 * @description What screen readers say for its × button
+                                 * @default Dismiss
+                                 */
+                                dismissLabel: string;
+                                /**
                                  * Translations
                                  * @default {}
                                  */
                                 translations: {
                                     [key: string]: {
                                         message?: string;
+                                        dismissLabel?: string;
                                     };
                                 };
                             };
@@ -3583,6 +3695,24 @@ export interface operations {
                                  */
                                 backgroundColor: string & (unknown & unknown);
                                 /**
+                                 * Name of an unnamed gift
+                                 * @description In {{gift}} and the steps, for a gift the catalog has no title for
+                                 * @default a free gift
+                                 */
+                                unknownGiftTitle: string;
+                                /**
+                                 * Words for a choice of gifts
+                                 * @description {{gifts}} is replaced by the gifts the shopper chooses one of, in {{gift}} and the steps
+                                 * @default one of {{gifts}}
+                                 */
+                                choiceText: string;
+                                /**
+                                 * Steps list name
+                                 * @description What screen readers say for the list of a ladder’s steps under the bar
+                                 * @default Gift steps
+                                 */
+                                stepsLabel: string;
+                                /**
                                  * Translations
                                  * @default {}
                                  */
@@ -3590,6 +3720,9 @@ export interface operations {
                                     [key: string]: {
                                         message?: string;
                                         completedMessage?: string;
+                                        unknownGiftTitle?: string;
+                                        choiceText?: string;
+                                        stepsLabel?: string;
                                     };
                                 };
                             };
@@ -3739,6 +3872,12 @@ export interface operations {
                                  */
                                 delaySeconds: number;
                                 /**
+                                 * Reminder name
+                                 * @description What screen readers say for the reminder’s region
+                                 * @default Free gift reminder
+                                 */
+                                regionLabel: string;
+                                /**
                                  * Translations
                                  * @default {}
                                  */
@@ -3746,6 +3885,7 @@ export interface operations {
                                     [key: string]: {
                                         message?: string;
                                         buttonLabel?: string;
+                                        regionLabel?: string;
                                     };
                                 };
                             };

@@ -62,7 +62,8 @@ function widgetSections(object: ObjectOf) {
     durationMs: z.int().min(500).max(60_000).default(4000).meta({ title: 'Toast duration (ms)' }),
     backgroundColor: hexColorSchema.default('#111827').meta({ title: 'Toast background colour' }),
     textColor: hexColorSchema.default('#ffffff').meta({ title: 'Toast text colour' }),
-    translations: translations(object, { message: text(500) }),
+    dismissLabel: text(100).default('Dismiss').meta({ title: 'Toast close button name', description: 'What screen readers say for its × button' }),
+    translations: translations(object, { message: text(500), dismissLabel: text(100) }),
   }).meta({ title: 'Toast (a gift was added)' });
 
   const progressBar = object({
@@ -86,7 +87,14 @@ function widgetSections(object: ObjectOf) {
     completedMessage: text(500).default('You unlocked a free gift!').meta({ title: 'Completed message' }),
     barColor: hexColorSchema.default('#16a34a').meta({ title: 'Bar colour' }),
     backgroundColor: hexColorSchema.default('#e5e7eb').meta({ title: 'Bar background colour' }),
-    translations: translations(object, { message: text(500), completedMessage: text(500) }),
+    unknownGiftTitle: text(100)
+      .default('a free gift')
+      .meta({ title: 'Name of an unnamed gift', description: 'In {{gift}} and the steps, for a gift the catalog has no title for' }),
+    choiceText: text(200)
+      .default('one of {{gifts}}')
+      .meta({ title: 'Words for a choice of gifts', description: '{{gifts}} is replaced by the gifts the shopper chooses one of, in {{gift}} and the steps' }),
+    stepsLabel: text(100).default('Gift steps').meta({ title: 'Steps list name', description: 'What screen readers say for the list of a ladder’s steps under the bar' }),
+    translations: translations(object, { message: text(500), completedMessage: text(500), unknownGiftTitle: text(100), choiceText: text(200), stepsLabel: text(100) }),
   }).meta({ title: 'Progress bar' });
 
   const promoPopup = object({
@@ -130,7 +138,8 @@ function widgetSections(object: ObjectOf) {
       .meta({ title: 'Show in the cart drawer', description: 'In the theme’s gift reminder block; off, or without the block: a bar at the bottom of the page' }),
     showOnProductPage: z.boolean().default(false).meta({ title: 'Show on product pages' }),
     delaySeconds: z.int().min(0).max(600).default(0).meta({ title: 'Reminder delay (seconds)' }),
-    translations: translations(object, { message: text(500), buttonLabel: text(100) }),
+    regionLabel: text(100).default('Free gift reminder').meta({ title: 'Reminder name', description: 'What screen readers say for the reminder’s region' }),
+    translations: translations(object, { message: text(500), buttonLabel: text(100), regionLabel: text(100) }),
   }).meta({ title: 'Reminder' });
 
   const customCode = object({

@@ -32,7 +32,10 @@ export function renderProgressBar(given: ProgressBarSettings, view: ProgressView
     return;
   }
   const progress = progressToward(view.subtotal, steps);
-  const titles = (step: ProgressThreshold | undefined) => (step?.choice ? 'one of ' : '') + ((step?.gifts ?? []).map((id) => view.giftTitles[id] ?? 'a free gift').join(', ') || 'a free gift');
+  const titles = (step: ProgressThreshold | undefined) => {
+    const gifts = (step?.gifts ?? []).map((id) => view.giftTitles[id] ?? settings.unknownGiftTitle).join(', ') || settings.unknownGiftTitle;
+    return step?.choice ? fillTemplate(settings.choiceText, { gifts }) : gifts;
+  };
   const gift = titles(progress.next);
   const target = settings.placement === 'announcement_bar' ? null : place.root.querySelector('[data-svc-gifts-progress]');
   const fixed = target === null ? 'position:fixed;top:0;left:0;right:0;z-index:2147482000;' : '';
@@ -65,7 +68,7 @@ export function renderProgressBar(given: ProgressBarSettings, view: ProgressView
     steps.length > 1
       ? h(
           'ol',
-          { 'aria-label': 'Gift steps' },
+          { 'aria-label': settings.stepsLabel },
           ...steps.map((step) => {
             const reached = step.amountCents <= view.subtotal;
             return h('li', { 'data-reached': reached ? '' : undefined, 'aria-current': step === progress.next ? 'step' : undefined }, `${reached ? '✓ ' : ''}${formatMoney(step.amountCents, currency, locale || undefined)}: ${titles(step)}`);

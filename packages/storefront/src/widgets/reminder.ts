@@ -32,7 +32,7 @@ export function showReminder(given: ReminderSettings, onOpen: () => void, place:
     );
     const open = h('button', { type: 'button' }, settings.buttonLabel);
     open.addEventListener('click', onOpen);
-    root.append(h('div', { class: 'reminder', 'data-placement': target === null ? 'bottom' : 'block', role: 'region', 'aria-label': 'Free gift reminder' }, h('span', {}, settings.message), open));
+    root.append(h('div', { class: 'reminder', 'data-placement': target === null ? 'bottom' : 'block', role: 'region', 'aria-label': settings.regionLabel }, h('span', {}, settings.message), open));
   }, settings.delaySeconds * 1000);
 }
 

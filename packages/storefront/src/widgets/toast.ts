@@ -36,7 +36,7 @@ export function showToast(given: ToastSettings, giftTitle: string, gift?: ToastG
       `.toast button{background:transparent;border:0;color:inherit;padding:2px 6px;font-size:18px}`,
     parent,
   );
-  const close = h('button', { type: 'button', 'aria-label': 'Dismiss' }, '\u00d7');
+  const close = h('button', { type: 'button', 'aria-label': settings.dismissLabel }, '\u00d7');
   const toast = h(
     'div',
     { class: 'toast', role: 'status', 'aria-live': 'polite', style: `background:${settings.backgroundColor};color:${settings.textColor}` },
