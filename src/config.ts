@@ -45,7 +45,7 @@ const envSchema = z.object({
   PORT: port.default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
-  /** PostgreSQL's shared_buffers inside the embedded database (docs/operations.md "Start time and memory"). */
+  /** PostgreSQL's shared_buffers inside the embedded database (docs/performance.md "Start time and memory"). */
   PGLITE_SHARED_BUFFERS: z
     .string()
     .regex(/^[1-9][0-9]*(kB|MB|GB)$/, 'must be a size such as 32MB')
@@ -141,7 +141,7 @@ const envSchema = z.object({
   KEEP_ALIVE_TIMEOUT_MS: positiveInt.default(72_000),
   /** Longest wait for one Redis command before the request falls back to the memory window. */
   REDIS_TIMEOUT_MS: positiveInt.default(250),
-  /** What the GET /rules cache may hold, in bytes (docs/operations.md "GET /rules for many shops"). */
+  /** What the GET /rules cache may hold, in bytes (docs/performance.md "GET /rules for many shops"). */
   RULES_CACHE_MAX_BYTES: z.coerce
     .number({ error: 'must be a whole number of bytes, e.g. 536870912' })
     .int('must be a whole number of bytes, e.g. 536870912')

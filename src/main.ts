@@ -2,7 +2,7 @@
  * `npm start`. Makes module loading cheaper first (startup/module-loading.ts), then starts the
  * server (startup/run.ts): from the prebuilt bundle when it was built from exactly the files on
  * disk, otherwise from source, and then builds the bundle for the next start
- * (startup/server-bundle.ts, docs/operations.md "Start time and memory").
+ * (startup/server-bundle.ts, docs/performance.md "Start time and memory").
  */
 import { fileURLToPath } from 'node:url';
 import { flushModuleCaches, speedUpModuleLoading } from './startup/module-loading.ts';

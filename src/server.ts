@@ -43,7 +43,7 @@ async function main(early: EarlyStart | undefined, prebuilt: Prebuilt): Promise<
   // The workers' first passes (outbox claim, retention deletes: ~0.3 s of queries on PGlite's
   // one connection) start once the first request has been answered, or after
   // WORKERS_START_DELAY_MS, whichever comes first: the first request (a readiness probe,
-  // usually) never queues behind housekeeping (docs/operations.md "Start time and memory").
+  // usually) never queues behind housekeeping (docs/performance.md "Start time and memory").
   let workersStarted = false;
   const startWorkersOnce = () => {
     clearTimeout(workersTimer);

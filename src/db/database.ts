@@ -2,7 +2,7 @@
  * Opens the one database the service runs on: embedded PGlite under DATA_DIR by default, or
  * PostgreSQL when DATABASE_URL is set. Both speak the same SQL and run the same migrations.
  * Each opener loads its own driver, so a start loads only the one it uses (PGlite or pg, each
- * with its drizzle adapter): docs/operations.md "Start time and memory".
+ * with its drizzle adapter): docs/performance.md "Start time and memory".
  */
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';

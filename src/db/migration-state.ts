@@ -2,7 +2,7 @@
  * Whether a database already has every migration of the journal, read in one round trip, so a
  * start on an up-to-date directory can skip drizzle's migrator. The migrator itself always runs
  * `CREATE SCHEMA IF NOT EXISTS`, `CREATE TABLE IF NOT EXISTS` and an empty transaction, which
- * on PGlite cost ~0.15 s of every start (docs/operations.md "Start time and memory").
+ * on PGlite cost ~0.15 s of every start (docs/performance.md "Start time and memory").
  *
  * The test is stricter than the migrator's own (which only compares timestamps): the newest
  * applied migration must be the journal's newest, same `created_at` and same hash. Anything

@@ -3,7 +3,7 @@
  * PGlite (compile its WebAssembly, load its file system, start PostgreSQL in single-user mode),
  * ~0.6 s of a start on an existing directory. Nothing of drizzle or of the schema is imported
  * here, so src/main.ts can begin this before it loads the rest of the server and let the two
- * overlap (docs/operations.md "Start time and memory"). database.ts's openPglite finishes the
+ * overlap (docs/performance.md "Start time and memory"). database.ts's openPglite finishes the
  * open: drizzle and migrations, before any request can be served.
  */
 import type { PGlite } from '@electric-sql/pglite';
@@ -11,7 +11,7 @@ import { acquireDataDirLock } from './data-dir-lock.ts';
 import { startPgliteThread } from './pglite-thread-client.ts';
 import type { PgliteThreadClient } from './pglite-thread-client.ts';
 
-/** PostgreSQL's buffer cache inside PGlite when the configuration does not say (docs/operations.md). */
+/** PostgreSQL's buffer cache inside PGlite when the configuration does not say (docs/performance.md "Start time and memory"). */
 export const DEFAULT_PGLITE_SHARED_BUFFERS = '32MB';
 
 export type StartedPglite = {

@@ -2,7 +2,7 @@
  * The embedded database's own thread (db/pglite-thread-client.ts starts it): PGlite runs here,
  * and the server's thread sends it every query. Why: PostgreSQL's start inside WebAssembly is
  * ~0.4 s of CPU that used to hold the server's only thread, after its modules had loaded;
- * here it runs on another core while they load (docs/operations.md "Start time and memory").
+ * here it runs on another core while they load (docs/performance.md "Start time and memory").
  * Queries run on this thread too, beside the server's HTTP work.
  *
  * Messages: `query` and `exec` (on the database, or on an open transaction), `begin` and `end`
@@ -63,7 +63,7 @@ if (start.initOnly === true) {
 // A directory without a cluster is created in a thread of its own first. initdb grows PGlite's
 // WebAssembly memory to ~0.7 GB and a WebAssembly memory never shrinks: created here, the
 // server would keep that for its whole life, where a start on an existing directory needs
-// ~0.3 GB. The thread's exit gives it all back (docs/operations.md "Start time and memory").
+// ~0.3 GB. The thread's exit gives it all back (docs/performance.md "Start time and memory").
 if (!existsSync(join(start.dataDir, 'PG_VERSION'))) {
   const init = new Worker(new URL(import.meta.url), { workerData: { ...start, initOnly: true } satisfies ThreadStart });
   const [code] = (await once(init, 'exit')) as [number];

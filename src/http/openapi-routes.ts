@@ -14,7 +14,7 @@ type Builders = typeof OpenApi;
  * Builds a document at its first request and keeps it; the builders' module (and the engine's
  * JSON Schema of a condition tree, built when that loads) is loaded then too. Walking every
  * route's Zod schemas takes ~0.1 s of CPU, which at start delays readiness for a page few
- * clients ever ask for (docs/operations.md "Start time and memory"). The routes are fixed once
+ * clients ever ask for (docs/performance.md "Start time and memory"). The routes are fixed once
  * mounted, so the document is the same whenever it is built.
  */
 function builtOnFirstRequest(build: (builders: Builders) => JsonSchema): () => Promise<JsonSchema> {

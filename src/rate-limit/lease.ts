@@ -1,5 +1,5 @@
 /**
- * Local leases of sliding-window slots (docs/operations.md "GET /rules throughput"): the part
+ * Local leases of sliding-window slots (docs/performance.md "GET /rules throughput"): the part
  * of the Redis limiter that decides, without Redis, whether a request may be served from slots
  * this instance has already reserved in the shared window.
  *

@@ -4,7 +4,7 @@
  * Why: with one key per shop, no key of a thousand shops is busy enough for a lease (lease.ts),
  * so every request made its own script call, and a call costs the app ~20 µs of CPU (a command
  * written, a reply parsed, a promise settled): the most of what a many-shop `GET /rules` costs
- * beyond one shop's (docs/operations.md "Many shops on PostgreSQL + Redis"). ioredis's
+ * beyond one shop's (docs/performance.md "Many shops on PostgreSQL + Redis"). ioredis's
  * auto-pipelining saved the writes but cost as much in its bookkeeping. Here the hits that
  * arrive before the loop's check phase (`setImmediate`) wait for it and go as one
  * SLIDING_WINDOW_BATCH_LUA call, which runs the single-hit script for each of them in order,

@@ -55,7 +55,7 @@ export const isCluster = (redis: RedisClient): redis is Cluster => redis.isClust
  * refuses or fails it, or after the connect timeout: a Redis down at start is the same fallback
  * as one down later (docs/operations.md "Redis down"). Commands fail instead of waiting while
  * Redis is down. ioredis (~100 modules) is loaded here, so a deployment without Redis never
- * loads it (docs/operations.md "Start time and memory").
+ * loads it (docs/performance.md "Start time and memory").
  *
  * @example
  *   const redis = await createRedisConnection({ url: 'redis://127.0.0.1:6379' }, { timeoutMs: 250, logger });

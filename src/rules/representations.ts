@@ -34,7 +34,7 @@ export type CompressionLevels = { gzip: number; brotli: number };
  * On demand, per entry and coding asked for. Measured on 60 KB of varied rules JSON: brotli 5
  * gives 4,176 bytes in 0.47 ms, 9 gives 4,100 bytes in 9.2 ms (20× the CPU for 2% less), 11
  * 3,501 bytes in 78 ms; gzip 6 gives 5,021 bytes in 0.44 ms, 9 4,668 in 0.55 ms, and at 480 KB
- * 2.2 ms against 4.1 ms. docs/operations.md "GET /rules for many shops" has the table.
+ * 2.2 ms against 4.1 ms. docs/performance.md "GET /rules for many shops" has the table.
  */
 export const ON_DEMAND_LEVELS: CompressionLevels = { gzip: 6, brotli: 5 };
 

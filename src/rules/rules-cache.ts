@@ -102,7 +102,7 @@ export const DEFAULT_RULES_CACHE_MAX_BYTES = 512 * 1024 * 1024;
 /**
  * The objects of an entry (the rows read, the payload, the compiled rules /evaluate keeps) are
  * counted before any bytes exist, so an entry only /evaluate reads weighs something too: per
- * rule about what V8 holds for one, plus the settings and widgets. docs/operations.md "GET
+ * rule about what V8 holds for one, plus the settings and widgets. docs/performance.md "GET
  * /rules for many shops" measured ~23 KB of heap per shop of 10 rules (~0.9 KB of JSON each),
  * the key cache's and limiter's share included; counted here at 29.7 KB. The bytes built later
  * (identity and compressed bodies, outside the heap) are added as they are.

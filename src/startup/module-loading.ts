@@ -11,7 +11,7 @@
  *    and the lookup re-parses that package.json's `exports` (`getPackageScopeConfig` spreads an
  *    object whose `exports` is a parsing getter). drizzle-orm's package.json is 179 KB of
  *    exports and the service loads ~470 of its files: ~0.4 s of JSON.parse at every start,
- *    the largest single cost of a start on an existing directory (docs/operations.md "Start
+ *    the largest single cost of a start on an existing directory (docs/performance.md "Start
  *    time and memory"). Its package.json says `"type": "module"`, so a relative `./x.js` of one
  *    of its ESM files is that file, as an ES module; the hook answers exactly that. The ~35
  *    bare `drizzle-orm/…` imports of our own `src/` files all resolve against the one

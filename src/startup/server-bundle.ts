@@ -3,7 +3,7 @@
  *
  * Loading the server's modules from source was the largest cost of a start on an existing
  * directory after PGlite (~0.3–0.5 s of the main thread: resolving, reading, type-stripping and
- * compiling each file; docs/operations.md "Start time and memory"). esbuild bundles
+ * compiling each file; docs/performance.md "Start time and memory"). esbuild bundles
  * src/startup/run.ts and everything it imports (our sources, the engine's, and the packages in
  * node_modules except EXTERNAL) into `<dir>/run-<hash>.mjs`, the storefront script beside it
  * (`gifts-<hash>.js`, so a start spawns no esbuild either), the merchant admin's script and style

@@ -148,7 +148,7 @@ describe.skipIf(testDbKind() !== 'pglite')('PGlite on its own thread', () => {
       const rssMb = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1]) / 1024;
       // initdb grows PGlite's memory to ~0.7 GB, which a WebAssembly memory never gives back:
       // the server's RSS was 705–761 MB after a fresh start when initdb ran on its database
-      // thread, and is ~450–550 MB now (docs/operations.md "Start time and memory").
+      // thread, and is ~450–550 MB now (docs/performance.md "Start time and memory").
       expect(rssMb).toBeLessThan(640);
     } finally {
       server.kill('SIGTERM');
