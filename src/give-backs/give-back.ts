@@ -17,7 +17,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { GIFT_ATTRIBUTE, numericIdOf } from '@gcrs/engine';
 import { localDateOf } from '../analytics/calendar.ts';
-import type { Tx } from '../db/database.ts';
 import { campaigns, orderGiveBacks, orderRepairs, orders, redemptions, rules } from '../db/schema.ts';
 import { discountSyncEvents } from '../campaigns/transitions.ts';
 import { redemptionsSync } from '../redemptions/limit-sync.ts';

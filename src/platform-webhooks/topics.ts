@@ -15,7 +15,6 @@ import { parseOr400 } from '../http/errors.ts';
 import { recordOrderIn } from '../orders/intake.ts';
 import { acceptedOrder } from '../orders/receive.ts';
 import { orderAudience, planRepairs } from '../repairs/plan.ts';
-import type { ShopRecord } from '../shops/store.ts';
 import { writeShop, writeShopUnlocked } from '../shops/unit-of-work.ts';
 import type { ShopUnitOfWork } from '../shops/unit-of-work.ts';
 import { applyInventoryLevel, applyProduct, applyProductDelete } from './catalog-topics.ts';
