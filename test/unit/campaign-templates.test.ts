@@ -11,7 +11,7 @@ const GIFT = 'gid://shopify/ProductVariant/4242';
 
 describe('campaign templates', () => {
   it('has the five the issue names, each with a unique key', () => {
-    expect(CAMPAIGN_TEMPLATES.map((template) => template.title)).toEqual(['Spend X, get Y', 'Buy X, get Y', 'Tiered gifts', 'VIP choice', 'First order gift']);
+    expect(CAMPAIGN_TEMPLATES.map((template) => template.title)).toEqual(['Spend X, get Y', 'Buy X, get Y', 'Tiered gifts', 'VIP choice', 'Welcome gift, once per customer']);
     expect(new Set(CAMPAIGN_TEMPLATES.map((template) => template.key)).size).toBe(CAMPAIGN_TEMPLATES.length);
     expect(templateOf('tiered')?.title).toBe('Tiered gifts');
     expect(templateOf('nothing')).toBeUndefined();

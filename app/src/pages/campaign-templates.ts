@@ -74,7 +74,7 @@ export const CAMPAIGN_TEMPLATES: readonly CampaignTemplate[] = [
   },
   {
     key: 'first-order',
-    title: 'First order gift',
+    title: 'Welcome gift, once per customer',
     summary: "A welcome gift, once per customer: given to signed-in customers until they have had it. Choose the gift.",
     build: () => campaign('Welcome gift', [rule('Once per customer', { type: 'AND', children: [{ type: 'customer.is_logged_in', value: true }] }, 1, { maxPerCustomer: 1 })]),
   },
