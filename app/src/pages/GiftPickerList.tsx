@@ -17,7 +17,7 @@ export type PickedVariant = { variantId: string; productId: string };
 /** One gift (`onPick`) or several (`selected`/`onToggle`). */
 export type PickMode = { kind: 'one'; onPick: (picked: PickedVariant) => void } | { kind: 'many'; selected: ReadonlySet<string>; onToggle: (picked: PickedVariant, on: boolean) => void };
 
-function ProductImage({ product }: { product: ListedProduct }) {
+export function ProductImage({ product }: { product: ListedProduct }) {
   // The title is next to it: the picture adds nothing a screen reader needs.
   if (product.imageUrl) return <Thumbnail source={product.imageUrl} alt="" size="small" />;
   return (
