@@ -14,12 +14,16 @@ import { idKey } from './words.ts';
 /** A catalog variant with its product, as the gift picker lists it. */
 export type CatalogGift = { product: ListedProduct; variant: ListedVariant };
 
-/** `loaded` turns true once the catalog has answered (false while it is read, or when it failed). */
+/**
+ * `loaded` turns true once the catalog has answered (false while it is read, or when it failed);
+ * `remember` adds a variant the gift picker handed over, which the pages read may not hold.
+ */
 export type CatalogNames = {
   variant: (id: string) => string | undefined;
   product: (id: string) => string | undefined;
   gift: (id: string) => CatalogGift | undefined;
   loaded: boolean;
+  remember: (gift: CatalogGift) => void;
 };
 
 /** The page's one catalog lookup, for every gift card under it (undefined outside an editor). */
@@ -49,7 +53,8 @@ export function useCatalogNames(): CatalogNames {
         if (!data.nextCursor) break;
         cursor = data.nextCursor;
       }
-      if (current) setMaps({ variants, products, loaded });
+      // A variant picked meanwhile (remembered) is kept: it is the fresher of the two.
+      if (current) setMaps((before) => ({ variants: new Map([...variants, ...before.variants]), products: new Map([...products, ...before.products]), loaded }));
     })();
     return () => {
       current = false;
@@ -64,6 +69,12 @@ export function useCatalogNames(): CatalogNames {
     product: (id) => maps.products.get(idKey(id)),
     gift,
     loaded: maps.loaded,
+    remember: ({ product, variant }) =>
+      setMaps((before) => ({
+        ...before,
+        variants: new Map(before.variants).set(idKey(variant.id), { product, variant }),
+        products: new Map(before.products).set(idKey(product.id), product.title),
+      })),
   };
 }
 

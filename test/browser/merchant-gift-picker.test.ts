@@ -3,7 +3,8 @@
  * through the admin API (one sold-out variant, one not tracked); the merchant searches, reads
  * each variant's stock, picks a gift by keyboard, keeps a typed-in id for a second gift, saves,
  * and the API returns both gifts. Each chosen gift shows as its product (picture, title, price,
- * stock), the typed-in one as unknown, after the pick and after reopening the saved campaign.
+ * stock), the typed-in one as unknown, after the pick and after reopening the saved campaign, and
+ * a product the catalog gained after the editor opened once picked.
  * axe and screenshots on the picker and the gift cards (checkScreen).
  */
 import type { Locator } from 'playwright-core';
@@ -24,14 +25,15 @@ describe.skipIf(skipWithoutChromium())('the gift picker, in Chromium', () => {
   let images: StandinPlatform;
   let imageUrl: string;
 
+  const seed = async (shopId: string, products: unknown[]) =>
+    expect((await stack.t.admin({ method: 'POST', url: `/admin/v1/shops/${shopId}/catalog`, payload: { products } })).statusCode).toBe(200);
+
   beforeAll(async () => {
     stack = await startMerchantAdmin();
     images = await startStandinPlatform({ families: [], routes: [createCatalogFamily().route] });
     imageUrl = `${images.url}/cdn/product.svg?id=1`;
     shop = await stack.t.createShop('growth');
     const other = await stack.t.createShop('growth');
-    const seed = async (shopId: string, products: unknown[]) =>
-      expect((await stack.t.admin({ method: 'POST', url: `/admin/v1/shops/${shopId}/catalog`, payload: { products } })).statusCode).toBe(200);
     await seed(shop.id, [
       {
         id: 'gid://shopify/Product/1',
@@ -108,6 +110,14 @@ describe.skipIf(skipWithoutChromium())('the gift picker, in Chromium', () => {
     expect(await unknown.textContent()).toBe('Unknown product (id gid://shopify/ProductVariant/777)');
     await checkScreen(page, 'gift-cards');
 
+    // A product the catalog gained after the editor read it: the picked card names it all the same.
+    await seed(shop.id, [{ id: 'gid://shopify/Product/4', title: 'Linen Napkin', status: 'active', variants: [{ id: 'gid://shopify/ProductVariant/41', title: 'Default Title', inventoryQuantity: 3, inventoryPolicy: 'DENY', price: 500 }] }]);
+    await page.getByRole('button', { name: 'Add gift to Rule 1' }).click();
+    await page.getByRole('button', { name: 'Choose from catalog for Rule 1 gift 3' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Choose Linen Napkin, $5.00, 3 in stock' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    expect(await page.getByRole('group', { name: 'Rule 1 gift 3, chosen' }).textContent()).toBe('Linen Napkin$5.00 · 3 in stock');
+
     await page.getByRole('button', { name: 'Create campaign' }).last().click();
     await page.getByRole('heading', { name: 'Edit Mug with every order', level: 1 }).waitFor();
     const id = /#\/campaigns\/(.+)$/.exec(page.url())?.[1] ?? '';
@@ -116,6 +126,7 @@ describe.skipIf(skipWithoutChromium())('the gift picker, in Chromium', () => {
     expect(campaign.rules[0]?.giftConfig.gifts).toEqual([
       { variantId: 'gid://shopify/ProductVariant/11', quantity: 1 },
       { variantId: 'gid://shopify/ProductVariant/777', quantity: 1 },
+      { variantId: 'gid://shopify/ProductVariant/41', quantity: 1 },
     ]);
 
     // Reopened: the saved gifts read as products again.
