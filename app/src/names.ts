@@ -2,45 +2,80 @@
  * Names instead of ids (issue 23, item 5): product and variant titles from the shop's catalog
  * mirror (GET /catalog/products, the listing the gift picker reads) and rule names from the
  * campaigns (GET /campaigns/:id). An id neither knows is shown as it is: the catalog is what the
- * operator sent, and a deleted campaign has no rules to name.
+ * operator sent, and a deleted campaign has no rules to name. The editors' gift cards read the
+ * whole variant (picture, price, stock) from the same lookup, through `CatalogNamesContext`.
  */
-import { useEffect, useState } from 'react';
+import { createContext, useEffect, useState } from 'react';
 import { api } from './api/client.ts';
+import { variantName } from './pages/catalog-search.ts';
+import type { ListedProduct, ListedVariant } from './pages/catalog-search.ts';
 import { idKey } from './words.ts';
 
-export type CatalogNames = { variant: (id: string) => string | undefined; product: (id: string) => string | undefined };
+/** A catalog variant with its product, as the gift picker lists it. */
+export type CatalogGift = { product: ListedProduct; variant: ListedVariant };
+
+/**
+ * `loaded` turns true once the catalog has answered (false while it is read, or when it failed);
+ * `remember` adds a variant the gift picker handed over, which the pages read may not hold.
+ */
+export type CatalogNames = {
+  variant: (id: string) => string | undefined;
+  product: (id: string) => string | undefined;
+  gift: (id: string) => CatalogGift | undefined;
+  loaded: boolean;
+  remember: (gift: CatalogGift) => void;
+};
+
+/** The page's one catalog lookup, for every gift card under it (undefined outside an editor). */
+export const CatalogNamesContext = createContext<CatalogNames | undefined>(undefined);
 
 /** Pages read of the catalog (100 products each): 1,000 products name every gift of a usual shop; later ones show their id. */
 const MAX_PAGES = 10;
 
-const variantTitle = (productTitle: string, title: string) => (title === 'Default Title' || title.trim() === '' ? productTitle : `${productTitle} – ${title}`);
-
 /** Reads the catalog once per mount; names are undefined until it has answered (or when it fails). */
 export function useCatalogNames(): CatalogNames {
-  const [maps, setMaps] = useState<{ variants: Map<string, string>; products: Map<string, string> }>(() => ({ variants: new Map(), products: new Map() }));
+  const [maps, setMaps] = useState<{ variants: Map<string, CatalogGift>; products: Map<string, string>; loaded: boolean }>(() => ({ variants: new Map(), products: new Map(), loaded: false }));
   useEffect(() => {
     let current = true;
     void (async () => {
-      const variants = new Map<string, string>();
+      const variants = new Map<string, CatalogGift>();
       const products = new Map<string, string>();
       let cursor: string | undefined;
+      let loaded = false;
       for (let page = 0; page < MAX_PAGES; page++) {
         const { data } = await api.GET('/app/api/v1/catalog/products', { params: { query: { limit: 100, ...(cursor ? { cursor } : {}) } } });
         if (!data) break;
+        loaded = true;
         for (const product of data.products) {
           products.set(idKey(product.id), product.title);
-          for (const variant of product.variants) variants.set(idKey(variant.id), variantTitle(product.title, variant.title));
+          for (const variant of product.variants) variants.set(idKey(variant.id), { product, variant });
         }
         if (!data.nextCursor) break;
         cursor = data.nextCursor;
       }
-      if (current) setMaps({ variants, products });
+      // A variant picked meanwhile (remembered) is kept: it is the fresher of the two.
+      if (current) setMaps((before) => ({ variants: new Map([...variants, ...before.variants]), products: new Map([...products, ...before.products]), loaded }));
     })();
     return () => {
       current = false;
     };
   }, []);
-  return { variant: (id) => maps.variants.get(idKey(id)), product: (id) => maps.products.get(idKey(id)) };
+  const gift = (id: string) => maps.variants.get(idKey(id));
+  return {
+    variant: (id) => {
+      const found = gift(id);
+      return found && variantName(found.product, found.variant);
+    },
+    product: (id) => maps.products.get(idKey(id)),
+    gift,
+    loaded: maps.loaded,
+    remember: ({ product, variant }) =>
+      setMaps((before) => ({
+        ...before,
+        variants: new Map(before.variants).set(idKey(variant.id), { product, variant }),
+        products: new Map(before.products).set(idKey(product.id), product.title),
+      })),
+  };
 }
 
 export type RuleNames = ((ruleId: string) => string | undefined) & { idOf: (name: string) => string | undefined };

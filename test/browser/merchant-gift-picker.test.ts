@@ -2,9 +2,16 @@
  * Issue 12, the gift picker of the campaign editor in real Chromium: the catalog is seeded
  * through the admin API (one sold-out variant, one not tracked); the merchant searches, reads
  * each variant's stock, picks a gift by keyboard, keeps a typed-in id for a second gift, saves,
- * and the API returns both gifts. axe and screenshots on the picker (checkScreen).
+ * and the API returns both gifts. Each chosen gift shows as its product (picture, title, price,
+ * stock), the typed-in one as unknown, after the pick and after reopening the saved campaign, and
+ * a product the catalog gained after the editor opened once picked.
+ * axe and screenshots on the picker and the gift cards (checkScreen).
  */
+import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCatalogFamily } from '../../dev/platform/catalog.ts';
+import { startStandinPlatform } from '../../dev/platform/standin.ts';
+import type { StandinPlatform } from '../../dev/platform/standin.ts';
 import { skipWithoutChromium } from '../support/chromium.ts';
 import { checkScreen, openPage, startMerchantAdmin } from '../support/merchant-admin.ts';
 import type { MerchantAdminStack } from '../support/merchant-admin.ts';
@@ -15,20 +22,26 @@ type Campaign = { id: string; rules: Array<{ giftConfig: { gifts: Array<{ varian
 describe.skipIf(skipWithoutChromium())('the gift picker, in Chromium', () => {
   let stack: MerchantAdminStack;
   let shop: TestShop;
+  let images: StandinPlatform;
+  let imageUrl: string;
+
+  const seed = async (shopId: string, products: unknown[]) =>
+    expect((await stack.t.admin({ method: 'POST', url: `/admin/v1/shops/${shopId}/catalog`, payload: { products } })).statusCode).toBe(200);
 
   beforeAll(async () => {
     stack = await startMerchantAdmin();
+    images = await startStandinPlatform({ families: [], routes: [createCatalogFamily().route] });
+    imageUrl = `${images.url}/cdn/product.svg?id=1`;
     shop = await stack.t.createShop('growth');
     const other = await stack.t.createShop('growth');
-    const seed = async (shopId: string, products: unknown[]) =>
-      expect((await stack.t.admin({ method: 'POST', url: `/admin/v1/shops/${shopId}/catalog`, payload: { products } })).statusCode).toBe(200);
     await seed(shop.id, [
       {
         id: 'gid://shopify/Product/1',
         title: 'Enamel Mug',
         status: 'active',
+        imageUrl,
         variants: [
-          { id: 'gid://shopify/ProductVariant/11', title: 'Blue', inventoryQuantity: 12, inventoryPolicy: 'DENY' },
+          { id: 'gid://shopify/ProductVariant/11', title: 'Blue', inventoryQuantity: 12, inventoryPolicy: 'DENY', price: 1999 },
           { id: 'gid://shopify/ProductVariant/12', title: 'Red', inventoryQuantity: 0, inventoryPolicy: 'DENY' },
         ],
       },
@@ -38,7 +51,15 @@ describe.skipIf(skipWithoutChromium())('the gift picker, in Chromium', () => {
   }, 120_000);
   afterAll(async () => {
     await stack?.close();
+    await images?.close();
   });
+
+  /** The mug's card: picture, "Product – Variant", price in the shop's currency, stock. */
+  const expectMug = async (card: Locator) => {
+    await card.getByText('Enamel Mug – Blue', { exact: true }).waitFor();
+    expect(await card.textContent()).toBe('Enamel Mug – Blue$19.99 · 12 in stock');
+    expect(await card.locator(`img[src="${imageUrl}"]`).count()).toBe(1);
+  };
 
   it('searches the catalog, shows stock, picks a gift by keyboard and saves it', async () => {
     const { page, errors } = await openPage(stack.browser);
@@ -69,11 +90,12 @@ describe.skipIf(skipWithoutChromium())('the gift picker, in Chromium', () => {
     await checkScreen(page, 'gift-picker-empty');
 
     await dialog.getByLabel('Search products').fill('mug');
-    const blue = dialog.getByRole('button', { name: 'Choose Enamel Mug – Blue, 12 in stock' });
+    const blue = dialog.getByRole('button', { name: 'Choose Enamel Mug – Blue, $19.99, 12 in stock' });
     await blue.focus();
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'detached' });
     expect(await field('Rule 1 gift 1 variant id').inputValue()).toBe('gid://shopify/ProductVariant/11');
+    await expectMug(page.getByRole('group', { name: 'Rule 1 gift 1, chosen' }));
 
     // A variant the catalog does not know is still typed in.
     await page.getByRole('button', { name: 'Add gift to Rule 1' }).click();
@@ -84,6 +106,17 @@ describe.skipIf(skipWithoutChromium())('the gift picker, in Chromium', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     expect(await field('Rule 1 gift 2 variant id').inputValue()).toBe('gid://shopify/ProductVariant/777');
+    const unknown = page.getByRole('group', { name: 'Rule 1 gift 2, chosen' });
+    expect(await unknown.textContent()).toBe('Unknown product (id gid://shopify/ProductVariant/777)');
+    await checkScreen(page, 'gift-cards');
+
+    // A product the catalog gained after the editor read it: the picked card names it all the same.
+    await seed(shop.id, [{ id: 'gid://shopify/Product/4', title: 'Linen Napkin', status: 'active', variants: [{ id: 'gid://shopify/ProductVariant/41', title: 'Default Title', inventoryQuantity: 3, inventoryPolicy: 'DENY', price: 500 }] }]);
+    await page.getByRole('button', { name: 'Add gift to Rule 1' }).click();
+    await page.getByRole('button', { name: 'Choose from catalog for Rule 1 gift 3' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Choose Linen Napkin, $5.00, 3 in stock' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    expect(await page.getByRole('group', { name: 'Rule 1 gift 3, chosen' }).textContent()).toBe('Linen Napkin$5.00 · 3 in stock');
 
     await page.getByRole('button', { name: 'Create campaign' }).last().click();
     await page.getByRole('heading', { name: 'Edit Mug with every order', level: 1 }).waitFor();
@@ -93,7 +126,14 @@ describe.skipIf(skipWithoutChromium())('the gift picker, in Chromium', () => {
     expect(campaign.rules[0]?.giftConfig.gifts).toEqual([
       { variantId: 'gid://shopify/ProductVariant/11', quantity: 1 },
       { variantId: 'gid://shopify/ProductVariant/777', quantity: 1 },
+      { variantId: 'gid://shopify/ProductVariant/41', quantity: 1 },
     ]);
+
+    // Reopened: the saved gifts read as products again.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Edit Mug with every order', level: 1 }).waitFor();
+    await expectMug(page.getByRole('group', { name: 'Rule 1 gift 1, chosen' }));
+    await unknown.getByText('Unknown product (id gid://shopify/ProductVariant/777)').waitFor();
     expect(errors).toEqual([]);
     await page.close();
   }, 240_000);

@@ -4,7 +4,8 @@
  * check and the server's 400 at its field, creates it (one import) and the API holds the rules a
  * ladder is stored as; reopening the campaign from the list shows the ladder again, a save is one
  * PUT, "Edit rule by rule" opens the campaign editor; a campaign that is not a ladder opens in the
- * campaign editor, and another shop's campaign is not found. axe and screenshots (checkScreen).
+ * campaign editor, and another shop's campaign is not found. Each chosen gift reads as its
+ * product (title, price, stock; an id the catalog lacks as unknown), after a pick and on reopening. axe and screenshots (checkScreen).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { skipWithoutChromium } from '../support/chromium.ts';
@@ -25,7 +26,7 @@ describe.skipIf(skipWithoutChromium())('the tier ladder editor, in Chromium', ()
     stack = await startMerchantAdmin();
     shop = await stack.t.createShop('growth');
     other = await stack.t.createShop('growth');
-    const product = (id: number, title: string) => ({ id: `gid://shopify/Product/${id}`, title, status: 'active', variants: [{ id: gid(id * 10 + 1), title: 'Default Title', inventoryQuantity: 50, inventoryPolicy: 'DENY' }] });
+    const product = (id: number, title: string) => ({ id: `gid://shopify/Product/${id}`, title, status: 'active', variants: [{ id: gid(id * 10 + 1), title: 'Default Title', inventoryQuantity: 50, inventoryPolicy: 'DENY', price: id * 1500 }] });
     const seeded = await stack.t.admin({ method: 'POST', url: `/admin/v1/shops/${shop.id}/catalog`, payload: { products: [product(1, 'Enamel Mug'), product(2, 'Canvas Tote')] } });
     expect(seeded.statusCode).toBe(200);
   }, 120_000);
@@ -39,6 +40,7 @@ describe.skipIf(skipWithoutChromium())('the tier ladder editor, in Chromium', ()
     const { page, errors } = await openPage(stack.browser, /status of 400/);
     const field = (label: string) => page.getByLabel(label, { exact: true });
     const notice = page.getByRole('status').filter({ hasText: 'Not saved' });
+    const card = (label: string) => page.getByRole('group', { name: `${label}, chosen` });
 
     await stack.signIn(page, shop.id);
     await page.getByRole('link', { name: 'Tier ladder' }).click();
@@ -48,8 +50,9 @@ describe.skipIf(skipWithoutChromium())('the tier ladder editor, in Chromium', ()
     // Tier 1: $50 → the mug, chosen from the catalog.
     expect(await field('Tier 1: when the cart reaches').inputValue()).toBe('50.00');
     await page.getByRole('button', { name: 'Choose from catalog for Tier 1 gift 1' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Choose Enamel Mug, 50 in stock' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Choose Enamel Mug, $15.00, 50 in stock' }).click();
     expect(await field('Tier 1 gift 1').inputValue()).toBe(gid(11));
+    await expect.poll(() => card('Tier 1 gift 1').textContent()).toBe('Enamel Mug$15.00 · 50 in stock');
 
     // Tier 2 (a new ladder starts with two): $100 → mug + tote.
     expect(await field('Tier 2: when the cart reaches').inputValue()).toBe('100.00');
@@ -57,13 +60,14 @@ describe.skipIf(skipWithoutChromium())('the tier ladder editor, in Chromium', ()
     await field('Tier 2 gift 1').fill(gid(11));
     await page.getByRole('button', { name: 'Add gift to Tier 2' }).click();
     await page.getByRole('button', { name: 'Choose from catalog for Tier 2 gift 2' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Choose Canvas Tote, 50 in stock' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Choose Canvas Tote, $30.00, 50 in stock' }).click();
 
     // Tier 3: $150 → one of three, the third left empty for the server to refuse.
     await page.getByRole('button', { name: 'Add tier' }).click();
     await field('Tier 3 gift 1').fill(gid(31));
     await page.getByRole('button', { name: 'Add gift to Tier 3' }).click();
     await field('Tier 3 gift 2').fill(gid(41));
+    expect(await card('Tier 3 gift 2').textContent()).toBe(`Unknown product (id ${gid(41)})`);
     await page.getByRole('button', { name: 'Add gift to Tier 3' }).click();
     await field('Tier 3: the shopper chooses one of these gifts').check();
 
@@ -107,6 +111,7 @@ describe.skipIf(skipWithoutChromium())('the tier ladder editor, in Chromium', ()
     await page.getByRole('heading', { name: 'Edit Spend more, get more', level: 1 }).waitFor();
     expect(await field('Tier 2: when the cart reaches').inputValue()).toBe('100.00');
     expect(await field('Tier 2 gift 2').inputValue()).toBe(gid(21));
+    await expect.poll(() => card('Tier 2 gift 2').textContent()).toBe('Canvas Tote$30.00 · 50 in stock');
     expect(await field('Tier 3: the shopper chooses one of these gifts').isChecked()).toBe(true);
     expect(await field('Tier 3 gift 3').inputValue()).toBe(gid(11));
     await checkScreen(page, 'ladder-edit');

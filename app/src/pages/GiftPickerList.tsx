@@ -6,6 +6,7 @@
 import { BlockStack, Box, Button, Checkbox, Icon, InlineStack, Text, Thumbnail } from '@shopify/polaris';
 import { ImageIcon } from '@shopify/polaris-icons';
 import { useContext } from 'react';
+import { CatalogNamesContext } from '../names.ts';
 import { formatMinor } from '../words.ts';
 import { stockText, variantName } from './catalog-search.ts';
 import type { ListedProduct, ListedVariant } from './catalog-search.ts';
@@ -17,7 +18,7 @@ export type PickedVariant = { variantId: string; productId: string };
 /** One gift (`onPick`) or several (`selected`/`onToggle`). */
 export type PickMode = { kind: 'one'; onPick: (picked: PickedVariant) => void } | { kind: 'many'; selected: ReadonlySet<string>; onToggle: (picked: PickedVariant, on: boolean) => void };
 
-function ProductImage({ product }: { product: ListedProduct }) {
+export function ProductImage({ product }: { product: ListedProduct }) {
   // The title is next to it: the picture adds nothing a screen reader needs.
   if (product.imageUrl) return <Thumbnail source={product.imageUrl} alt="" size="small" />;
   return (
@@ -42,7 +43,10 @@ function VariantRow({ product, variant, mode }: { product: ListedProduct; varian
       </Text>
     </Text>
   );
+  // The editor's gift cards learn the picked variant even when their catalog read does not hold it.
+  const names = useContext(CatalogNamesContext);
   const picked = { variantId: variant.id, productId: product.id };
+  const remember = () => names?.remember({ product, variant });
   if (mode.kind === 'many') {
     const label = (
       <>
@@ -52,12 +56,27 @@ function VariantRow({ product, variant, mode }: { product: ListedProduct; varian
         {facts}
       </>
     );
-    return <Checkbox label={label} checked={mode.selected.has(variant.id)} onChange={(on) => mode.onToggle(picked, on)} />;
+    return (
+      <Checkbox
+        label={label}
+        checked={mode.selected.has(variant.id)}
+        onChange={(on) => {
+          remember();
+          mode.onToggle(picked, on);
+        }}
+      />
+    );
   }
   return (
     <InlineStack gap="200" align="space-between" blockAlign="center" wrap={false}>
       {facts}
-      <Button onClick={() => mode.onPick(picked)} accessibilityLabel={`Choose ${name}, ${price ? `${price}, ` : ''}${stock}`}>
+      <Button
+        onClick={() => {
+          remember();
+          mode.onPick(picked);
+        }}
+        accessibilityLabel={`Choose ${name}, ${price ? `${price}, ` : ''}${stock}`}
+      >
         Choose
       </Button>
     </InlineStack>

@@ -1,11 +1,12 @@
 /**
  * A rule's gifts in the campaign editor: each gift's variant, chosen from the catalog with
  * GiftPicker (one gift, or several at once) or typed in for a variant the catalog mirror does not
- * know, its quantity, the out-of-stock fallback and the repeat (`per`).
+ * know (each shown as its product with GiftCard), its quantity, the out-of-stock fallback and the repeat (`per`).
  */
 import { BlockStack, Button, Checkbox, InlineGrid, InlineStack, Select, Text } from '@shopify/polaris';
 import { useContext } from 'react';
 import type { RuleBody } from './campaign-body.ts';
+import { GiftCard } from './GiftCard.tsx';
 import { GiftPicker } from './GiftPicker.tsx';
 import { MoneyField, MoneyOverridesField, NumberField, PlainTextField as Field, ShopCurrency } from './ConditionFields.tsx';
 
@@ -43,6 +44,7 @@ export function RuleGifts({ rule, label, at, onChange }: { rule: RuleBody; label
       {gifts.map((gift, giftIndex) => (
         <InlineGrid key={giftIndex} columns={{ xs: 1, md: ['twoThirds', 'oneThird'] }} gap="200">
           <BlockStack gap="100">
+            <GiftCard label={`${label} gift ${giftIndex + 1}`} variantId={gift.variantId} />
             <Field
               label={`${label} gift ${giftIndex + 1} variant id`}
               value={gift.variantId}

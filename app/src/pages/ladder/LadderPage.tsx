@@ -14,6 +14,7 @@ import { useHeadingFocus } from '../../useHeadingFocus.ts';
 import { CampaignLoading, saveCampaign } from '../campaign-io.tsx';
 import type { CampaignBody, LoadedCampaign, Path } from '../campaign-io.tsx';
 import { ErrorContext, ShopCurrency, useErrorAt } from '../ConditionFields.tsx';
+import { CatalogNamesProvider } from '../GiftCard.tsx';
 import type { FieldError } from '../ConditionFields.tsx';
 import { ladderProblem, ladderToRules, rulesToLadder } from './ladder-rules.ts';
 import type { LadderTier } from './ladder-rules.ts';
@@ -121,38 +122,40 @@ export function LadderPage() {
 
   return (
     <ErrorContext.Provider value={fieldError}>
-      <Page title={title} subtitle="Tier ladder" backAction={backAction} primaryAction={{ content: saveText, loading: saving, onAction: () => void save() }} secondaryActions={secondaryActions}>
-        <Notice notice={notice} onDismiss={() => setNotice(undefined)} />
-        <Layout>
-          <Layout.Section>
-            <BlockStack gap="400">
-              <Card>
-                <FormLayout>
-                  <NameField value={campaign.name} onChange={(name) => setCampaign({ ...campaign, name })} />
-                  <Checkbox label="Draft (a draft is never live)" checked={campaign.isDraft} onChange={(isDraft) => setCampaign({ ...campaign, isDraft })} />
-                  <Text as="p" tone="subdued">
-                    Only the highest tier a cart reaches gives its gifts: a cart at the second tier gets the second tier's gifts, not the first's as well. List a gift again in a higher tier to keep it. The storefront's progress bar shows every tier. {campaign.enabled ? 'The campaign is enabled.' : 'Enable it from the campaigns list.'}
-                  </Text>
-                </FormLayout>
-              </Card>
-              {tiers.map((tier, index) => (
-                <TierCard key={index} tier={tier} index={index} onChange={(next) => setTier(index, next)} onRemove={() => setTiers(tiers.filter((_, i) => i !== index))} />
-              ))}
-              {tiers.length === 0 && (
+      <CatalogNamesProvider>
+        <Page title={title} subtitle="Tier ladder" backAction={backAction} primaryAction={{ content: saveText, loading: saving, onAction: () => void save() }} secondaryActions={secondaryActions}>
+          <Notice notice={notice} onDismiss={() => setNotice(undefined)} />
+          <Layout>
+            <Layout.Section>
+              <BlockStack gap="400">
                 <Card>
-                  <Text as="p">This ladder has no tiers: it gives nothing. Add two tiers.</Text>
+                  <FormLayout>
+                    <NameField value={campaign.name} onChange={(name) => setCampaign({ ...campaign, name })} />
+                    <Checkbox label="Draft (a draft is never live)" checked={campaign.isDraft} onChange={(isDraft) => setCampaign({ ...campaign, isDraft })} />
+                    <Text as="p" tone="subdued">
+                      Only the highest tier a cart reaches gives its gifts: a cart at the second tier gets the second tier's gifts, not the first's as well. List a gift again in a higher tier to keep it. The storefront's progress bar shows every tier. {campaign.enabled ? 'The campaign is enabled.' : 'Enable it from the campaigns list.'}
+                    </Text>
+                  </FormLayout>
                 </Card>
-              )}
-              <InlineStack gap="200">
-                <Button onClick={addTier}>Add tier</Button>
-                <Button variant="primary" loading={saving} onClick={() => void save()}>
-                  {saveText}
-                </Button>
-              </InlineStack>
-            </BlockStack>
-          </Layout.Section>
-        </Layout>
-      </Page>
+                {tiers.map((tier, index) => (
+                  <TierCard key={index} tier={tier} index={index} onChange={(next) => setTier(index, next)} onRemove={() => setTiers(tiers.filter((_, i) => i !== index))} />
+                ))}
+                {tiers.length === 0 && (
+                  <Card>
+                    <Text as="p">This ladder has no tiers: it gives nothing. Add two tiers.</Text>
+                  </Card>
+                )}
+                <InlineStack gap="200">
+                  <Button onClick={addTier}>Add tier</Button>
+                  <Button variant="primary" loading={saving} onClick={() => void save()}>
+                    {saveText}
+                  </Button>
+                </InlineStack>
+              </BlockStack>
+            </Layout.Section>
+          </Layout>
+        </Page>
+      </CatalogNamesProvider>
     </ErrorContext.Provider>
   );
 }

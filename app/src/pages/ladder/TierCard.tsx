@@ -1,11 +1,13 @@
 /**
  * One tier of the ladder editor: what the cart must reach (in the shop's currency, optional
- * amounts in other currencies), its gifts (each from the catalog with GiftPicker, or typed in),
+ * amounts in other currencies), its gifts (each from the catalog with GiftPicker, or typed in,
+ * shown as its product with GiftCard),
  * and whether the shopper chooses one of them. Errors the server names show at their field.
  */
 import { BlockStack, Button, Card, Checkbox, InlineGrid, InlineStack, Text, TextField } from '@shopify/polaris';
 import { useContext } from 'react';
 import { toMajorText } from '../../words.ts';
+import { GiftCard } from '../GiftCard.tsx';
 import { GiftPicker } from '../GiftPicker.tsx';
 import { MoneyField, MoneyOverridesField, ShopCurrency, useErrorAt } from '../ConditionFields.tsx';
 import type { LadderTier } from './ladder-rules.ts';
@@ -74,7 +76,10 @@ export function TierCard({ tier, index, onChange, onRemove }: { tier: LadderTier
           </Text>
           {tier.gifts.map((gift, giftIndex) => (
             <InlineGrid key={giftIndex} columns={{ xs: 1, md: ['twoThirds', 'oneThird'] }} gap="200">
-              <GiftField label={`${label} gift ${giftIndex + 1}`} value={gift.variantId} path={at('gifts', giftIndex, 'variantId')} onChange={(variantId) => setGift(giftIndex, variantId)} />
+              <BlockStack gap="100">
+                <GiftCard label={`${label} gift ${giftIndex + 1}`} variantId={gift.variantId} />
+                <GiftField label={`${label} gift ${giftIndex + 1}`} value={gift.variantId} path={at('gifts', giftIndex, 'variantId')} onChange={(variantId) => setGift(giftIndex, variantId)} />
+              </BlockStack>
               <BlockStack gap="100" inlineAlign="start">
                 <GiftPicker label={`${label} gift ${giftIndex + 1}`} onPick={({ variantId }) => setGift(giftIndex, variantId)} />
                 {tier.gifts.length > 1 && (
