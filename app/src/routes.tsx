@@ -4,7 +4,7 @@
  * `loader` fetches what its page shows before the page renders (app/src/useLoaded.ts); the root
  * route's loader reads the session first.
  */
-import { Navigate, useParams } from 'react-router';
+import { redirect, useParams } from 'react-router';
 import type { RouteObject } from 'react-router';
 import { loadSession } from './api/client.ts';
 import { Layout, LoadingSession, ServiceDown } from './Layout.tsx';
@@ -31,7 +31,13 @@ function LadderRoute() {
   return <LadderPage key={id} />;
 }
 
-const home = <Navigate to="/campaigns" replace />;
+/**
+ * `/app/` and an unknown address open the campaigns, by a loader's redirect rather than a
+ * rendered <Navigate>: a navigation that starts while the first load is still running (a link
+ * followed, or an address typed, before the session answered) supersedes a loader's redirect, but
+ * a <Navigate> rendered for the first address afterwards took the merchant back to the campaigns.
+ */
+const home = () => redirect('/campaigns');
 
 export function adminRoutes(): RouteObject[] {
   return [
@@ -43,7 +49,7 @@ export function adminRoutes(): RouteObject[] {
       errorElement: <ServiceDown />,
       HydrateFallback: LoadingSession,
       children: [
-        { index: true, element: home },
+        { index: true, loader: home },
         { path: 'campaigns', loader: loadCampaigns, element: <CampaignsPage /> },
         { path: 'campaigns/:id/*', element: <CampaignEditorRoute /> },
         { path: 'ladder/:id', element: <LadderRoute /> },
@@ -54,7 +60,7 @@ export function adminRoutes(): RouteObject[] {
         { path: 'repairs', loader: loadRepairs, element: <RepairsPage /> },
         { path: 'settings', children: SETTINGS_ROUTES },
         // An address that names no screen (an old or mistyped bookmark) opens the campaigns.
-        { path: '*', element: home },
+        { path: '*', loader: home },
       ],
     },
   ];
