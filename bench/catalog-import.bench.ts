@@ -6,12 +6,9 @@
  * embedded PGlite, or with DATABASE_URL a fresh database created on that PostgreSQL server for
  * the run and dropped after it (the server's own databases are not touched).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
-import pg from 'pg';
 import { z } from 'zod';
+import { benchStorage } from './bench-storage.ts';
 import { startPlatformStandin } from '../dev/platform/platform.ts';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -34,28 +31,10 @@ const DOMAIN = 'bench-catalog.myshopify.com';
 const platform = await startPlatformStandin({ appKey: APP_KEY, appSecret: SECRET });
 platform.addShop({ domain: DOMAIN, name: 'Bench', currencyCode: 'USD', ianaTimezone: 'UTC' });
 platform.catalog.seed(DOMAIN, env.BENCH_PRODUCTS, env.BENCH_VARIANTS);
-const dataDir = env.DATABASE_URL === undefined ? mkdtempSync(join(tmpdir(), 'gcrs-bench-import-')) : undefined;
-const benchDatabase = `gcrs_bench_import_${process.pid}`;
-/** Runs one statement on the server's maintenance connection (CREATE/DROP DATABASE). */
-async function onServer(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: env.DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-let databaseUrl: string | undefined;
-if (env.DATABASE_URL !== undefined) {
-  await onServer(`CREATE DATABASE ${benchDatabase}`);
-  const url = new URL(env.DATABASE_URL);
-  url.pathname = `/${benchDatabase}`;
-  databaseUrl = url.toString();
-}
+const storage = await benchStorage('import', env.DATABASE_URL);
 const config = loadConfig({
   LOG_LEVEL: 'silent',
-  ...(databaseUrl === undefined ? { DATA_DIR: dataDir ?? '' } : { DATABASE_URL: databaseUrl }),
+  ...storage.settings,
   PLATFORM_APP_KEY: APP_KEY,
   PLATFORM_APP_SECRET: SECRET,
   PLATFORM_ADMIN_API_URL: platform.url,
@@ -92,6 +71,5 @@ try {
   await app.close();
   await ctx.close();
   await platform.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  if (databaseUrl !== undefined) await onServer(`DROP DATABASE IF EXISTS ${benchDatabase}`);
+  await storage.dispose();
 }

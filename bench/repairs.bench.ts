@@ -7,12 +7,9 @@
  * p50/p95/max beside the 60 s goal. Store: a fresh embedded PGlite, or with DATABASE_URL a fresh
  * database created on that server for the run and dropped after it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
-import pg from 'pg';
 import { z } from 'zod';
+import { benchStorage } from './bench-storage.ts';
 import { startPlatformStandin } from '../dev/platform/platform.ts';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -40,28 +37,11 @@ const DOMAIN = 'bench-repairs.myshopify.com';
 
 const platform = await startPlatformStandin({ appKey: APP_KEY, appSecret: SECRET });
 platform.addShop({ domain: DOMAIN, name: 'Bench', currencyCode: 'USD', ianaTimezone: 'UTC' });
-const dataDir = env.DATABASE_URL === undefined ? mkdtempSync(join(tmpdir(), 'gcrs-bench-repairs-')) : undefined;
-const benchDatabase = `gcrs_bench_repairs_${process.pid}`;
-async function onServer(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: env.DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-let databaseUrl: string | undefined;
-if (env.DATABASE_URL !== undefined) {
-  await onServer(`CREATE DATABASE ${benchDatabase}`);
-  const url = new URL(env.DATABASE_URL);
-  url.pathname = `/${benchDatabase}`;
-  databaseUrl = url.toString();
-}
+const storage = await benchStorage('repairs', env.DATABASE_URL);
 const config = loadConfig({
   LOG_LEVEL: 'silent',
   ADMIN_TOKEN: ADMIN,
-  ...(databaseUrl === undefined ? { DATA_DIR: dataDir ?? '' } : { DATABASE_URL: databaseUrl }),
+  ...storage.settings,
   ...(env.OUTBOX_POLL_MS === undefined ? {} : { OUTBOX_POLL_MS: env.OUTBOX_POLL_MS }),
   PLATFORM_APP_KEY: APP_KEY,
   PLATFORM_APP_SECRET: SECRET,
@@ -124,6 +104,5 @@ try {
   await app.close();
   await ctx.close();
   await platform.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  if (databaseUrl !== undefined) await onServer(`DROP DATABASE IF EXISTS ${benchDatabase}`);
+  await storage.dispose();
 }
