@@ -37,7 +37,7 @@ import { keyOf } from './compact-config.ts';
 import { joinCheckoutConfig } from './config-metafields.ts';
 import { fitOutput } from './fit-output.ts';
 import type { Rule, RuleBook } from './config-rules.ts';
-import { ruleBook } from './config-rules.ts';
+import { buyerLocale, ruleBook } from './config-rules.ts';
 import { decodeTree } from './compact-tree.ts';
 import type { GiftDiscountCandidate, GiftDiscountValue, GiftFunctionInput, GiftFunctionLine, GiftFunctionResult } from './function-input.ts';
 import { toDecimalString, toMinorUnits, toMinorUnitsAt } from './money.ts';
@@ -157,7 +157,8 @@ export function runGiftDiscount(input: GiftFunctionInput): GiftFunctionResult {
   const lines = input.cart?.lines;
   if (config === undefined || !Array.isArray(lines) || lines.length === 0) return NO_DISCOUNT;
 
-  const rules = ruleBook(config);
+  // The discount's message in the buyer's language (options.discountTitleTranslations).
+  const rules = ruleBook(config, buyerLocale(input.localization?.language?.isoCode));
   const claims: Array<Rule | undefined> = [];
   let claimed = false;
   for (const line of lines) {
