@@ -80,10 +80,12 @@ describe('the checkout function in the metered QuickJS', () => {
     expect(counts[2]).toBeGreaterThan(counts[1] ?? 0);
   });
 
-  it('keeps the function part of a 200-line cart × 100 rules under its measured ceiling (docs: 18.2M, 0.9M without a gift line)', () => {
-    // A regression guard, not the platform's limit: idKeyOf's scan on every gid took it to 36M.
+  it('keeps the function part of a 200-line cart × 100 rules under its measured ceiling (docs: 18.0M, 0.9M without a gift line)', () => {
+    // A regression guard, not the platform's limit: idKeyOf's scan on every gid took it to 36M,
+    // keying variant gids no claimed tree compares to 19.7M (tree-needs.ts). The bound is the
+    // measured 18.0M plus 5 % (0.9M) for bundle changes that shift the count without a per-line cost.
     const cart = withUuidLineIds(twoHundredLineCart());
-    expect(fn.measure(functionInput(config, cart)).parts.run).toBeLessThan(20_000_000);
+    expect(fn.measure(functionInput(config, cart)).parts.run).toBeLessThan(18_900_000);
     const noGift = cart.slice(0, 196);
     expect(fn.measure(functionInput(config, noGift)).parts.run).toBeLessThan(1_500_000);
   });

@@ -1295,6 +1295,10 @@ export interface operations {
                                 discountValue?: number;
                                 /** @default Free gift */
                                 discountTitle?: string;
+                                /** @description discountTitle per locale (fr, pt-BR), at most 20; the checkout shows the buyer's locale, else its language, else discountTitle; absent = none */
+                                discountTitleTranslations?: {
+                                    [key: string]: string;
+                                };
                                 /** @description Stacking order, higher first; absent = 0. Ties: payload order */
                                 priority?: number;
                                 /** @description When it gives, every rule after it (lower priority, or equal priority later in the payload) gives nothing; absent = false */
@@ -1466,6 +1470,10 @@ export interface operations {
                                     discountValue: number;
                                     /** @default Free gift */
                                     discountTitle: string;
+                                    /** @description discountTitle per locale (fr, pt-BR), at most 20; the checkout shows the buyer's locale, else its language, else discountTitle; absent = none */
+                                    discountTitleTranslations?: {
+                                        [key: string]: string;
+                                    };
                                     /** @description Stacking order, higher first; absent = 0. Ties: payload order */
                                     priority?: number;
                                     /** @description When it gives, every rule after it (lower priority, or equal priority later in the payload) gives nothing; absent = false */
@@ -1662,6 +1670,10 @@ export interface operations {
                             discountValue?: number;
                             /** @default Free gift */
                             discountTitle?: string;
+                            /** @description discountTitle per locale (fr, pt-BR), at most 20; the checkout shows the buyer's locale, else its language, else discountTitle; absent = none */
+                            discountTitleTranslations?: {
+                                [key: string]: string;
+                            };
                             /** @description Stacking order, higher first; absent = 0. Ties: payload order */
                             priority?: number;
                             /** @description When it gives, every rule after it (lower priority, or equal priority later in the payload) gives nothing; absent = false */
@@ -1770,6 +1782,10 @@ export interface operations {
                                     discountValue: number;
                                     /** @default Free gift */
                                     discountTitle: string;
+                                    /** @description discountTitle per locale (fr, pt-BR), at most 20; the checkout shows the buyer's locale, else its language, else discountTitle; absent = none */
+                                    discountTitleTranslations?: {
+                                        [key: string]: string;
+                                    };
                                     /** @description Stacking order, higher first; absent = 0. Ties: payload order */
                                     priority?: number;
                                     /** @description When it gives, every rule after it (lower priority, or equal priority later in the payload) gives nothing; absent = false */
@@ -2361,6 +2377,10 @@ export interface operations {
                                 discountValue: number;
                                 /** @default Free gift */
                                 discountTitle: string;
+                                /** @description discountTitle per locale (fr, pt-BR), at most 20; the checkout shows the buyer's locale, else its language, else discountTitle; absent = none */
+                                discountTitleTranslations?: {
+                                    [key: string]: string;
+                                };
                                 /** @description Stacking order, higher first; absent = 0. Ties: payload order */
                                 priority?: number;
                                 /** @description When it gives, every rule after it (lower priority, or equal priority later in the payload) gives nothing; absent = false */
@@ -6039,6 +6059,10 @@ export interface operations {
                                 discountValue?: number;
                                 /** @default Free gift */
                                 discountTitle?: string;
+                                /** @description discountTitle per locale (fr, pt-BR), at most 20; the checkout shows the buyer's locale, else its language, else discountTitle; absent = none */
+                                discountTitleTranslations?: {
+                                    [key: string]: string;
+                                };
                                 /** @description Stacking order, higher first; absent = 0. Ties: payload order */
                                 priority?: number;
                                 /** @description When it gives, every rule after it (lower priority, or equal priority later in the payload) gives nothing; absent = false */

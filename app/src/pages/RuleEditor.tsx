@@ -1,6 +1,7 @@
 /**
  * One rule in the campaign editor: its name, enabled, condition tree (ConditionTreeBuilder), gifts
- * (RuleGifts) and options (stacking, the limit per customer, the quantity lock, the budget).
+ * (RuleGifts) and options (the discount title per language, stacking, the limit per customer, the
+ * quantity lock, the budget).
  */
 import { BlockStack, Button, Card, Checkbox, FormLayout, InlineGrid, InlineStack, Select, Text } from '@shopify/polaris';
 import type { ConditionNode } from '@gcrs/engine';
@@ -11,6 +12,7 @@ import { ConditionNodeEditor, LockedLeaves } from './ConditionTreeBuilder.tsx';
 import { MoneyField, NumberField, PlainTextField as Field, ShopCurrency } from './ConditionFields.tsx';
 import type { Plan } from './ConditionTreeBuilder.tsx';
 import { RuleGifts } from './RuleGifts.tsx';
+import { TitleTranslations } from './TitleTranslations.tsx';
 
 export function RuleEditor({ rule, index, plan, usage, onChange, onRemove }: { rule: RuleBody; index: number; plan: Plan; usage: Usage | undefined; onChange: (rule: RuleBody) => void; onRemove: () => void }) {
   const at = (...rest: (string | number)[]) => ['rules', index, ...rest];
@@ -107,6 +109,13 @@ export function RuleEditor({ rule, index, plan, usage, onChange, onRemove }: { r
               onChange={(maxPerCustomer) => setOptions({ maxPerCustomer: maxPerCustomer === '' ? undefined : (maxPerCustomer as number) })}
             />
           </InlineGrid>
+          <TitleTranslations
+            label={label}
+            title={options.discountTitle ?? 'Free gift'}
+            translations={options.discountTitleTranslations}
+            path={at('options', 'discountTitleTranslations')}
+            onChange={(discountTitleTranslations) => setOptions({ discountTitleTranslations })}
+          />
           <Checkbox
             label={`${label} is exclusive: when it gives, the rules after it give nothing`}
             checked={options.exclusive ?? false}

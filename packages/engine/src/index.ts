@@ -58,9 +58,9 @@ export type {
   ConditionTreeValidation,
 } from './schema/condition-node.ts';
 export { giftSchema, giftConfigSchema, perSchema } from './schema/gift-config.ts';
-export { BUDGET_WINDOWS, MAX_BUDGET_GIFTS, MAX_GIFT_SETS, MAX_PER_CUSTOMER } from './schema/literals.ts';
+export { BUDGET_WINDOWS, LOCALE_PATTERN, MAX_BUDGET_GIFTS, MAX_DISCOUNT_TITLE_CHARS, MAX_GIFT_SETS, MAX_PER_CUSTOMER, MAX_TITLE_TRANSLATIONS } from './schema/literals.ts';
 export type { Gift, GiftConfig, GiftPer } from './schema/gift-config.ts';
-export { RULE_OPTION_DEFAULTS, budgetSchema, ruleOptionsSchema } from './schema/rule-options.ts';
+export { RULE_OPTION_DEFAULTS, budgetSchema, discountTitleTranslationsSchema, ruleOptionsSchema } from './schema/rule-options.ts';
 export type { Budget, RuleOptions } from './schema/rule-options.ts';
 export { CURRENCY_CODE_PATTERN, cartLineSchema, evaluationContextSchema } from './schema/evaluation-context.ts';
 export { acceptEvaluationContext, sameCollections } from './schema/evaluation-context-fast.ts';

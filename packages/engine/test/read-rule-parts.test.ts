@@ -48,6 +48,14 @@ const optionsArb = fc.oneof(
       priority: fc.oneof(fc.integer({ min: -1_000_001, max: 1_000_001 }), fc.constantFrom(0.5), loose),
       exclusive: fc.oneof(fc.boolean(), loose),
       lockQuantity: fc.oneof(fc.boolean(), loose),
+      discountTitleTranslations: fc.oneof(
+        fc.dictionary(
+          fc.oneof(fc.constantFrom('fr', 'FR', 'pt-BR', 'pt', 'de', 'fr FR', '', 'x'), fc.string({ maxLength: 4 })),
+          fc.oneof(fc.string({ maxLength: 4 }), fc.constantFrom('', 'y'.repeat(255), 'y'.repeat(256), 'a\u0000'), loose),
+          { maxKeys: 22 },
+        ),
+        loose,
+      ),
       maxPerCustomer: fc.oneof(fc.integer({ min: -1, max: 3 }), fc.constantFrom(1_000_000, 1_000_001, 2.5, 2 ** 60), loose),
       budget: fc.oneof(
         fc.record(

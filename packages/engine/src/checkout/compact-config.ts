@@ -80,6 +80,18 @@ function eachLeaf(tree: unknown, visit: (leaf: Record<string, unknown>) => void)
   }
 }
 
+/** Translations keyed by lower-case locale (the function lower-cases the buyer's), 0 for none. */
+function lowerCaseLocales(translations: Readonly<Record<string, string>> | undefined): Record<string, string> | 0 {
+  if (translations === undefined || Object.keys(translations).length === 0) return 0;
+  return Object.fromEntries(Object.entries(translations).map(([locale, title]) => [locale.toLowerCase(), title]));
+}
+
+const trimmed = <T>(list: Array<T | 0>): Array<T | 0> => {
+  let end = list.length;
+  while (end > 0 && list[end - 1] === 0) end -= 1;
+  return list.slice(0, end);
+};
+
 function uniqueKeys(ids: readonly string[]): Map<string, string> {
   const counts = new Map<string, number>();
   for (const id of new Set(ids)) counts.set(keyOf(id), (counts.get(keyOf(id)) ?? 0) + 1);
@@ -111,6 +123,10 @@ export function buildCheckoutConfig(payload: PayloadLike, collections: readonly 
   const collectionIds = new Set<string>();
   const campaigns: string[] = [];
   const titles: string[] = [];
+  const titleTranslations: Array<Record<string, string> | 0> = [];
+  // A title is its text with its translations: two rules with the same title and different
+  // translations take two entries of `m` (the same text twice), as the function tells them apart.
+  const titleKeys: string[] = [];
   const rules: CompactRule[] = [];
   const experimentIndex = new Map<number, number>();
 
@@ -151,7 +167,13 @@ export function buildCheckoutConfig(payload: PayloadLike, collections: readonly 
     });
     const campaignKey = campaignKeys.get(rule.campaignId ?? '') ?? '';
     if (!campaigns.includes(campaignKey)) campaigns.push(campaignKey);
-    if (!titles.includes(options.discountTitle)) titles.push(options.discountTitle);
+    const translations = lowerCaseLocales(options.discountTitleTranslations);
+    const titleKey = JSON.stringify([options.discountTitle, translations]);
+    if (!titleKeys.includes(titleKey)) {
+      titleKeys.push(titleKey);
+      titles.push(options.discountTitle);
+      titleTranslations.push(translations);
+    }
     const discount: number | [number] = options.discountType === 'percentage' ? Math.min(options.discountValue, 100) : [Math.round(options.discountValue)];
     const compactGifts = gifts.gifts.map((gift): CompactGift => {
       const id = compactId(gift.variantId) as number | string;
@@ -166,7 +188,7 @@ export function buildCheckoutConfig(payload: PayloadLike, collections: readonly 
     const stack: CompactStack | null = priority === 0 && options.exclusive !== true ? null : [priority, options.exclusive === true ? 1 : 0];
     const tail: unknown[] = [
       discount,
-      titles.indexOf(options.discountTitle),
+      titleKeys.indexOf(titleKey),
       experiment === undefined ? null : (experimentIndex.get(experiment) ?? null),
       compactPer ?? null,
       stack,
@@ -187,6 +209,7 @@ export function buildCheckoutConfig(payload: PayloadLike, collections: readonly 
     c: payload.baseCurrency.toUpperCase(),
     p: campaigns,
     m: titles,
+    ...(titleTranslations.some((t) => t !== 0) ? { l: trimmed(titleTranslations) } : {}),
     r: rules,
     ...(Object.keys(k).length > 0 ? { k } : {}),
   };

@@ -39,6 +39,11 @@ export type CheckoutFunctionConfig = {
   p: string[];
   /** Distinct discount titles, referenced by index. */
   m: string[];
+  /**
+   * The titles' translations, by the index of `m` (0 = none; trailing none dropped; absent when
+   * no rule has any): locale in lower case (`fr`, `pt-br`) → title. An older function ignores it.
+   */
+  l?: Array<Record<string, string> | 0>;
   r: CompactRule[];
   /**
    * Checkout settings a discount can express: `s` stripZeroPriceItems, `n` minOrderTotalCents;

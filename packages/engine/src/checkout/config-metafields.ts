@@ -1,7 +1,7 @@
 /**
  * The configuration across the discount's metafields (docs/checkout-function.md "Several
  * metafields"). The platform returns a metafield to a function only up to 10,000 bytes, and
- * the input query's cost allows exactly two of them beside the customer's (29 of 30 points), so
+ * the input query's cost allows exactly two of them beside the customer's (30 of 30 points with the language), so
  * the shop's compact configuration is written as:
  *
  * - `$app:gifts` / `config`: the whole configuration when it fits; else its header and the first

@@ -23,7 +23,28 @@ export type Rule = {
   matched?: boolean;
 };
 
-function readRule(compact: CompactRule, config: CheckoutFunctionConfig): Rule | undefined {
+/**
+ * The platform's `LanguageCode` (`FR`, `PT_BR`) as the configuration keys its translations
+ * (`fr`, `pt-br`); undefined without one.
+ *
+ * @example buyerLocale('PT_BR') // 'pt-br'
+ */
+export const buyerLocale = (isoCode: unknown): string | undefined => (typeof isoCode === 'string' && isoCode !== '' ? isoCode.toLowerCase().replace(/_/g, '-') : undefined);
+
+/**
+ * Title `index` of the configuration in the buyer's locale: the exact locale, else its language
+ * (`pt` for `pt-br`), else the title itself (`discountTitle`, the shop's default language).
+ */
+function titleIn(config: CheckoutFunctionConfig, index: number, locale: string | undefined): string {
+  const title = String(config.m[index] ?? '');
+  const translations = locale === undefined || !Array.isArray(config.l) ? undefined : config.l[index];
+  if (typeof translations !== 'object' || translations === null || locale === undefined) return title;
+  const dash = locale.indexOf('-');
+  const found = translations[locale] ?? (dash > 0 ? translations[locale.slice(0, dash)] : undefined);
+  return typeof found === 'string' && found !== '' ? found : title;
+}
+
+function readRule(compact: CompactRule, config: CheckoutFunctionConfig, locale: string | undefined): Rule | undefined {
   if (!Array.isArray(compact)) return undefined;
   const [, campaignIndex, tree, compactGifts, discount = 100, titleIndex = 0, experiment, compactPer, stack, maxPerCustomer] = compact;
   const campaign = config.p[campaignIndex];
@@ -52,7 +73,7 @@ function readRule(compact: CompactRule, config: CheckoutFunctionConfig): Rule | 
   }
   // A limit that is not a positive integer drops the rule (fail closed), like any malformed field.
   if (maxPerCustomer !== undefined && maxPerCustomer !== null && !(Number.isSafeInteger(maxPerCustomer) && maxPerCustomer >= 1)) return undefined;
-  const title = String(config.m[titleIndex] ?? '');
+  const title = titleIn(config, titleIndex, locale);
   return { campaign, tree, gifts, discount, title, experiment: typeof experiment === 'number' ? experiment : undefined, per, priority, exclusive, maxPerCustomer: maxPerCustomer ?? undefined };
 }
 
@@ -60,10 +81,11 @@ function readRule(compact: CompactRule, config: CheckoutFunctionConfig): Rule | 
  * The configuration's rules by key, each read (`readRule`) when first asked for: most carts
  * claim a few rules, and reading all of a 100-rule configuration costs the function about
  * 4.6M of its WebAssembly instructions. `all()` reads every rule, in configuration order.
+ * `locale` (`buyerLocale`) picks each rule's title.
  */
 export type RuleBook = { get(key: string): Rule | undefined; keyOf: Map<Rule, string>; all(): Rule[] };
 
-export function ruleBook(config: CheckoutFunctionConfig): RuleBook {
+export function ruleBook(config: CheckoutFunctionConfig, locale?: string): RuleBook {
   const compacts = new Map<string, CompactRule>();
   for (const compact of config.r) if (Array.isArray(compact)) compacts.set(String(compact[0]), compact);
   const read = new Map<string, Rule | undefined>();
@@ -71,7 +93,7 @@ export function ruleBook(config: CheckoutFunctionConfig): RuleBook {
   const get = (key: string): Rule | undefined => {
     if (read.has(key)) return read.get(key);
     const compact = compacts.get(key);
-    const rule = compact === undefined ? undefined : readRule(compact, config);
+    const rule = compact === undefined ? undefined : readRule(compact, config, locale);
     read.set(key, rule);
     if (rule !== undefined) keyOfRule.set(rule, key);
     return rule;

@@ -35,8 +35,11 @@ export type GiftFunctionInput = {
       } | null;
     } | null;
   };
-  /** Only the country: `localization.market` is deprecated (compact-config.ts `needsMarket`). */
-  localization?: { country?: { isoCode: string } | null } | null;
+  /**
+   * The country, and the buyer's language (`FR`, `PT_BR`: the discount's title in it);
+   * `localization.market` is deprecated (compact-config.ts `needsMarket`).
+   */
+  localization?: { country?: { isoCode: string } | null; language?: { isoCode: string } | null } | null;
   /** Shop currency → presentment currency. */
   presentmentCurrencyRate?: string | number | null;
   discount?: {

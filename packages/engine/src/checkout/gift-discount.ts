@@ -37,8 +37,9 @@ import { keyOf } from './compact-config.ts';
 import { joinCheckoutConfig } from './config-metafields.ts';
 import { fitOutput } from './fit-output.ts';
 import type { Rule, RuleBook } from './config-rules.ts';
-import { ruleBook } from './config-rules.ts';
+import { buyerLocale, ruleBook } from './config-rules.ts';
 import { decodeTree } from './compact-tree.ts';
+import { treeNeeds } from './tree-needs.ts';
 import type { GiftDiscountCandidate, GiftDiscountValue, GiftFunctionInput, GiftFunctionLine, GiftFunctionResult } from './function-input.ts';
 import { toDecimalString, toMinorUnits, toMinorUnitsAt } from './money.ts';
 
@@ -61,6 +62,9 @@ const readConfig = (input: GiftFunctionInput): CheckoutFunctionConfig | undefine
 
 /** A gid as its id key when it has one (what the engine compares), else as given; absent is '0'. */
 const idOrKey = (id: string | undefined): IdKey => (typeof id === 'string' ? (gidKeyOf(id) ?? id) : '0');
+
+/** The id of a line fact no evaluated tree compares (tree-needs.ts): never keyed, never read. */
+const UNCOMPARED: IdKey = '0';
 
 const attributeOf = (field: { value?: string | null } | null | undefined): string | undefined =>
   typeof field?.value === 'string' ? field.value : undefined;
@@ -110,21 +114,23 @@ function readRedemptions(input: GiftFunctionInput): RedemptionCounts | undefined
   return counts;
 }
 
+/** Only an exclusive rule can suppress under "all" (a malformed one is dropped when read). */
+const stackingCanSuppress = (config: CheckoutFunctionConfig, stacking: Stacking): boolean =>
+  stacking !== 'all' || config.r.some((compact) => Array.isArray(compact) && Array.isArray(compact[8]) && compact[8][1] === 1);
+
 /**
  * The rules stacking suppresses (`stackRules`, as the planner applies it): the matching rules
  * in configuration (payload) order, where a rule of an experiment counts only when a line
  * claims it (the function does not know the visitor's variant; the storefront only adds the
- * assigned one). Evaluates every tree only when stacking can suppress anything.
+ * assigned one). Called only when stacking can suppress anything (`stackingCanSuppress`): it
+ * evaluates every tree.
  */
 function suppressedRules(
-  config: CheckoutFunctionConfig,
   rules: RuleBook,
   claims: ReadonlyArray<Rule | undefined>,
   stacking: Stacking,
   matches: (rule: Rule) => boolean,
 ): Set<Rule> {
-  // Only an exclusive rule can suppress under "all" (a malformed one is dropped below).
-  if (stacking === 'all' && !config.r.some((compact) => Array.isArray(compact) && Array.isArray(compact[8]) && compact[8][1] === 1)) return new Set();
   const all = rules.all();
   const claimed = new Set(claims);
   const byKey = new Map<string, Rule>();
@@ -157,7 +163,8 @@ export function runGiftDiscount(input: GiftFunctionInput): GiftFunctionResult {
   const lines = input.cart?.lines;
   if (config === undefined || !Array.isArray(lines) || lines.length === 0) return NO_DISCOUNT;
 
-  const rules = ruleBook(config);
+  // The discount's message in the buyer's language (options.discountTitleTranslations).
+  const rules = ruleBook(config, buyerLocale(input.localization?.language?.isoCode));
   const claims: Array<Rule | undefined> = [];
   let claimed = false;
   for (const line of lines) {
@@ -168,6 +175,14 @@ export function runGiftDiscount(input: GiftFunctionInput): GiftFunctionResult {
   }
   if (!claimed) return NO_DISCOUNT;
 
+  const stacking: Stacking = config.k?.t === 1 ? 'highest_tier' : 'all';
+  // The trees this cart evaluates: the claimed rules', or every rule's when stacking can
+  // suppress. A line's gids are keyed, and its collections read, only when one compares them.
+  const canSuppress = stackingCanSuppress(config, stacking);
+  const evaluated = canSuppress ? rules.all() : claims;
+  const trees: unknown[] = [];
+  for (const rule of evaluated) if (rule !== undefined) trees.push(rule.tree);
+  const needs = treeNeeds(trees);
   const currency = String(lines[0]?.cost.amountPerQuantity.currencyCode ?? '').toUpperCase();
   const scale = 10 ** minorUnitExponent(currency);
   const collections: Record<string, IdKey[]> = {};
@@ -183,19 +198,19 @@ export function runGiftDiscount(input: GiftFunctionInput): GiftFunctionResult {
     if (line === undefined || claims[index] !== undefined) continue;
     const merchandise = line.merchandise;
     const product = merchandise.product;
-    const productId = idOrKey(product?.id);
+    const productId = needs.products ? idOrKey(product?.id) : UNCOMPARED;
     const price = toMinorUnitsAt(line.cost.amountPerQuantity.amount, scale);
     const quantity = Number.isSafeInteger(line.quantity) && line.quantity > 0 ? line.quantity : 0;
     cartLines.push({
       id: line.id,
       productId,
-      variantId: idOrKey(merchandise.id),
+      variantId: needs.variants ? idOrKey(merchandise.id) : UNCOMPARED,
       quantity,
       price: Number.isFinite(price) && price > 0 ? price : 0,
       sellingPlanId: line.sellingPlanAllocation?.sellingPlan.id ?? null,
     });
     nonGiftSubtotal += (Number.isFinite(price) ? price : 0) * quantity;
-    const memberships = product?.inCollections;
+    const memberships = needs.collections ? product?.inCollections : undefined;
     if (memberships == null || memberships.length === 0) continue;
     for (const membership of memberships) {
       if (!membership.isMember) continue;
@@ -225,7 +240,7 @@ export function runGiftDiscount(input: GiftFunctionInput): GiftFunctionResult {
     (rule.matched ??=
       compileConditionProgram(decodeTree(rule.tree)).run(prepared).matched &&
       (rule.maxPerCustomer === undefined || customerLimit(rule.maxPerCustomer, redemptions, rules.keyOf.get(rule) ?? '').reason === LIMIT_REASON.below));
-  const suppressed = suppressedRules(config, rules, claims, config.k?.t === 1 ? 'highest_tier' : 'all', matches);
+  const suppressed = canSuppress ? suppressedRules(rules, claims, stacking, matches) : new Set<Rule>();
 
   const allowance = new Map<Rule, { variant: string; remaining: number }>();
   const experimentWinner = new Map<number, Rule>();

@@ -9,7 +9,18 @@ import type { GiftConfig, GiftPer } from '../schema/gift-config.ts';
 import { RULE_OPTION_DEFAULTS_VALUES } from '../schema/rule-option-defaults.ts';
 import type { RuleOptions } from '../schema/rule-options.ts';
 import type { ShopSettings } from '../schema/rules-payload.ts';
-import { BUDGET_WINDOWS, MAX_BUDGET_GIFTS, MAX_GIFT_SETS, MAX_PER_CUSTOMER, MAX_PRIORITY, VARIANT_GID_PATTERN, isStorableText } from '../schema/literals.ts';
+import {
+  BUDGET_WINDOWS,
+  LOCALE_PATTERN,
+  MAX_BUDGET_GIFTS,
+  MAX_DISCOUNT_TITLE_CHARS,
+  MAX_GIFT_SETS,
+  MAX_PER_CUSTOMER,
+  MAX_PRIORITY,
+  MAX_TITLE_TRANSLATIONS,
+  VARIANT_GID_PATTERN,
+  isStorableText,
+} from '../schema/literals.ts';
 import type { Budget } from '../schema/rule-options.ts';
 
 type Plain = Record<string, unknown>;
@@ -72,6 +83,20 @@ function readBudget(input: unknown): Budget | undefined {
   return { maxGifts: input.maxGifts, window: window as Budget['window'] };
 }
 
+/** `discountTitleTranslationsSchema.safeParse(input)`'s data, or undefined where it fails. */
+function readTitleTranslations(input: unknown): Record<string, string> | undefined {
+  if (!isPlain(input)) return undefined;
+  const locales = Object.keys(input);
+  if (locales.length > MAX_TITLE_TRANSLATIONS || new Set(locales.map((l) => l.toLowerCase())).size !== locales.length) return undefined;
+  const translations: Record<string, string> = {};
+  for (const locale of locales) {
+    const title = input[locale];
+    if (!LOCALE_PATTERN.test(locale) || typeof title !== 'string' || title.length < 1 || title.length > MAX_DISCOUNT_TITLE_CHARS || !isStorableText(title)) return undefined;
+    translations[locale] = title;
+  }
+  return translations;
+}
+
 const ACTION_TYPES: readonly unknown[] = ['auto_add', 'customer_choice'];
 const DISCOUNT_TYPES: readonly unknown[] = ['percentage', 'fixed_amount'];
 
@@ -93,6 +118,8 @@ export function readRuleOptions(input: unknown): RuleOptions | undefined {
   if (typeof discountTitle !== 'string' || !isStorableText(discountTitle)) return undefined;
   if (discountType === 'percentage' && discountValue > 100) return undefined;
   const { priority, exclusive, maxPerCustomer, lockQuantity } = input;
+  const discountTitleTranslations = input.discountTitleTranslations === undefined ? undefined : readTitleTranslations(input.discountTitleTranslations);
+  if (input.discountTitleTranslations !== undefined && discountTitleTranslations === undefined) return undefined;
   const budget = input.budget === undefined ? undefined : readBudget(input.budget);
   if (input.budget !== undefined && budget === undefined) return undefined;
   if (priority !== undefined && !(isInt(priority) && Math.abs(priority) <= MAX_PRIORITY)) return undefined;
@@ -105,6 +132,7 @@ export function readRuleOptions(input: unknown): RuleOptions | undefined {
     discountType: discountType as RuleOptions['discountType'],
     discountValue,
     discountTitle,
+    ...(discountTitleTranslations === undefined ? {} : { discountTitleTranslations }),
     ...(priority === undefined ? {} : { priority }),
     ...(exclusive === undefined ? {} : { exclusive }),
     ...(budget === undefined ? {} : { budget }),

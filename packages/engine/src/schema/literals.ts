@@ -43,3 +43,15 @@ export const BUDGET_WINDOWS = ['day', 'week', 'month', 'total'] as const;
 
 /** `options.maxPerCustomer` (issue 13, per-customer limits) is an integer in 1..MAX_PER_CUSTOMER. */
 export const MAX_PER_CUSTOMER = 1_000_000;
+
+/**
+ * A locale as the platform names it (`request.locale.iso_code`, and the checkout's
+ * `localization.language` as `pt-BR` for `PT_BR`): a language, then optional subtags.
+ */
+export const LOCALE_PATTERN = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/;
+
+/** `options.discountTitleTranslations` holds at most this many locales, each title at most MAX_DISCOUNT_TITLE_CHARS. */
+export const MAX_TITLE_TRANSLATIONS = 20;
+
+/** The platform's limit on a discount's title (a translated `message` at checkout). */
+export const MAX_DISCOUNT_TITLE_CHARS = 255;

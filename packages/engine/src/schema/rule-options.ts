@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { BUDGET_WINDOWS, MAX_BUDGET_GIFTS, MAX_PER_CUSTOMER, MAX_PRIORITY } from './literals.ts';
+import { BUDGET_WINDOWS, LOCALE_PATTERN, MAX_BUDGET_GIFTS, MAX_DISCOUNT_TITLE_CHARS, MAX_PER_CUSTOMER, MAX_PRIORITY, MAX_TITLE_TRANSLATIONS } from './literals.ts';
 import { RULE_OPTION_DEFAULTS_VALUES } from './rule-option-defaults.ts';
 import { textSchema } from './text.ts';
 
@@ -21,6 +21,30 @@ export const budgetSchema = z.object({
 });
 
 export type Budget = z.output<typeof budgetSchema>;
+
+/**
+ * `options.discountTitleTranslations` (issue 23, translations): the checkout discount's title
+ * per locale (`fr`, `pt-BR`), at most MAX_TITLE_TRANSLATIONS of them, each 1..255 characters.
+ * The checkout picks the buyer's locale, else its language (`pt` for `pt-BR`), else
+ * `discountTitle` (docs/checkout-function.md "The title in the buyer's language"). Two keys
+ * that differ only in case would be the same locale there, so they are refused.
+ *
+ * @example discountTitleTranslationsSchema.parse({ fr: 'Cadeau offert' })
+ */
+export const discountTitleTranslationsSchema = z
+  .record(textSchema.regex(LOCALE_PATTERN, 'Expected a locale such as fr or pt-BR'), textSchema.min(1).max(MAX_DISCOUNT_TITLE_CHARS))
+  .superRefine((translations, ctx) => {
+    const locales = Object.keys(translations);
+    if (locales.length > MAX_TITLE_TRANSLATIONS) {
+      ctx.addIssue({ code: 'too_big', origin: 'object', maximum: MAX_TITLE_TRANSLATIONS, inclusive: true, input: translations, message: `At most ${MAX_TITLE_TRANSLATIONS} translations` });
+    }
+    const seen = new Set<string>();
+    for (const locale of locales) {
+      const folded = locale.toLowerCase();
+      if (seen.has(folded)) ctx.addIssue({ code: 'custom', input: locale, path: [locale], message: 'The same locale twice (locales ignore case)' });
+      seen.add(folded);
+    }
+  });
 
 /** The options a rule gets when it (or one of its fields) is left out. */
 export const RULE_OPTION_DEFAULTS = RULE_OPTION_DEFAULTS_VALUES;
@@ -46,6 +70,9 @@ export const ruleOptionsSchema = z
       .default(RULE_OPTION_DEFAULTS.discountType),
     discountValue: z.number().min(0).default(RULE_OPTION_DEFAULTS.discountValue),
     discountTitle: textSchema.default(RULE_OPTION_DEFAULTS.discountTitle),
+    discountTitleTranslations: discountTitleTranslationsSchema
+      .optional()
+      .meta({ description: `discountTitle per locale (fr, pt-BR), at most ${MAX_TITLE_TRANSLATIONS}; the checkout shows the buyer's locale, else its language, else discountTitle; absent = none` }),
     priority: z
       .int()
       .min(-MAX_PRIORITY)
