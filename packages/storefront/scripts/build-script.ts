@@ -139,13 +139,15 @@ export const FIRST_LOAD_GOAL_BYTES = 10_000;
 export const FIRST_LOAD_CEILING_BYTES = FIRST_LOAD_GOAL_BYTES;
 
 /**
- * The progress bar's chunk, gzip: a shop with the bar on fetches it before any interaction too
- * (1,419 B with hand-typed thresholds; 2,006 B since issue 23 derives the steps from the live
- * rules, resolving each threshold's currency and market overrides as the engine does; then the
- * bar's `placement` and its texts' translations, and a tier ladder's steps listed under the bar,
- * issue 23: 2,438 B), so it may not grow unnoticed either.
+ * The progress bar's chunk, gzip: a shop whose bar is seen at first paint (its block in the
+ * window, or no block) fetches it before any interaction too (progress-gate.ts), so it may not
+ * grow unnoticed either (1,419 B with hand-typed thresholds; 2,006 B since issue 23 derives the
+ * steps from the live rules, resolving each threshold's currency and market overrides as the
+ * engine does; then the bar's `placement` and its texts' translations, and a tier ladder's steps
+ * listed under the bar, issue 23: 2,450 B; 2,644 B since it makes the bar's view of each pass
+ * itself, the non-gift subtotal and the currencies, to pay for the gate in the first load).
  */
-export const PROGRESS_CHUNK_CEILING_BYTES = 2_500;
+export const PROGRESS_CHUNK_CEILING_BYTES = 2_700;
 
 /**
  * A chunk's name under the service's versioned URL, beside gifts.js.
