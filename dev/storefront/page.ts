@@ -94,7 +94,7 @@ export function productPage(options: PageOptions): string {
   #cart-error { color: #b91c1c; min-height: 1.4em; }
   button { cursor: pointer; }
   /* ?drawer=closed: an off-canvas drawer whose content starts at its left edge, so that closed it
-     touches the window's right edge exactly (the case an observer without a margin counts as seen). */
+     touches the window's right edge exactly (an edge-adjacent block: the gate's 1 px margin). */
   body[data-drawer] main { grid-template-columns: 1fr; }
   body[data-drawer] #cart-drawer { position: fixed; top: 0; right: 0; bottom: 0; width: 360px; padding: 0 16px 0 0; background: #fff; overflow: auto; transform: translateX(100%); }
   body[data-drawer=open] #cart-drawer { transform: none; box-shadow: 0 0 24px rgba(0,0,0,.2); }

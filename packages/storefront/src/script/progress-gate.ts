@@ -24,8 +24,9 @@ export function whenProgressVisible(placement: ProgressBarSettings['placement'],
   const block = placement !== 'announcement_bar' && document.querySelector('[data-svc-gifts-progress]');
   if (!block) return open();
   // "In the window" is 1 px inside it: a drawer parked just off the edge (translateX(100%), as
-  // themes close theirs) touches the window's edge, which an observer with no margin counts as
-  // intersecting even for the empty, zero-height block.
+  // themes close theirs) touches the window's edge, and the spec counts an edge-adjacent target,
+  // even the empty zero-height block, as intersecting. (Chromium did not for the stand-in's closed
+  // drawer with no margin either: the margin is a guard, not the proven cause of a fetch.)
   new IntersectionObserver((entries) => entries.some((entry) => entry.isIntersecting) && open(), { rootMargin: '-1px' }).observe(block);
   addEventListener('pointerdown', open, true);
   addEventListener('keydown', open, true);
