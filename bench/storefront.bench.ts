@@ -9,8 +9,9 @@
  * script's `/cart/add.js` carrying `_svc_campaign_id`: what the script spends noticing the
  * change, reading the cart, evaluating and adding. Prints every round and the median, p90 and
  * mean of BENCH_ROUNDS (default 20), after BENCH_WARMUP (default 2) rounds not counted.
- * First it prints the script's assets, raw and gzip, and the first load's goal (as
- * `npm run size:storefront` does). BENCH_THEME=embed runs it through the theme app extension's
+ * First it prints the script's assets, raw and gzip, and what a page fetches before any
+ * interaction with the bar hidden in a closed drawer and with the bar visible at first paint,
+ * against the first load's goal (as `npm run size:storefront` does). BENCH_THEME=embed runs it through the theme app extension's
  * app embed instead of part two's `<script>` include.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -19,7 +20,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { gzipSync } from 'node:zlib';
 import { z } from 'zod';
-import { FIRST_LOAD_GOAL_BYTES, buildStorefrontScript } from '@gcrs/storefront/build-script';
+import { FIRST_LOAD_GOAL_BYTES, buildStorefrontScript, firstLoadCases } from '@gcrs/storefront/build-script';
 import { DEMO_FIXTURE } from '../dev/storefront/fixture.ts';
 import { AdminClient, seedDemoShop } from '../dev/storefront/seed.ts';
 import { startStorefrontStandin } from '../dev/storefront/server.ts';
@@ -74,6 +75,9 @@ async function main(): Promise<void> {
     print(`${name}: ${code.byteLength} B raw, ${gzipSync(code, { level: 9 }).byteLength} B gzip`);
   }
   print(`first-load goal: ${FIRST_LOAD_GOAL_BYTES} B gzip; theme: ${env.BENCH_THEME}`);
+  for (const { name, assets: fetched, bytes } of firstLoadCases(script)) {
+    print(`before any interaction, ${name}: ${bytes} B gzip (${fetched.join(' + ')}; ${bytes > FIRST_LOAD_GOAL_BYTES ? `${bytes - FIRST_LOAD_GOAL_BYTES} B over` : `${FIRST_LOAD_GOAL_BYTES - bytes} B under`} the goal)`);
+  }
   const dataDir = await mkdtemp(join(tmpdir(), 'gcrs-bench-storefront-'));
   const config = loadConfig({ DATA_DIR: dataDir, ADMIN_TOKEN, PLATFORM_APP_SECRET: APP_SECRET, PLATFORM_APP_KEY: 'bench-app-key', LOG_LEVEL: 'warn', RATE_LIMIT_SCALE: '1000' });
   const ctx = await createAppContext(config);

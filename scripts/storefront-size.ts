@@ -7,7 +7,7 @@
  * evaluator and planner). Run: `npm run size:storefront`.
  */
 import { gzipSync } from 'node:zlib';
-import { CHUNK_NAMES, FIRST_LOAD_CEILING_BYTES, FIRST_LOAD_GOAL_BYTES, buildStorefrontScript } from '@gcrs/storefront/build-script';
+import { CHUNK_NAMES, FIRST_LOAD_CEILING_BYTES, FIRST_LOAD_GOAL_BYTES, buildStorefrontScript, firstLoadCases } from '@gcrs/storefront/build-script';
 import type { StorefrontAsset } from '@gcrs/storefront/build-script';
 
 /** Gzip at level 9, as the size test and the budget count it. */
@@ -17,7 +17,7 @@ const script = await buildStorefrontScript();
 /** When each asset loads (docs/storefront-script.md, "What loads when"). */
 const WHEN = {
   widgets: 'on demand: the first widget that waits for a shopper',
-  progress: 'on demand: the first pass, when the shop has the progress bar on',
+  progress: 'on demand: once the bar can be seen: its block in the window, or a first press',
   debug: 'on demand: ?svc_debug=1 when the shop allows it',
 };
 const assets: Array<[string, StorefrontAsset, string]> = [
@@ -41,9 +41,11 @@ for (const [name, asset, when] of assets) {
 const firstLoad = gzipSize(script.code);
 const gap = firstLoad - FIRST_LOAD_GOAL_BYTES;
 console.log(`first load: ${firstLoad} B gzip; goal ${FIRST_LOAD_GOAL_BYTES} B (${gap > 0 ? `${gap} B over` : `${-gap} B to spare`}); ceiling ${FIRST_LOAD_CEILING_BYTES} B`);
-// A shop with the progress bar on fetches its chunk before any interaction too.
-const withBar = firstLoad + gzipSize(script.chunks.progress.code);
-console.log(`first load with the progress bar on: ${withBar} B gzip (gifts.js + gifts-progress.js)`);
+// Before any interaction, by where the bar is (progress-gate.ts): each case against the goal.
+for (const { name, assets: fetched, bytes } of firstLoadCases(script)) {
+  const over = bytes - FIRST_LOAD_GOAL_BYTES;
+  console.log(`before any interaction, ${name}: ${bytes} B gzip (${fetched.join(' + ')}; ${over > 0 ? `${over} B over` : `${-over} B under`} the ${FIRST_LOAD_GOAL_BYTES} B goal)`);
+}
 if (firstLoad > FIRST_LOAD_CEILING_BYTES) {
   console.error(`the first load grew past its ceiling by ${firstLoad - FIRST_LOAD_CEILING_BYTES} B`);
   process.exitCode = 1;

@@ -4,7 +4,10 @@
  * shows, or through the theme app extension's blocks rendered from their Liquid (embed-liquid.ts). The page changes the cart only with its own `fetch('/cart/add.js')` and
  * `fetch('/cart/change.js')` calls, as a theme does, so the script sees the page's traffic the
  * way it would on a real shop; it redraws the drawer after its own calls and on the script's
- * `svc:gifts:updated` event.
+ * `svc:gifts:updated` event. The drawer is a column beside the products, open at first paint;
+ * with `?drawer=closed` it is an off-canvas panel parked beyond the window's right edge (as
+ * themes close their cart drawers, translateX(100%)), opened by the header's "Cart" button or
+ * `window.standinDrawer(true)` (a theme opening it after its own add to cart, without a press).
  */
 import type { EmbedPage } from './embed-liquid.ts';
 import type { FixtureCustomer, StorefrontFixture } from './fixture.ts';
@@ -24,6 +27,8 @@ export type PageOptions = {
   embed?: EmbedPage;
   /** A "Check out" button posting the cart to `/checkout` (the stand-in's checkout, `dev:local`). */
   checkout?: boolean;
+  /** `closed` (`?drawer=closed`): the cart drawer starts closed, off the window's edge; else it is open beside the products. */
+  drawer?: 'open' | 'closed';
 };
 
 /** The theme's `<script src=… data-*>` tag, the attributes filled as a theme's templating would. */
@@ -88,10 +93,15 @@ export function productPage(options: PageOptions): string {
   #cart-lines { padding: 0; }
   #cart-error { color: #b91c1c; min-height: 1.4em; }
   button { cursor: pointer; }
+  /* ?drawer=closed: an off-canvas drawer whose content starts at its left edge, so that closed it
+     touches the window's right edge exactly (an edge-adjacent block: the gate's 1 px margin). */
+  body[data-drawer] main { grid-template-columns: 1fr; }
+  body[data-drawer] #cart-drawer { position: fixed; top: 0; right: 0; bottom: 0; width: 360px; padding: 0 16px 0 0; background: #fff; overflow: auto; transform: translateX(100%); }
+  body[data-drawer=open] #cart-drawer { transform: none; box-shadow: 0 0 24px rgba(0,0,0,.2); }
 </style>
 </head>
-<body>
-<header><strong>${escapeHtml(fixture.shopDomain)}</strong><span id="account">${who}</span></header>
+<body${options.drawer === 'closed' ? ' data-drawer="closed"' : ''}>
+<header><strong>${escapeHtml(fixture.shopDomain)}</strong>${options.drawer === 'closed' ? '<button type="button" id="cart-toggle">Cart</button>' : ''}<span id="account">${who}</span></header>
 <main>
 <section class="products">
 ${cards}
@@ -192,6 +202,10 @@ ${cards}
   }
   document.addEventListener('svc:gifts:updated', () => void renderCart());
   window.standinRenderCart = renderCart;
+  window.standinDrawer = (open) => {
+    if (document.body.dataset.drawer) document.body.dataset.drawer = open ? 'open' : 'closed';
+  };
+  document.getElementById('cart-toggle')?.addEventListener('click', () => window.standinDrawer(document.body.dataset.drawer !== 'open'));
   void renderCart();
 })();
 </script>

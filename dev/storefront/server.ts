@@ -190,10 +190,9 @@ export async function startStorefrontStandin(options: StandinOptions): Promise<S
     if (req.method === 'GET' && (['/', '', '/collections/all', '/cart'].includes(page) || page.startsWith('/products/'))) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       const customer = customerOf(req);
-      if (embed === undefined) return void res.end(productPage({ fixture, scriptUrl, proxyPrefix: PROXY_PREFIX, customer, checkout: options.checkout !== undefined }));
-      return void embed
-        .render({ fixture, customer, locale })
-        .then((blocks) => res.end(productPage({ fixture, scriptUrl, proxyPrefix: PROXY_PREFIX, customer, embed: blocks, checkout: options.checkout !== undefined })), failed);
+      const pageOptions = { fixture, scriptUrl, proxyPrefix: PROXY_PREFIX, customer, checkout: options.checkout !== undefined, drawer: url.searchParams.get('drawer') === 'closed' ? ('closed' as const) : ('open' as const) };
+      if (embed === undefined) return void res.end(productPage(pageOptions));
+      return void embed.render({ fixture, customer, locale }).then((blocks) => res.end(productPage({ ...pageOptions, embed: blocks })), failed);
     }
     const asset = req.method === 'GET' && url.pathname.startsWith(EMBED_ASSET_PATH) ? embed?.assets.get(url.pathname.slice(EMBED_ASSET_PATH.length)) : undefined;
     if (asset !== undefined) {

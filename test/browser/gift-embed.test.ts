@@ -1,16 +1,18 @@
 /**
  * Issue 21, item 5, in Chromium: the theme app extension as a shop runs it. The stand-in theme
  * renders the app embed and the app blocks from extensions/gift-embed's Liquid (liquidjs), gifts.js
- * comes from the extension's assets by `asset_url`, the progress bar's chunk comes with the first
- * pass (the shop has the bar on), and the widgets' chunk (gift choice, toast, reminder…) is fetched
- * only when a choice waits for the shopper, from `data-widgets-src`.
+ * comes from the extension's assets by `asset_url`, the progress bar's chunk comes once its block
+ * can be seen (progress-gate.ts: in the window, or at the first press; with the drawer open beside
+ * the products, at once; in a closed drawer, `?drawer=closed`, not before), and the widgets' chunk
+ * (gift choice, toast, reminder…) is fetched only when a choice waits for the shopper, from
+ * `data-widgets-src`.
  */
 import { gzipSync } from 'node:zlib';
 import type { Page, Response } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { FIRST_LOAD_CEILING_BYTES, PROGRESS_CHUNK_CEILING_BYTES } from '../../packages/storefront/scripts/build-script.ts';
 import { EMBED_ASSET_PATH } from '../../dev/storefront/embed-liquid.ts';
-import { demoWidgets, subtotalGiftCampaign } from '../../dev/storefront/seed.ts';
+import { DEMO_THRESHOLD_CENTS, demoWidgets, subtotalGiftCampaign } from '../../dev/storefront/seed.ts';
 import { saveScreenshot, skipWithoutChromium } from '../support/chromium.ts';
 import { addFromCard, expectGiftVariants, giftLines, giftWrites, openStorefront } from '../support/shopper.ts';
 import { useStorefrontBrowser } from '../support/storefront.ts';
@@ -127,26 +129,83 @@ describe.skipIf(skipWithoutChromium())('the theme app extension on the stand-in 
     expect(giftWrites(standin.cartRequests()).map((request) => `${request.path} ${request.status}`)).toEqual(['/cart/add.js 200']);
   });
 
-  it('fetches at most the first load (and the bar the shop has on) before any interaction: a page with an empty cart and one with a filled cart', async () => {
+  it('fetches gifts.js only before any interaction when the bar is in a closed cart drawer, with an empty and with a filled cart; gifts.js and the bar when it is seen at first paint', async () => {
     const { shopId, standin } = await stack.openShop('scale', { theme: 'embed' });
     await stack.admin.launchCampaign(shopId, subtotalGiftCampaign('Spend $50', 5000, [MUG]));
     await stack.admin.putWidgets(shopId, demoWidgets(5000));
-    const withinCeilings = (fetched: Record<string, number>) => {
-      expect(Object.keys(fetched).sort()).toEqual(['gifts-progress.js', 'gifts.js']);
-      expect(fetched['gifts.js']).toBeLessThanOrEqual(FIRST_LOAD_CEILING_BYTES);
-      expect(fetched['gifts-progress.js']).toBeLessThanOrEqual(PROGRESS_CHUNK_CEILING_BYTES);
-    };
+    const closedDrawer = `${standin.url}/?drawer=closed`;
 
-    const empty = await scriptBytesBeforeInteraction(page, standin.url);
-    withinCeilings(empty);
+    const empty = await scriptBytesBeforeInteraction(page, closedDrawer);
+    expect(Object.keys(empty)).toEqual(['gifts.js']);
+    expect(empty['gifts.js']).toBeLessThanOrEqual(FIRST_LOAD_CEILING_BYTES);
 
-    // The shopper fills the cart (the gift comes, and its toast loads the chunk), then opens a page.
+    // The shopper fills the cart (a press: the bar's chunk comes; the gift's toast loads the widgets), then opens a page.
     await addFromCard(page, 'organic-cotton-tee', 3);
     await expectGiftVariants(page, [MUG]);
-    const filled = await scriptBytesBeforeInteraction(page, standin.url);
-    withinCeilings(filled);
+    const filled = await scriptBytesBeforeInteraction(page, closedDrawer);
+    expect(filled).toEqual(empty);
     expect((await giftLines(page)).length).toBe(1);
-    console.log(`before any interaction: empty cart ${JSON.stringify(empty)}, filled cart ${JSON.stringify(filled)} (gzip -9 B)`);
+
+    // The drawer open beside the products: the block is in the window at first paint, so the bar comes at once.
+    const visible = await scriptBytesBeforeInteraction(page, standin.url);
+    expect(Object.keys(visible).sort()).toEqual(['gifts-progress.js', 'gifts.js']);
+    expect(visible['gifts-progress.js']).toBeLessThanOrEqual(PROGRESS_CHUNK_CEILING_BYTES);
+    const total = Object.values(visible).reduce((sum, bytes) => sum + bytes, 0);
+    console.log(`before any interaction (gzip -9 B): closed drawer, empty cart ${JSON.stringify(empty)}, filled cart ${JSON.stringify(filled)}; bar seen at first paint ${JSON.stringify(visible)} = ${total}`);
+  });
+
+  it('draws the bar of a closed cart drawer when the drawer opens without a press, or after a first click or key press elsewhere', async () => {
+    const { shopId, standin } = await stack.openShop('scale', { theme: 'embed' });
+    await stack.admin.launchCampaign(shopId, subtotalGiftCampaign('Spend $50', 5000, [MUG]));
+    await stack.admin.putWidgets(shopId, demoWidgets(5000));
+    const fetched = watchAssets(page);
+    const bar = page.locator('[data-svc-gifts-progress] #svc-gifts-progress .bar');
+    const closedDrawer = async () => {
+      fetched.length = 0;
+      await openStorefront(page, `${standin.url}/?drawer=closed`);
+      await page.waitForLoadState('networkidle');
+      expect(fetched).toEqual(['gifts.js']);
+      expect(await bar.count()).toBe(0);
+    };
+
+    // A theme opens its drawer by itself (after its own add to cart): the block comes into the window.
+    await closedDrawer();
+    await page.evaluate(() => (globalThis as unknown as { standinDrawer(open: boolean): void }).standinDrawer(true));
+    await expect.poll(() => bar.getAttribute('data-remaining')).toBe(String(DEMO_THRESHOLD_CENTS));
+    expect(fetched).toEqual(['gifts.js', 'gifts-progress.js']);
+
+    // A click elsewhere, the drawer still closed: the bar is drawn into it, there when it opens.
+    await closedDrawer();
+    await page.locator('header strong').click();
+    await expect.poll(() => bar.getAttribute('data-remaining')).toBe(String(DEMO_THRESHOLD_CENTS));
+    expect(fetched).toEqual(['gifts.js', 'gifts-progress.js']);
+    await page.locator('#cart-toggle').click();
+    await expect.poll(() => bar.evaluate((element) => element.getBoundingClientRect().right <= element.ownerDocument.documentElement.clientWidth)).toBe(true);
+    expect(fetched).toEqual(['gifts.js', 'gifts-progress.js']);
+
+    // A key press (a keyboard shopper tabbing to the cart button).
+    await closedDrawer();
+    await page.keyboard.press('Tab');
+    await expect.poll(() => bar.getAttribute('data-remaining')).toBe(String(DEMO_THRESHOLD_CENTS));
+    expect(fetched).toEqual(['gifts.js', 'gifts-progress.js']);
+  });
+
+  it('never fetches the bar placed on the cart page off /cart, not even at a press; on /cart it comes with its block', async () => {
+    const { shopId, standin } = await stack.openShop('scale', { theme: 'embed' });
+    await stack.admin.launchCampaign(shopId, subtotalGiftCampaign('Spend $50', 5000, [MUG]));
+    await stack.admin.putWidgets(shopId, { ...demoWidgets(5000), progressBar: { enabled: true, placement: 'cart_page', thresholds: [] } });
+    const fetched = watchAssets(page);
+    await openStorefront(page, standin.url);
+    await page.locator('header strong').click();
+    await page.keyboard.press('Tab');
+    await page.waitForLoadState('networkidle');
+    expect(fetched).toEqual(['gifts.js']);
+    expect(await page.evaluate(() => 'svcGiftsProgress' in globalThis)).toBe(false);
+
+    fetched.length = 0;
+    await openStorefront(page, `${standin.url}/cart`);
+    await expect.poll(() => page.locator('[data-svc-gifts-progress] #svc-gifts-progress .bar').getAttribute('data-remaining')).toBe('5000');
+    expect(fetched).toEqual(['gifts.js', 'gifts-progress.js']);
   });
 
   it('fetches the debug console only with ?svc_debug=1 on a shop that allows it, which logs each plan and puts the traces on lastResult', async () => {

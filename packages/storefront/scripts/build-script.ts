@@ -17,6 +17,7 @@
 import { createHash } from 'node:crypto';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import type { Metafile, Plugin } from 'esbuild';
 
 export type StorefrontAsset = {
@@ -139,13 +140,32 @@ export const FIRST_LOAD_GOAL_BYTES = 10_000;
 export const FIRST_LOAD_CEILING_BYTES = FIRST_LOAD_GOAL_BYTES;
 
 /**
- * The progress bar's chunk, gzip: a shop with the bar on fetches it before any interaction too
- * (1,419 B with hand-typed thresholds; 2,006 B since issue 23 derives the steps from the live
- * rules, resolving each threshold's currency and market overrides as the engine does; then the
- * bar's `placement` and its texts' translations, and a tier ladder's steps listed under the bar,
- * issue 23: 2,438 B), so it may not grow unnoticed either.
+ * The progress bar's chunk, gzip: a shop whose bar is seen at first paint (its block in the
+ * window, or no block) fetches it before any interaction too (progress-gate.ts), so it may not
+ * grow unnoticed either (1,419 B with hand-typed thresholds; 2,006 B since issue 23 derives the
+ * steps from the live rules, resolving each threshold's currency and market overrides as the
+ * engine does; then the bar's `placement` and its texts' translations, and a tier ladder's steps
+ * listed under the bar, issue 23: 2,450 B; 2,644 B since it makes the bar's view of each pass
+ * itself, the non-gift subtotal and the currencies, to pay for the gate in the first load).
  */
-export const PROGRESS_CHUNK_CEILING_BYTES = 2_500;
+export const PROGRESS_CHUNK_CEILING_BYTES = 2_700;
+
+/**
+ * What a page fetches before any interaction, gzip -9, in the two cases the progress bar's gate
+ * tells apart (src/script/progress-gate.ts), each to be read against FIRST_LOAD_GOAL_BYTES: the
+ * bar not seen at first paint (its block in a closed cart drawer, or the bar off): gifts.js only;
+ * the bar seen at first paint (its block in the window, or no block): gifts.js and its chunk.
+ * `npm run size:storefront` and `npm run bench:storefront` print them.
+ *
+ * @example firstLoadCases(await buildStorefrontScript()) // [{ name: 'bar hidden…', assets: ['gifts.js'], bytes: 9992 }, …]
+ */
+export function firstLoadCases(script: StorefrontScript): Array<{ name: string; assets: string[]; bytes: number }> {
+  const gzip = (code: Uint8Array) => gzipSync(code, { level: 9 }).byteLength;
+  return [
+    { name: 'bar hidden at first paint (a closed cart drawer) or off', assets: ['gifts.js'], bytes: gzip(script.code) },
+    { name: 'bar visible at first paint', assets: ['gifts.js', 'gifts-progress.js'], bytes: gzip(script.code) + gzip(script.chunks.progress.code) },
+  ];
+}
 
 /**
  * A chunk's name under the service's versioned URL, beside gifts.js.

@@ -1,8 +1,8 @@
 /**
  * The first load's way to its on-demand chunks (widgets-api.ts): a classic `<script>` appended
  * once, at the first moment one is needed (the widgets: a gift added, a choice waiting, the promo
- * popup's trigger, custom code; the progress bar: the first pass of a shop that has it on; the
- * debug console: `?svc_debug=1` allowed). Its URL is the embed's `data-<name>-src` (Liquid's
+ * popup's trigger, custom code; the progress bar: once a shop's bar can be seen, progress-gate.ts;
+ * the debug console: `?svc_debug=1` allowed). Its URL is the embed's `data-<name>-src` (Liquid's
  * `asset_url`), else the versioned name the build gave it, next to gifts.js itself.
  */
 

@@ -5,7 +5,8 @@
  * `shopSettings.engine.evaluationDelay`). Exposes `window.svcGifts`. What waits for a shopper
  * (the toast, the gift choice, the reminder, the promo popup, custom code) is the on-demand chunk
  * gifts-widgets.js (widgets-chunk.ts); the progress bar (gifts-progress.js) and the debug console
- * (gifts-debug.js) are chunks of their own: each is fetched when first needed (load-chunk.ts).
+ * (gifts-debug.js) are chunks of their own: each is fetched when first needed (load-chunk.ts),
+ * the bar's once it can be seen (progress-gate.ts).
  */
 import { createDebouncer } from '../debounce.ts';
 import { readScriptConfig } from '../script-config.ts';
@@ -14,6 +15,7 @@ import { armPromoPopup } from '../widgets/promo-trigger.ts';
 import { enabledSection } from '../widgets/settings.ts';
 import { createCartClient } from './cart-client.ts';
 import { chunkLoader } from './load-chunk.ts';
+import { whenProgressVisible } from './progress-gate.ts';
 import type { LastResult, Runtime, StorefrontPayload } from './runtime.ts';
 import { createRuntime } from './runtime.ts';
 import { watchCartChanges } from './watch-cart.ts';
@@ -53,6 +55,9 @@ function start(): void {
   const chunk = <K extends Parameters<typeof chunkLoader>[1]>(name: keyof typeof __SVC_CHUNK_FILES__, global: K) =>
     chunkLoader(config[`${name}Src`] ?? new URL(__SVC_CHUNK_FILES__[name], script?.src || location.href).href, global);
   const loadWidgets = chunk('widgets', 'svcGiftsWidgets');
+  const loadProgress = chunk('progress', 'svcGiftsProgress');
+  /** Opens once the bar can be seen (progress-gate.ts); never for `cart_page` off /cart: its draws then never run. */
+  let progressSeen: Promise<void> | undefined;
 
   const ready = (async () => {
     const payload = (await client.getRules()) as StorefrontPayload;
@@ -63,7 +68,7 @@ function start(): void {
       payload,
       visitorId,
       loadWidgets,
-      loadProgress: chunk('progress', 'svcGiftsProgress'),
+      loadProgress: (placement) => (progressSeen ??= new Promise<void>((open) => whenProgressVisible(placement, open))).then(loadProgress),
       loadDebug: chunk('debug', 'svcGiftsDebug'),
       report,
     });

@@ -8,17 +8,15 @@
 import { compileRules } from '@gcrs/engine/planner';
 import type { CartOperation, ChooseOperation, CompiledRules, RuleResult, RulesPayloadInput } from '@gcrs/engine/planner';
 import type { AjaxCart } from '../ajax-cart.ts';
-import { cartStateKey, merchandiseSubtotal } from '../ajax-cart.ts';
+import { cartStateKey } from '../ajax-cart.ts';
 import { addRequest } from '../cart-actions.ts';
-import type { AddRequest } from '../cart-actions.ts';
-import type { StepRule } from '../progress.ts';
 import { applyRequests, runCartPass } from '../cart-pass.ts';
 import type { PassOutcome } from '../cart-pass.ts';
 import { storefrontEvent } from '../events.ts';
 import type { StorefrontEvent, StorefrontEventType } from '../events.ts';
 import { createRefusals } from '../retry.ts';
 import type { ScriptConfig } from '../script-config.ts';
-import type { WidgetSettings } from '../widgets/settings.ts';
+import type { ProgressBarSettings, WidgetSettings } from '../widgets/settings.ts';
 import { enabledSection } from '../widgets/settings.ts';
 import type { CartClient } from './cart-client.ts';
 import type { ChoiceHost, DebugChunk, ProgressChunk, WidgetsChunk } from './widgets-api.ts';
@@ -49,9 +47,9 @@ export type RuntimeDeps = {
   client: CartClient;
   payload: StorefrontPayload;
   visitorId: string;
-  /** The on-demand chunks (load-chunk.ts). */
+  /** The on-demand chunks (load-chunk.ts); the bar's once it can be seen by its placement (progress-gate.ts). */
   loadWidgets: () => Promise<WidgetsChunk>;
-  loadProgress: () => Promise<ProgressChunk>;
+  loadProgress: (placement: ProgressBarSettings['placement']) => Promise<ProgressChunk>;
   loadDebug: () => Promise<DebugChunk>;
   report: (error: unknown) => void;
 };
@@ -94,20 +92,16 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     return redemptions;
   }
 
-  function toast(added: unknown, request: AddRequest): void {
-    const settings = enabledSection(widgets, 'toast');
-    if (settings === undefined) return;
-    const line = request.body.items[0];
-    const item = (added as { items?: Array<{ product_title?: string; title?: string }> } | null)?.items?.[0];
-    const title = item?.product_title ?? item?.title ?? line?.properties._svc_title ?? 'A free gift';
-    toastShown = true;
-    deps.loadWidgets().then((chunk) => chunk.toast(settings, title, { ruleId: request.gift.ruleId, variantId: String(line?.id) }), report);
-  }
-
-  /** Reports the events of a pass or a choice, and toasts each gift it added. */
+  /**
+   * Reports the events of a pass or a choice, and toasts the gifts it added (the chunk shows the
+   * last one, naming it from the cart's answer: each toast replaced the one before).
+   */
   function announce(outcome: Pick<PassOutcome, 'events' | 'added'>): void {
     client.sendEvents(outcome.events);
-    for (const { request, body } of outcome.added) if (request.kind === 'add') toast(body, request);
+    const settings = enabledSection(widgets, 'toast');
+    if (settings === undefined || outcome.added.length === 0) return;
+    toastShown = true;
+    deps.loadWidgets().then((chunk) => chunk.toast(settings, outcome.added), report);
   }
 
   async function runPass(): Promise<void> {
@@ -138,7 +132,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     lastCart = cart;
     lastResult = { results: outcome.results, operations: outcome.operations };
     pendingChooses = outcome.operations.filter((operation): operation is ChooseOperation => operation.type === 'choose');
-    renderWidgets(cart, rules);
+    renderWidgets(cart, rules, outcome.results);
     document.dispatchEvent(new CustomEvent('svc:gifts:updated', { detail: { ...lastResult, changed, cart } }));
   }
 
@@ -152,23 +146,10 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     },
   };
 
-  function renderWidgets(cart: AjaxCart, rules: CompiledRules): void {
+  function renderWidgets(cart: AjaxCart, rules: CompiledRules, results: RuleResult[]): void {
     const progress = enabledSection(widgets, 'progressBar');
-    // The bar's steps come from the live rules, resolved for this cart in the chunk, which
-    // hides the bar when no rule has a threshold in the cart's currency.
-    if (progress !== undefined) {
-      const view = {
-        subtotal: merchandiseSubtotal(cart, rules.useDiscountedPrices),
-        currency: (config.currency ?? cart.currency ?? '').toUpperCase(),
-        baseCurrency: rules.baseCurrency.toUpperCase(),
-        market: config.market,
-        locale: config.locale,
-        rules: payload.rules as StepRule[],
-        results: lastResult?.results ?? [],
-        giftTitles: payload.giftTitles ?? {},
-      };
-      deps.loadProgress().then((chunk) => chunk.render(progress, view), report);
-    }
+    // The chunk makes the bar's view of this pass (progress-chunk.ts); draws wait for the gate in order.
+    if (progress !== undefined) deps.loadProgress(progress.placement).then((chunk) => chunk.render(progress, { cart, rules, payload, config, results }), report);
     if (toastShown) deps.loadWidgets().then((chunk) => chunk.cart(cart.items), report);
     // The choice and the reminder wait for the shopper: their code is fetched when a choice
     // waits, and told each pass after that (an empty list withdraws what they show).

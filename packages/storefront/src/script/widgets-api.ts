@@ -6,10 +6,13 @@
  * (progress-chunk.ts: the progress bar) and `window.svcGiftsDebug` (debug-chunk.ts: the
  * `?svc_debug=1` console). Types only: nothing here is in any bundle.
  */
-import type { CartOperation, ChooseOperation, EvaluationContext, RedemptionCounts, RuleResult, RulesPayloadInput } from '@gcrs/engine/planner';
-import type { AjaxCartItem } from '../ajax-cart.ts';
+import type { CartOperation, ChooseOperation, CompiledRules, EvaluationContext, RedemptionCounts, RuleResult, RulesPayloadInput } from '@gcrs/engine/planner';
+import type { AjaxCart, AjaxCartItem } from '../ajax-cart.ts';
+import type { PassOutcome } from '../cart-pass.ts';
 import type { StepRule } from '../progress.ts';
+import type { ScriptConfig } from '../script-config.ts';
 import type { CustomCode, ProgressBarSettings, PromoPopupSettings, ToastSettings, WidgetSettings } from '../widgets/settings.ts';
+import type { StorefrontPayload } from './runtime.ts';
 
 /** What the first load lends the gift choice. */
 export type ChoiceHost = {
@@ -26,7 +29,8 @@ export type ChoiceHost = {
 export type ToastGift = { ruleId: string; variantId: string };
 
 export type WidgetsChunk = {
-  toast(settings: ToastSettings, giftTitle: string, gift: ToastGift): void;
+  /** A toast for the last gift a pass or a choice added (`added`: each add request with its `/cart/add.js` answer, which names the gift). */
+  toast(settings: ToastSettings, added: PassOutcome['added']): void;
   /** After each pass of a page that showed a toast: removes it when its gift line left the cart. */
   cart(items: AjaxCartItem[]): void;
   /** The promo popup now (once per session when the settings say so). */
@@ -51,9 +55,22 @@ export type ProgressView = {
   giftTitles: Record<string, string>;
 };
 
+/**
+ * What the first load hands the bar's chunk after each pass, as it has it: the chunk makes the
+ * {@link ProgressView} of it (progress-chunk.ts), so that code is not in the first load.
+ */
+export type ProgressPass = {
+  cart: AjaxCart;
+  /** The compiled rules: their base currency and whether thresholds count discounted prices. */
+  rules: Pick<CompiledRules, 'baseCurrency' | 'useDiscountedPrices'>;
+  payload: Pick<StorefrontPayload, 'rules' | 'giftTitles'>;
+  config: Pick<ScriptConfig, 'currency' | 'market' | 'locale'>;
+  results: RuleResult[];
+};
+
 export type ProgressChunk = {
   /** Draws the bar toward the next step of the live rules, or hides it when there is none for this cart. */
-  render(settings: ProgressBarSettings, view: ProgressView): void;
+  render(settings: ProgressBarSettings, pass: ProgressPass): void;
 };
 
 /** What the first load evaluated in one plan, for the debug console to trace again. */
