@@ -4148,6 +4148,10 @@ export interface operations {
                         ruleStats: {
                             campaignId: string;
                             ruleId: string;
+                            /** @description The rule's action type as it is now; null for a rule deleted since */
+                            actionType: ("auto_add" | "customer_choice") | null;
+                            /** @description The funnel's first step: `choice_shown` events of a `customer_choice` rule, `gift_added` events of an `auto_add` rule (its gift is shown by being added), by the rule's action type when each event was received */
+                            offersShown: number;
                             /** @description `choice_shown` events received in the range */
                             choicesShown: number;
                             /** @description `choice_selected` events received in the range */
