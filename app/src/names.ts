@@ -111,7 +111,8 @@ export function useCatalogNames(): CatalogNames {
     },
     product: (id) => found.products.get(idKey(id)),
     gift,
-    looked: (id) => found.answered.has(idKey(id)) || found.variants.has(idKey(id)),
+    // An id no lookup takes (half typed, or not a variant's) is unknown at once.
+    looked: (id) => !LOOKABLE.test(id.trim()) || found.answered.has(idKey(id)) || found.variants.has(idKey(id)),
     remember,
   };
 }
