@@ -12,12 +12,13 @@ import { rowsOf } from '../scripts/bench-env.ts';
 
 type Numeric = string | number;
 
-const FUNNEL_COLUMNS = ['choices_shown', 'choices_selected', 'gifts_added', 'gifts_removed', 'orders_with_gifts'] as const;
+const FUNNEL_COLUMNS = ['choices_shown', 'choices_selected', 'gifts_added', 'gifts_removed', 'offers_shown', 'orders_with_gifts'] as const;
 
 /**
  * The funnel rollup's rows (shop, day, rule) computed from raw events and orders of the shops
  * whose id matches `shopIdIs` (an SQL tail such as `= 'shp_1'`): events on the day they were
- * received in the shop's timezone, orders once per rule of their gift lines that is a rule of
+ * received in the shop's timezone (an offer shown: a `gift_added` of an `auto_add` rule, a
+ * `choice_shown` of any other), orders once per rule of their gift lines that is a rule of
  * that campaign (analytics/funnel.ts). The seed inserts these rows; the benchmark compares them.
  *
  * @example sql`INSERT INTO daily_rule_stats (…) ${rawRuleFunnel(sql`LIKE 'shp_bench%'`)}`
@@ -26,15 +27,17 @@ export function rawRuleFunnel(shopIdIs: SQL): SQL {
   const count = (type: string) => sql.raw(`count(*) FILTER (WHERE e.type = '${type}')`);
   return sql`
     SELECT shop_id, day, rule_id, min(campaign_id) AS campaign_id, sum(choices_shown) AS choices_shown, sum(choices_selected) AS choices_selected,
-           sum(gifts_added) AS gifts_added, sum(gifts_removed) AS gifts_removed, sum(orders_with_gifts) AS orders_with_gifts
+           sum(gifts_added) AS gifts_added, sum(gifts_removed) AS gifts_removed, sum(offers_shown) AS offers_shown, sum(orders_with_gifts) AS orders_with_gifts
       FROM (SELECT e.shop_id, (e.received_at AT TIME ZONE s.timezone)::date AS day, e.rule_id, min(e.campaign_id) AS campaign_id,
                    ${count('choice_shown')} AS choices_shown, ${count('choice_selected')} AS choices_selected,
-                   ${count('gift_added')} AS gifts_added, ${count('gift_removed')} AS gifts_removed, 0 AS orders_with_gifts
-              FROM storefront_events e JOIN shops s ON s.id = e.shop_id
+                   ${count('gift_added')} AS gifts_added, ${count('gift_removed')} AS gifts_removed,
+                   count(*) FILTER (WHERE e.type = CASE WHEN coalesce(r.options->>'actionType', 'auto_add') = 'auto_add' THEN 'gift_added' ELSE 'choice_shown' END) AS offers_shown,
+                   0 AS orders_with_gifts
+              FROM storefront_events e JOIN shops s ON s.id = e.shop_id JOIN rules r ON r.shop_id = e.shop_id AND r.id = e.rule_id
              WHERE e.shop_id ${shopIdIs}
              GROUP BY e.shop_id, 2, e.rule_id
             UNION ALL
-            SELECT o.shop_id, o.day, r.id, r.campaign_id, 0, 0, 0, 0, count(DISTINCT o.id)
+            SELECT o.shop_id, o.day, r.id, r.campaign_id, 0, 0, 0, 0, 0, count(DISTINCT o.id)
               FROM orders o, jsonb_array_elements(o.payload->'lines') l, rules r
              WHERE o.shop_id ${shopIdIs} AND o.gift_lines > 0 AND r.shop_id = o.shop_id
                AND r.id = l->'attributes'->>'_svc_rule_id' AND r.campaign_id = l->'attributes'->>'_svc_campaign_id'
@@ -81,17 +84,20 @@ export async function analyticsFromRawOrders(db: Database, shopId: string, range
     giftsRefunded: 0,
     ordersWithGiftsRefunded: 0,
   }));
-  const rules = await rowsOf<Record<'rule_id' | 'campaign_id', string> & Record<(typeof FUNNEL_COLUMNS)[number], Numeric>>(
+  const rules = await rowsOf<Record<'rule_id' | 'campaign_id', string> & { action_type: 'auto_add' | 'customer_choice' | null } & Record<(typeof FUNNEL_COLUMNS)[number], Numeric>>(
     db,
-    sql`SELECT rule_id, campaign_id, ${sql.raw(FUNNEL_COLUMNS.map((column) => `sum(${column}) AS ${column}`).join(', '))}
-          FROM (${rawRuleFunnel(sql`= ${shopId}`)}) f
-         WHERE day BETWEEN ${range.from} AND ${range.to}
-         GROUP BY campaign_id, rule_id ORDER BY campaign_id COLLATE "C", rule_id COLLATE "C"`,
+    sql`SELECT f.rule_id, f.campaign_id, min(CASE WHEN r.id IS NOT NULL THEN coalesce(r.options->>'actionType', 'auto_add') END) AS action_type,
+               ${sql.raw(FUNNEL_COLUMNS.map((column) => `sum(f.${column}) AS ${column}`).join(', '))}
+          FROM (${rawRuleFunnel(sql`= ${shopId}`)}) f LEFT JOIN rules r ON r.shop_id = f.shop_id AND r.id = f.rule_id
+         WHERE f.day BETWEEN ${range.from} AND ${range.to}
+         GROUP BY f.campaign_id, f.rule_id ORDER BY f.campaign_id COLLATE "C", f.rule_id COLLATE "C"`,
   );
   return {
     rules: rules.map((row) => ({
       ruleId: row.rule_id,
       campaignId: row.campaign_id,
+      actionType: row.action_type,
+      offersShown: Number(row.offers_shown),
       choicesShown: Number(row.choices_shown),
       choicesSelected: Number(row.choices_selected),
       giftsAdded: Number(row.gifts_added),

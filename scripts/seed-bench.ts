@@ -218,7 +218,7 @@ async function main(): Promise<void> {
     step = process.hrtime.bigint();
     await db.execute(sql`DELETE FROM daily_rule_stats WHERE shop_id LIKE ${BENCH}`);
     await db.execute(sql`
-      INSERT INTO daily_rule_stats (shop_id, day, rule_id, campaign_id, choices_shown, choices_selected, gifts_added, gifts_removed, orders_with_gifts)
+      INSERT INTO daily_rule_stats (shop_id, day, rule_id, campaign_id, choices_shown, choices_selected, gifts_added, gifts_removed, offers_shown, orders_with_gifts)
       ${rawRuleFunnel(sql`LIKE ${BENCH}`)}`);
     log(`  funnel rollup: ${elapsed(step).toFixed(0)} ms`);
 

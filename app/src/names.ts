@@ -1,11 +1,12 @@
 /**
  * Names instead of ids (issue 23, item 5): product and variant titles from the shop's catalog
- * mirror (GET /catalog/products, the listing the gift picker reads) and rule names from the
- * campaigns (GET /campaigns/:id). An id neither knows is shown as it is: the catalog is what the
- * operator sent, and a deleted campaign has no rules to name. The editors' gift cards read the
+ * mirror and rule names from the campaigns (GET /campaigns/:id). Only the variants a screen
+ * shows are looked up (GET /catalog/variants?ids=…, 100 a request), wherever they sit in the
+ * catalog: reading the listing's first pages once left a gift past product 1,000 "unknown" (issue
+ * 23 item 8). An id the catalog does not know is shown as it is. The editors' gift cards read the
  * whole variant (picture, price, stock) from the same lookup, through `CatalogNamesContext`.
  */
-import { createContext, useEffect, useState } from 'react';
+import { createContext, useCallback, useEffect, useRef, useState } from 'react';
 import { api } from './api/client.ts';
 import { variantName } from './pages/catalog-search.ts';
 import type { ListedProduct, ListedVariant } from './pages/catalog-search.ts';
@@ -15,66 +16,104 @@ import { idKey } from './words.ts';
 export type CatalogGift = { product: ListedProduct; variant: ListedVariant };
 
 /**
- * `loaded` turns true once the catalog has answered (false while it is read, or when it failed);
- * `remember` adds a variant the gift picker handed over, which the pages read may not hold.
+ * `variant`, `product` and `gift` answer from what was looked up, and ask for a variant id not
+ * yet asked (its answer re-renders); `looked(id)` turns true once the catalog has answered for
+ * it (false while it is read, or when the read failed); `remember` adds a variant the gift
+ * picker handed over.
  */
 export type CatalogNames = {
   variant: (id: string) => string | undefined;
   product: (id: string) => string | undefined;
   gift: (id: string) => CatalogGift | undefined;
-  loaded: boolean;
+  looked: (id: string) => boolean;
   remember: (gift: CatalogGift) => void;
 };
 
 /** The page's one catalog lookup, for every gift card under it (undefined outside an editor). */
 export const CatalogNamesContext = createContext<CatalogNames | undefined>(undefined);
 
-/** Pages read of the catalog (100 products each): 1,000 products name every gift of a usual shop; later ones show their id. */
-const MAX_PAGES = 10;
+/** GET /catalog/variants takes at most 100 ids a request. */
+const IDS_PER_REQUEST = 100;
+/** What a variant lookup accepts: a variant gid or its numeric id (anything else is never asked). */
+const LOOKABLE = /^(gid:\/\/[A-Za-z0-9._-]+\/ProductVariant\/)?\d{1,20}$/;
 
-/** Reads the catalog once per mount; names are undefined until it has answered (or when it fails). */
+type Found = { variants: Map<string, CatalogGift>; products: Map<string, string>; answered: Set<string> };
+
+/** Looks up the variants the screen asks for, batched per render; names are undefined until answered. */
 export function useCatalogNames(): CatalogNames {
-  const [maps, setMaps] = useState<{ variants: Map<string, CatalogGift>; products: Map<string, string>; loaded: boolean }>(() => ({ variants: new Map(), products: new Map(), loaded: false }));
+  const [found, setFound] = useState<Found>(() => ({ variants: new Map(), products: new Map(), answered: new Set() }));
+  const asked = useRef(new Set<string>());
+  const pending = useRef<string[]>([]);
+  const mounted = useRef(true);
+  const [wanted, setWanted] = useState(0);
   useEffect(() => {
-    let current = true;
-    void (async () => {
-      const variants = new Map<string, CatalogGift>();
-      const products = new Map<string, string>();
-      let cursor: string | undefined;
-      let loaded = false;
-      for (let page = 0; page < MAX_PAGES; page++) {
-        const { data } = await api.GET('/app/api/v1/catalog/products', { params: { query: { limit: 100, ...(cursor ? { cursor } : {}) } } });
-        if (!data) break;
-        loaded = true;
-        for (const product of data.products) {
-          products.set(idKey(product.id), product.title);
-          for (const variant of product.variants) variants.set(idKey(variant.id), { product, variant });
-        }
-        if (!data.nextCursor) break;
-        cursor = data.nextCursor;
-      }
-      // A variant picked meanwhile (remembered) is kept: it is the fresher of the two.
-      if (current) setMaps((before) => ({ variants: new Map([...variants, ...before.variants]), products: new Map([...products, ...before.products]), loaded }));
-    })();
+    mounted.current = true;
     return () => {
-      current = false;
+      mounted.current = false;
     };
   }, []);
-  const gift = (id: string) => maps.variants.get(idKey(id));
-  return {
-    variant: (id) => {
-      const found = gift(id);
-      return found && variantName(found.product, found.variant);
-    },
-    product: (id) => maps.products.get(idKey(id)),
-    gift,
-    loaded: maps.loaded,
-    remember: ({ product, variant }) =>
-      setMaps((before) => ({
+
+  // Ids asked during a render are read after it, in requests of at most 100.
+  useEffect(() => {
+    if (pending.current.length === 0) return;
+    const ids = pending.current;
+    pending.current = [];
+    void (async () => {
+      for (let start = 0; start < ids.length; start += IDS_PER_REQUEST) {
+        const chunk = ids.slice(start, start + IDS_PER_REQUEST);
+        const { data } = await api.GET('/app/api/v1/catalog/variants', { params: { query: { ids: chunk.join(',') } } });
+        if (!mounted.current) return;
+        if (!data) {
+          // Asked again by a later render: a failed read is not an unknown gift.
+          for (const id of chunk) asked.current.delete(id);
+          continue;
+        }
+        setFound((before) => {
+          const next: Found = { variants: new Map(before.variants), products: new Map(before.products), answered: new Set(before.answered) };
+          for (const id of chunk) next.answered.add(idKey(id));
+          for (const product of data.products) {
+            next.products.set(idKey(product.id), product.title);
+            // A variant picked meanwhile (remembered) is kept: it is the fresher of the two.
+            for (const variant of product.variants) if (!next.variants.has(idKey(variant.id))) next.variants.set(idKey(variant.id), { product, variant });
+          }
+          return next;
+        });
+      }
+    })();
+  }, [wanted]);
+
+  const ask = (id: string) => {
+    const key = idKey(id);
+    if (asked.current.has(key) || !LOOKABLE.test(id.trim())) return;
+    asked.current.add(key);
+    pending.current.push(id.trim());
+    // Scheduled, not set during render: the effect above reads the batch once this render is done.
+    queueMicrotask(() => mounted.current && setWanted((n) => n + 1));
+  };
+  const gift = (id: string) => {
+    const hit = found.variants.get(idKey(id));
+    if (!hit) ask(id);
+    return hit;
+  };
+  const remember = useCallback(
+    ({ product, variant }: CatalogGift) =>
+      setFound((before) => ({
         ...before,
         variants: new Map(before.variants).set(idKey(variant.id), { product, variant }),
         products: new Map(before.products).set(idKey(product.id), product.title),
       })),
+    [],
+  );
+  return {
+    variant: (id) => {
+      const hit = gift(id);
+      return hit && variantName(hit.product, hit.variant);
+    },
+    product: (id) => found.products.get(idKey(id)),
+    gift,
+    // An id no lookup takes (half typed, or not a variant's) is unknown at once.
+    looked: (id) => !LOOKABLE.test(id.trim()) || found.answered.has(idKey(id)) || found.variants.has(idKey(id)),
+    remember,
   };
 }
 

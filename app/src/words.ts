@@ -142,6 +142,6 @@ export function funnelSentence({ shown, added, ordered }: { shown: number; added
   const orders = `${countText(ordered, 'order')} carried the gift`;
   if (shown === 0 && added === 0) return ordered === 0 ? 'No gift was shown, added or ordered in this range.' : `${orders}.`;
   const adds = `added to a cart ${countText(added, 'time')}`;
-  const first = shown === 0 ? `The gift was ${adds}` : `A gift choice was shown ${countText(shown, 'time')}; a gift was ${adds} (${shareText(added, shown)} of showings)`;
+  const first = shown === 0 ? `The gift was ${adds}` : `Gifts were shown ${countText(shown, 'time')}; a gift was ${adds} (${shareText(added, shown)} of showings)`;
   return `${first}; ${orders} (${shareText(ordered, added)} of adds).`;
 }

@@ -6,9 +6,10 @@
  */
 import { and, asc, between, eq, sql, sum } from 'drizzle-orm';
 import type { AnyColumn, SQL } from 'drizzle-orm';
+import { RULE_OPTION_DEFAULTS } from '@gcrs/engine';
 import type { z } from 'zod';
 import type { Queryable, Tx } from '../db/database.ts';
-import { dailyRuleStats } from '../db/schema.ts';
+import { dailyRuleStats, rules } from '../db/schema.ts';
 import { bytewise } from '../db/collation.ts';
 import type { ruleStatSchema } from './schema.ts';
 
@@ -45,32 +46,43 @@ export async function addRuleDayOrders(
     });
 }
 
+/** A rule's action type in SQL (`r` is the rules row): a rule stored without one has the default. */
+const actionTypeOf = (alias: string) => sql`coalesce(${sql.identifier(alias)}.options ->> 'actionType', ${RULE_OPTION_DEFAULTS.actionType}::text)`;
+
 /**
  * A statement (for a data-modifying WITH) that counts the storefront events of the CTE
  * `source` (columns type, campaign_id, rule_id) on `day`, one row per rule in rule id order.
- * Part of the statement that stores the events, so both commit or neither does.
+ * Part of the statement that stores the events, so both commit or neither does. An offer is
+ * shown by a `choice_shown` of a `customer_choice` rule and by a `gift_added` of an `auto_add`
+ * rule (SPEC allows four event types: an automatic gift is shown by being added), by the
+ * rule's action type as it is now.
  *
  * @example sql`WITH inserted AS (INSERT … RETURNING type, campaign_id, rule_id), counted AS (${countEventsFrom('inserted', shopId, day)}) SELECT …`
  */
 export function countEventsFrom(source: string, shopId: string, day: string): SQL {
   const count = (type: string) => sql`count(*) FILTER (WHERE s.type = ${type})::int`;
+  const shownType = sql`CASE WHEN ${actionTypeOf('r')} = 'auto_add' THEN 'gift_added' ELSE 'choice_shown' END`;
   return sql`
-    INSERT INTO ${dailyRuleStats} (shop_id, day, rule_id, campaign_id, choices_shown, choices_selected, gifts_added, gifts_removed)
+    INSERT INTO ${dailyRuleStats} (shop_id, day, rule_id, campaign_id, choices_shown, choices_selected, gifts_added, gifts_removed, offers_shown)
     SELECT ${shopId}, ${day}::date, s.rule_id, min(s.campaign_id),
-           ${count('choice_shown')}, ${count('choice_selected')}, ${count('gift_added')}, ${count('gift_removed')}
+           ${count('choice_shown')}, ${count('choice_selected')}, ${count('gift_added')}, ${count('gift_removed')},
+           count(*) FILTER (WHERE s.type = ${shownType})::int
       FROM ${sql.identifier(source)} s
+      JOIN ${rules} r ON r.shop_id = ${shopId} AND r.id = s.rule_id
      GROUP BY s.rule_id
      ORDER BY s.rule_id COLLATE "C"
     ON CONFLICT (shop_id, day, rule_id) DO UPDATE SET
       choices_shown = ${added(dailyRuleStats.choicesShown)},
       choices_selected = ${added(dailyRuleStats.choicesSelected)},
       gifts_added = ${added(dailyRuleStats.giftsAdded)},
-      gifts_removed = ${added(dailyRuleStats.giftsRemoved)}`;
+      gifts_removed = ${added(dailyRuleStats.giftsRemoved)},
+      offers_shown = ${added(dailyRuleStats.offersShown)}`;
 }
 
 /**
  * Every rule's funnel summed over `range` (every campaign: the summary's repaired gifts are
- * shop-wide), by campaign then rule id. Rules deleted since keep their rows: the counts are history.
+ * shop-wide), by campaign then rule id, with the rule's action type as it is now. Rules deleted
+ * since keep their rows (the counts are history) and have no action type.
  *
  * @example const rules = await readRuleFunnel(ctx.db, shop.id, { from: '2026-01-01', to: '2026-01-31' });
  */
@@ -80,6 +92,9 @@ export async function readRuleFunnel(db: Queryable, shopId: string, range: { fro
     .select({
       ruleId: dailyRuleStats.ruleId,
       campaignId: dailyRuleStats.campaignId,
+      // No rules row (deleted since): no action type, not the default's.
+      actionType: sql<RuleFunnelRow['actionType']>`min(CASE WHEN ${rules.id} IS NOT NULL THEN ${actionTypeOf('rules')} END)`,
+      offersShown: total(dailyRuleStats.offersShown),
       choicesShown: total(dailyRuleStats.choicesShown),
       choicesSelected: total(dailyRuleStats.choicesSelected),
       giftsAdded: total(dailyRuleStats.giftsAdded),
@@ -88,6 +103,7 @@ export async function readRuleFunnel(db: Queryable, shopId: string, range: { fro
       giftsRepaired: total(dailyRuleStats.giftsRepaired),
     })
     .from(dailyRuleStats)
+    .leftJoin(rules, and(eq(rules.shopId, dailyRuleStats.shopId), eq(rules.id, dailyRuleStats.ruleId)))
     .where(and(eq(dailyRuleStats.shopId, shopId), between(dailyRuleStats.day, range.from, range.to)))
     .groupBy(dailyRuleStats.campaignId, dailyRuleStats.ruleId)
     .orderBy(asc(bytewise(dailyRuleStats.campaignId)), asc(bytewise(dailyRuleStats.ruleId)));

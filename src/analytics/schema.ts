@@ -1,5 +1,5 @@
 /** SPEC "GET /analytics" and "Analytics records" shapes. */
-import { textSchema } from '@gcrs/engine';
+import { ruleOptionsSchema, textSchema } from '@gcrs/engine';
 import { z } from 'zod';
 import { dayNumberOf } from './calendar.ts';
 
@@ -58,6 +58,10 @@ const count = (description: string) => z.int().meta({ description });
 export const ruleStatSchema = z.object({
   campaignId: z.string(),
   ruleId: z.string(),
+  actionType: ruleOptionsSchema.unwrap().shape.actionType.unwrap().nullable().meta({ description: "The rule's action type as it is now; null for a rule deleted since" }),
+  offersShown: count(
+    "The funnel's first step: `choice_shown` events of a `customer_choice` rule, `gift_added` events of an `auto_add` rule (its gift is shown by being added), by the rule's action type when each event was received",
+  ),
   choicesShown: count('`choice_shown` events received in the range'),
   choicesSelected: count('`choice_selected` events received in the range'),
   giftsAdded: count('`gift_added` events received in the range'),

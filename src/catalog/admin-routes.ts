@@ -8,9 +8,16 @@ import { ApiError, notFound } from '../http/errors.ts';
 import { defineAdminRoute } from '../http/shop-routes.ts';
 import type { MountableRoute } from '../http/shop-routes.ts';
 import { writeShop } from '../shops/unit-of-work.ts';
-import { catalogListQuerySchema, catalogListResponseSchema, catalogUpsertBodySchema, encodeCatalogCursor } from './schemas.ts';
+import {
+  catalogListQuerySchema,
+  catalogListResponseSchema,
+  catalogUpsertBodySchema,
+  catalogVariantsQuerySchema,
+  catalogVariantsResponseSchema,
+  encodeCatalogCursor,
+} from './schemas.ts';
 import { isSoldOut } from './stock.ts';
-import { listCatalogProducts, markProductDeleted, upsertCatalog } from './store.ts';
+import { findListedVariants, listCatalogProducts, markProductDeleted, upsertCatalog } from './store.ts';
 
 const productParamsSchema = z.object({
   productId: z.string().regex(/^(gid:\/\/[A-Za-z0-9._-]+\/Product\/)?\d+$/, 'Expected a product gid or its numeric id'),
@@ -74,6 +81,28 @@ export function catalogAdminRoutes(ctx: AppContext): MountableRoute[] {
           products: page.products.map((p) => ({ ...p, variants: p.variants.map((v) => ({ ...v, soldOut: isSoldOut(v) })) })),
           nextCursor: page.more && last ? encodeCatalogCursor(last.id) : null,
         };
+      },
+    }),
+
+    defineAdminRoute({
+      scope: 'shop',
+      method: 'GET',
+      path: '/catalog/variants',
+      operationId: 'findCatalogVariants',
+      summary: 'Look up variants by id, with their products',
+      description:
+        'The variants named by `ids` (1–100, gids or numeric ids) wherever they sit in the catalog, deleted products included, ' +
+        'grouped by product as `GET /catalog/products` lists them; an id the shop does not have is left out.',
+      tag: 'Catalog',
+      query: catalogVariantsQuerySchema,
+      responses: {
+        200: { description: 'The variants found', schema: catalogVariantsResponseSchema },
+        400: { description: '`{ "error": "Invalid query parameters", issue, path }`: no ids, more than 100, or one that is not a variant id' },
+      },
+      handler: async ({ shop, query }) => {
+        const numericIds = [...new Set(query.ids.map((id) => id.slice(id.lastIndexOf('/') + 1)))];
+        const found = await findListedVariants(ctx.db, shop.id, numericIds);
+        return { products: found.map((p) => ({ ...p, variants: p.variants.map((v) => ({ ...v, soldOut: isSoldOut(v) })) })) };
       },
     }),
 

@@ -128,3 +128,26 @@ export const catalogListResponseSchema = z.object({
 });
 
 export type CatalogListQuery = z.output<typeof catalogListQuerySchema>;
+
+/** `GET /catalog/variants`: at most this many ids per request. */
+export const MAX_VARIANT_LOOKUP = 100;
+
+const variantIdSchema = z.string().regex(/^(gid:\/\/[A-Za-z0-9._-]+\/ProductVariant\/)?\d{1,20}$/, 'Expected a variant gid or its numeric id');
+
+/**
+ * `GET /catalog/variants?ids=…`: 1–100 variant ids (gids or numeric), comma-separated; the
+ * admin names the gifts a screen shows with it, wherever they sit in the catalog.
+ */
+export const catalogVariantsQuerySchema = z.object({
+  ids: z
+    .string({ error: 'ids is required' })
+    .transform((text) => text.split(',').map((id) => id.trim()))
+    .pipe(z.array(variantIdSchema).min(1).max(MAX_VARIANT_LOOKUP, `At most ${MAX_VARIANT_LOOKUP} ids`))
+    .meta({ description: `1–${MAX_VARIANT_LOOKUP} variant gids or numeric ids, comma-separated`, example: 'gid://shopify/ProductVariant/11,12' }),
+});
+
+export const catalogVariantsResponseSchema = z.object({
+  products: catalogListResponseSchema.shape.products.meta({
+    description: 'The products of the variants found, each with only those variants, by product id; an id the catalog does not hold is left out',
+  }),
+});

@@ -168,6 +168,33 @@ export type CatalogListedProduct = CatalogProductState & {
   variants: { id: string; title: string; inventoryQuantity: number; inventoryPolicy: string; price: number | null }[];
 };
 
+/**
+ * The variants with these numeric ids and their products, grouped by product (product id
+ * order), deleted products included: a saved gift names the product it is, gone or not.
+ *
+ * @example
+ *   await findListedVariants(db, shop.id, ['11', '12']); // [{ id: 'gid://…/Product/1', variants: [two] }]
+ */
+export async function findListedVariants(db: Queryable, shopId: string, numericIds: readonly string[]): Promise<CatalogListedProduct[]> {
+  if (numericIds.length === 0) return [];
+  const rows = await db
+    .select({
+      product: { id: products.id, title: products.title, status: products.status, deleted: products.deleted, imageUrl: products.imageUrl },
+      variant: { id: variants.id, title: variants.title, inventoryQuantity: variants.inventoryQuantity, inventoryPolicy: variants.inventoryPolicy, price: variants.price },
+    })
+    .from(variants)
+    .innerJoin(products, and(eq(products.shopId, variants.shopId), eq(products.id, variants.productId)))
+    .where(and(eq(variants.shopId, shopId), inArray(numericTail(variants.id), [...numericIds])))
+    .orderBy(asc(products.id), asc(variants.id));
+  const byProduct = new Map<string, CatalogListedProduct>();
+  for (const { product, variant } of rows) {
+    const listed = byProduct.get(product.id) ?? { ...product, status: product.status as ProductStatus, variants: [] };
+    listed.variants.push(variant);
+    byProduct.set(product.id, listed);
+  }
+  return [...byProduct.values()];
+}
+
 /** LIKE's wildcards and its escape character, matched literally. */
 const likeLiteral = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 

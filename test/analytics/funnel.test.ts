@@ -7,13 +7,14 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { localDateOf } from '../../src/analytics/calendar.ts';
 import { orders, storefrontEvents } from '../../src/db/schema.ts';
+import { campaign, rule } from '../campaigns/fixtures.ts';
 import { createGiftCampaign, order, postOrder } from '../orders/fixtures.ts';
 import type { GiftCampaign } from '../orders/fixtures.ts';
 import { deliver, domainOf, ordersPaidText, SECRET } from '../platform-webhooks/fixtures.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 
-type RuleStat = { campaignId: string; ruleId: string; choicesShown: number; choicesSelected: number; giftsAdded: number; giftsRemoved: number; ordersWithGifts: number; giftsRepaired: number };
+type RuleStat = { campaignId: string; ruleId: string; actionType: 'auto_add' | 'customer_choice' | null; offersShown: number; choicesShown: number; choicesSelected: number; giftsAdded: number; giftsRemoved: number; ordersWithGifts: number; giftsRepaired: number };
 type Report = {
   ruleStats: RuleStat[];
   summary: { ordersWithGifts: number; revenueWithGifts: number; averageOrderValueWithGifts: number | null; averageOrderValueWithoutGifts: number | null; totalGiftsRepaired: number };
@@ -44,9 +45,12 @@ describe('GET /analytics: the gift funnel and average order values', () => {
   const event = (type: string, c: GiftCampaign, rule = 0) => ({ type, campaignId: c.campaignId, ruleId: c.ruleIds[rule] ?? '' });
   const giftLine = (c: GiftCampaign, rule = 0) => ({ gift: { campaignId: c.campaignId, ruleId: c.ruleIds[rule] } });
   const placed = (body: ReturnType<typeof order>) => postOrder(t, shop.id, { ...body, completedAt: new Date().toISOString() });
+  // The fixtures' rules add their gift automatically: each add is the offer shown.
   const stat = (c: GiftCampaign, rule: number, counts: Partial<RuleStat>): RuleStat => ({
     campaignId: c.campaignId,
     ruleId: c.ruleIds[rule] ?? '',
+    actionType: 'auto_add',
+    offersShown: counts.giftsAdded ?? 0,
     choicesShown: 0,
     choicesSelected: 0,
     giftsAdded: 0,
@@ -91,6 +95,47 @@ describe('GET /analytics: the gift funnel and average order values', () => {
     const narrowed = await report(shop, `&campaignId=${other.campaignId}`);
     expect(narrowed.ruleStats).toEqual([stat(other, 0, { giftsAdded: 1 })]);
     expect(narrowed.summary).toEqual(summary);
+  });
+
+  it("shows an automatic gift by adding it and a choice by showing it, by the rule's action type when the event came", async () => {
+    const choose = { ...rule('Choose one'), options: { ...rule().options, actionType: 'customer_choice' } };
+    const imported = await t.admin({ method: 'POST', url: `/admin/v1/shops/${shop.id}/campaigns/import`, payload: { campaigns: [campaign('Mixed', { rules: [rule('Automatic'), choose] })] } });
+    expect(imported.statusCode, imported.body).toBe(200);
+    const campaignId = (imported.json() as { campaignIds: string[] }).campaignIds[0] ?? '';
+    const read = async () => (await t.admin({ method: 'GET', url: `/admin/v1/shops/${shop.id}/campaigns/${campaignId}` })).json() as { campaign: { rules: Array<{ id: string; options: Record<string, unknown> }> } & Record<string, unknown> };
+    const stored = (await read()).campaign;
+    const mixed: GiftCampaign = { campaignId, ruleIds: stored.rules.map((r) => r.id) };
+    const [automatic, chosen] = [0, 1];
+
+    // A choice_shown of an automatic rule is not its showing; a gift_added of a choice rule is not the choice's.
+    await send(shop, [event('gift_added', mixed, automatic), event('gift_added', mixed, automatic), event('choice_shown', mixed, automatic)]);
+    await send(shop, [...[1, 2, 3].map(() => event('choice_shown', mixed, chosen)), event('choice_selected', mixed, chosen), event('gift_added', mixed, chosen)]);
+    const byRule = (stats: RuleStat[]) => new Map(stats.map((row) => [row.ruleId, row]));
+    let rows = byRule((await report(shop, `&campaignId=${campaignId}`)).ruleStats);
+    expect(rows.get(mixed.ruleIds[automatic] ?? '')).toEqual(stat(mixed, automatic, { giftsAdded: 2, choicesShown: 1, offersShown: 2 }));
+    expect(rows.get(mixed.ruleIds[chosen] ?? '')).toEqual(stat(mixed, chosen, { actionType: 'customer_choice', choicesShown: 3, choicesSelected: 1, giftsAdded: 1, offersShown: 3 }));
+
+    // An order (and its redelivery) moves "ordered" only.
+    const body = { ...order({ id: 'ord-funnel-shown', lines: [{}, giftLine(mixed, chosen)] }), completedAt: new Date().toISOString() };
+    for (const duplicate of [false, true]) expect((await postOrder(t, shop.id, body)).json()).toMatchObject({ duplicate });
+
+    // The choice rule becomes automatic: earlier events keep their count, its adds count from now.
+    const put = await t.admin({
+      method: 'PUT',
+      url: `/admin/v1/shops/${shop.id}/campaigns/${campaignId}`,
+      payload: { ...campaign('Mixed'), rules: stored.rules.map((r, i) => ({ ...(i === chosen ? rule('Choose one') : rule('Automatic')), id: r.id })) },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    await send(shop, [event('gift_added', mixed, chosen), event('choice_shown', mixed, chosen)]);
+    rows = byRule((await report(shop, `&campaignId=${campaignId}`)).ruleStats);
+    expect(rows.get(mixed.ruleIds[chosen] ?? '')).toEqual(stat(mixed, chosen, { choicesShown: 4, choicesSelected: 1, giftsAdded: 2, offersShown: 4, ordersWithGifts: 1 }));
+
+    // A deleted rule keeps its counts and has no action type.
+    expect((await t.admin({ method: 'DELETE', url: `/admin/v1/shops/${shop.id}/campaigns/${campaignId}` })).statusCode).toBe(200);
+    rows = byRule((await report(shop, `&campaignId=${campaignId}`)).ruleStats);
+    expect(rows.get(mixed.ruleIds[automatic] ?? '')).toEqual(stat(mixed, automatic, { actionType: null, giftsAdded: 2, choicesShown: 1, offersShown: 2 }));
+    // Another shop sees none of it.
+    expect((await report(await t.createShop('scale'), `&campaignId=${campaignId}`)).ruleStats).toEqual([]);
   });
 
   it('answers from the rollup alone: deleting raw events and orders changes nothing', async () => {

@@ -7,8 +7,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { campaign } from '../campaigns/fixtures.ts';
-import { createGiftCampaign, order, postOrder } from '../orders/fixtures.ts';
+import { campaign, rule } from '../campaigns/fixtures.ts';
+import { order, postOrder } from '../orders/fixtures.ts';
 import type { GiftCampaign } from '../orders/fixtures.ts';
 import { refundText } from '../give-backs/fixtures.ts';
 import { SECRET, deliver, domainOf } from '../platform-webhooks/fixtures.ts';
@@ -33,7 +33,12 @@ describe.skipIf(skipWithoutChromium())('merchant admin analytics and experiments
     stack = await startMerchantAdmin({ PLATFORM_APP_SECRET: SECRET });
     ({ t, browser } = stack);
     shop = await t.createShop('scale');
-    gift = await createGiftCampaign(t, shop.id, 2);
+    // Rule 0 offers a choice (shown by choice_shown), rule 1 adds its gift automatically (shown by being added).
+    const chooser = { ...rule('Rule 0'), options: { ...rule().options, actionType: 'customer_choice' } };
+    const giftImport = await t.admin({ method: 'POST', url: `/admin/v1/shops/${shop.id}/campaigns/import`, payload: { campaigns: [campaign('Gift promo', { rules: [chooser, rule('Rule 1')] })] } });
+    const giftId = (giftImport.json() as { campaignIds: string[] }).campaignIds[0] ?? '';
+    const giftRead = await t.admin({ method: 'GET', url: `/admin/v1/shops/${shop.id}/campaigns/${giftId}` });
+    gift = { campaignId: giftId, ruleIds: (giftRead.json() as { campaign: { rules: Array<{ id: string }> } }).campaign.rules.map((r) => r.id) };
     // A name a spreadsheet would run as a formula, with a comma and quotes for the CSV's quoting.
     const imported = await t.admin({
       method: 'POST',
@@ -93,19 +98,19 @@ describe.skipIf(skipWithoutChromium())('merchant admin analytics and experiments
     expect(await figure('Average order with a gift')).toBe('Average order with a gift $25.25');
     expect(await figure('Average order without a gift')).toBe('Average order without a gift $25.00');
     await page.getByText('Orders with a gift average $25.25: $0.25 more than orders without one ($25.00).').waitFor();
-    // The funnel: 4 showings, 3 adds (75 %), 2 orders with gifts (67 % of adds); per rule with names, per campaign in a chart.
-    await page.getByText('A gift choice was shown 4 times; a gift was added to a cart 3 times (75 % of showings); 2 orders carried the gift (67 % of adds).').waitFor();
+    // The funnel: 4 choices shown and 1 automatic add are 5 showings, 3 adds (60 %), 2 orders with gifts (67 % of adds); per rule with names, per campaign in a chart.
+    await page.getByText('Gifts were shown 5 times; a gift was added to a cart 3 times (60 % of showings); 2 orders carried the gift (67 % of adds).').waitFor();
     const ruleRow = page.getByRole('row', { name: /Gift promo › Rule 0/ });
     await ruleRow.waitFor();
-    expect((await ruleRow.innerText()).replace(/\s+/g, ' ')).toBe('Gift promo › Rule 0 4 2 1 1 50 % 50 % 0');
-    expect((await page.getByRole('row', { name: /Gift promo › Rule 1/ }).innerText()).replace(/\s+/g, ' ')).toBe('Gift promo › Rule 1 0 1 0 0 – 0 % 0');
+    expect((await ruleRow.innerText()).replace(/\s+/g, ' ')).toBe('Gift promo › Rule 0 Shopper chooses 4 2 1 1 50 % 50 % 0');
+    expect((await page.getByRole('row', { name: /Gift promo › Rule 1/ }).innerText()).replace(/\s+/g, ' ')).toBe('Gift promo › Rule 1 Added automatically 1 1 0 0 100 % 0 % 0');
     const funnelChart = page.getByRole('img', { name: /Gift funnel by campaign/ });
-    expect(await funnelChart.getAttribute('aria-label')).toContain('Gift promo: 4 shown, 3 added, 1 ordered.');
+    expect(await funnelChart.getAttribute('aria-label')).toContain('Gift promo: 5 shown, 3 added, 1 ordered.');
     for (const label of (await funnelChart.getAttribute('data-y-ticks'))?.split('|') ?? []) expect(label).toMatch(/^\d+$/);
 
     const row = page.getByRole('row', { name: /^Gift promo \d/ });
     await row.waitFor();
-    expect((await row.innerText()).replace(/\s+/g, ' ')).toMatch(/Gift promo 4 3 1 2 \$40\.50 0 0/);
+    expect((await row.innerText()).replace(/\s+/g, ' ')).toMatch(/Gift promo 5 3 1 2 \$40\.50 0 0/);
     await check(page, 'analytics');
 
     // The daily table alternative, opened by keyboard.
@@ -127,14 +132,14 @@ describe.skipIf(skipWithoutChromium())('merchant admin analytics and experiments
     const [perCampaign] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download campaigns CSV' }).click()]);
     expect(perCampaign.suggestedFilename()).toMatch(/^campaigns-.*\.csv$/);
     const campaignLines = (await readFile((await perCampaign.path()) ?? '', 'utf8')).split('\r\n');
-    expect(campaignLines[0]).toBe('campaign id,campaign,choices shown,gifts added,orders with gifts,gifts given,revenue with gifts (USD),gifts refunded,gifts repaired');
+    expect(campaignLines[0]).toBe('campaign id,campaign,gifts shown,gifts added,orders with gifts,gifts given,revenue with gifts (USD),gifts refunded,gifts repaired');
     expect(campaignLines.slice(1).sort()).toEqual(
-      ['', `${gift.campaignId},Gift promo,4,3,1,2,40.5,0,0`, `${formula},"'=HYPERLINK(""x""), promo",0,0,1,1,10,1,0`].sort(),
+      ['', `${gift.campaignId},Gift promo,5,3,1,2,40.5,0,0`, `${formula},"'=HYPERLINK(""x""), promo",0,0,1,1,10,1,0`].sort(),
     );
     const [perRule] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download rules CSV' }).click()]);
     const ruleLines = (await readFile((await perRule.path()) ?? '', 'utf8')).split('\r\n');
-    expect(ruleLines[0]).toBe('campaign id,rule id,rule,choices shown,gifts added,gifts removed,orders with gifts,gifts repaired');
-    expect(ruleLines).toContain(`${gift.campaignId},${gift.ruleIds[0]},Gift promo › Rule 0,4,2,1,1,0`);
+    expect(ruleLines[0]).toBe('campaign id,rule id,rule,gift given,gifts shown,gifts added,gifts removed,orders with gifts,gifts repaired');
+    expect(ruleLines).toContain(`${gift.campaignId},${gift.ruleIds[0]},Gift promo › Rule 0,Shopper chooses,4,2,1,1,0`);
 
     // 91 days: the API's 400 at the field its path names; a range without orders shows the empty state.
     await page.getByLabel('From', { exact: true }).fill('2026-01-01');

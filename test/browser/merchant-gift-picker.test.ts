@@ -4,7 +4,8 @@
  * each variant's stock, picks a gift by keyboard, keeps a typed-in id for a second gift, saves,
  * and the API returns both gifts. Each chosen gift shows as its product (picture, title, price,
  * stock), the typed-in one as unknown, after the pick and after reopening the saved campaign, and
- * a product the catalog gained after the editor opened once picked.
+ * a product the catalog gained after the editor opened once picked; a saved gift that is product
+ * #1,500 of 1,600 reads as its product when the campaign is reopened (issue 23 item 8).
  * axe and screenshots on the picker and the gift cards (checkScreen).
  */
 import type { Locator } from 'playwright-core';
@@ -134,6 +135,40 @@ describe.skipIf(skipWithoutChromium())('the gift picker, in Chromium', () => {
     await page.getByRole('heading', { name: 'Edit Mug with every order', level: 1 }).waitFor();
     await expectMug(page.getByRole('group', { name: 'Rule 1 gift 1, chosen' }));
     await unknown.getByText('Unknown product (id gid://shopify/ProductVariant/777)').waitFor();
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 240_000);
+
+  it('names a saved gift past the first 1,000 products when its campaign is reopened', async () => {
+    const big = await stack.t.createShop('growth');
+    for (const start of [1, 801]) {
+      await seed(
+        big.id,
+        Array.from({ length: 800 }, (_, i) => ({
+          id: `gid://shopify/Product/${start + i}`,
+          title: `Product ${start + i}`,
+          status: 'active',
+          variants: [{ id: `gid://shopify/ProductVariant/${start + i}`, title: 'Default Title', inventoryQuantity: 4, inventoryPolicy: 'DENY', price: 1500 }],
+        })),
+      );
+    }
+    const gift = { type: 'fixed', gifts: [{ variantId: 'gid://shopify/ProductVariant/1500', quantity: 1 }], fallbackOnOOS: false };
+    const rule = { name: 'Spend 50', enabled: true, conditionTree: { type: 'cart.subtotal_gte', value: 5000 }, giftConfig: gift };
+    const imported = await stack.t.admin({
+      method: 'POST',
+      url: `/admin/v1/shops/${big.id}/campaigns/import`,
+      payload: { campaigns: [{ name: 'Deep catalog gift', enabled: false, isDraft: true, startAt: null, endAt: null, rules: [rule] }] },
+    });
+    expect(imported.statusCode, imported.body).toBe(200);
+    const id = (imported.json() as { campaignIds: string[] }).campaignIds[0] ?? '';
+
+    const { page, errors } = await openPage(stack.browser);
+    await stack.signIn(page, big.id);
+    await page.goto(`${stack.base}/app/#/campaigns/${id}`);
+    await page.getByRole('heading', { name: 'Edit Deep catalog gift', level: 1 }).waitFor();
+    const card = page.getByRole('group', { name: 'Rule 1 gift 1, chosen' });
+    await card.getByText('Product 1500', { exact: true }).waitFor();
+    expect(await card.textContent()).toBe('Product 1500$15.00 · 4 in stock');
     expect(errors).toEqual([]);
     await page.close();
   }, 240_000);

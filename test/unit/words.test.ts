@@ -107,7 +107,7 @@ describe('analytics in words', () => {
 
   it('says the funnel step by step, starting at "added" when no choice was shown', () => {
     expect(funnelSentence({ shown: 4, added: 3, ordered: 2 })).toBe(
-      'A gift choice was shown 4 times; a gift was added to a cart 3 times (75 % of showings); 2 orders carried the gift (67 % of adds).',
+      'Gifts were shown 4 times; a gift was added to a cart 3 times (75 % of showings); 2 orders carried the gift (67 % of adds).',
     );
     expect(funnelSentence({ shown: 0, added: 1, ordered: 1 })).toBe('The gift was added to a cart 1 time; 1 order carried the gift (100 % of adds).');
     expect(funnelSentence({ shown: 0, added: 0, ordered: 2 })).toBe('2 orders carried the gift.');

@@ -409,6 +409,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/app/api/v1/catalog/variants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Look up variants by id, with their products
+         * @description The variants named by `ids` (1–100, gids or numeric ids) wherever they sit in the catalog, deleted products included, grouped by product as `GET /catalog/products` lists them; an id the shop does not have is left out.
+         */
+        get: operations["findCatalogVariants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/app/api/v1/catalog/products/{productId}": {
         parameters: {
             query?: never;
@@ -4168,6 +4188,10 @@ export interface operations {
                         ruleStats: {
                             campaignId: string;
                             ruleId: string;
+                            /** @description The rule's action type as it is now; null for a rule deleted since */
+                            actionType: ("auto_add" | "customer_choice") | null;
+                            /** @description The funnel's first step: `choice_shown` events of a `customer_choice` rule, `gift_added` events of an `auto_add` rule (its gift is shown by being added), by the rule's action type when each event was received */
+                            offersShown: number;
                             /** @description `choice_shown` events received in the range */
                             choicesShown: number;
                             /** @description `choice_selected` events received in the range */
@@ -4966,6 +4990,83 @@ export interface operations {
                 };
             };
             /** @description `{ "error": "Invalid query", issue, path }` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session: no valid session token and no live session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A state-changing request of a cookie session without its `X-CSRF-Token`, or from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    findCatalogVariants: {
+        parameters: {
+            query: {
+                /** @description 1–100 variant gids or numeric ids, comma-separated */
+                ids: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The variants found */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The products of the variants found, each with only those variants, by product id; an id the catalog does not hold is left out */
+                        products: {
+                            id: string;
+                            title: string;
+                            /** @enum {string} */
+                            status: "active" | "draft" | "archived";
+                            deleted: boolean;
+                            imageUrl: string | null;
+                            variants: {
+                                id: string;
+                                title: string;
+                                inventoryQuantity: number;
+                                /** @enum {string} */
+                                inventoryPolicy: "DENY" | "CONTINUE";
+                                /** @description Minor units of the shop's currency; null when unknown */
+                                price: number | null;
+                                /** @description Policy DENY and no stock: the platform will not sell it */
+                                soldOut: boolean;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description `{ "error": "Invalid query parameters", issue, path }`: no ids, more than 100, or one that is not a variant id */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

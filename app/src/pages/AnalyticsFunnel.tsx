@@ -1,6 +1,6 @@
 /**
  * "Is it worth it" on the analytics screen (issue 23 item 11): the average order with and
- * without a gift, said as a sentence, and the gift funnel — choices shown, gifts added, orders
+ * without a gift, said as a sentence, and the gift funnel — gifts shown, gifts added, orders
  * that carried the gift — for the shop, per campaign (chart) and per rule (table and CSV).
  */
 import { BlockStack, Button, Card, InlineGrid, InlineStack, Text } from '@shopify/polaris';
@@ -82,7 +82,7 @@ export function GiftFunnel({ data, campaigns, campaignNames, suffix }: { data: A
   const labels = useMemo(() => charted.map((row) => (row.name.length > 24 ? `${row.name.slice(0, 23)}…` : row.name)), [charted]);
   const datasets = useMemo(
     () => [
-      { label: 'Choices shown', data: charted.map((row) => row.shown), color: FUNNEL_COLORS.shown },
+      { label: 'Gifts shown', data: charted.map((row) => row.shown), color: FUNNEL_COLORS.shown },
       { label: 'Gifts added', data: charted.map((row) => row.added), color: FUNNEL_COLORS.added },
       { label: 'Orders with the gift', data: charted.map((row) => row.ordered), color: FUNNEL_COLORS.ordered },
     ],
@@ -98,8 +98,8 @@ export function GiftFunnel({ data, campaigns, campaignNames, suffix }: { data: A
           </Text>
           <Text as="p">{funnelSentence(shop)}</Text>
           <Text as="p" tone="subdued">
-            A choice is shown when the storefront offers a choice of gifts; a gift that is added automatically starts at “added”. Each showing and each add counts, not
-            each shopper.
+            A gift is shown when the storefront offers a choice of gifts, or when it adds an automatic gift to the cart: an automatic gift is shown by being added. Each
+            showing and each add counts, not each shopper.
           </Text>
         </BlockStack>
       </Card>
@@ -125,9 +125,9 @@ export function GiftFunnel({ data, campaigns, campaignNames, suffix }: { data: A
         ) : (
           <FigureTable
             label="Gift funnel by rule"
-            numeric={[false, true, true, true, true, true, true, true]}
-            headings={['Rule', 'Shown', 'Added', 'Removed', 'Orders', 'Added per showing', 'Ordered per add', 'Repaired']}
-            rows={rules.map((row) => [row.name, row.shown, row.added, row.removed, row.ordered, shareText(row.added, row.shown), shareText(row.ordered, row.added), row.repaired])}
+            numeric={[false, false, true, true, true, true, true, true, true]}
+            headings={['Rule', 'Gift given', 'Shown', 'Added', 'Removed', 'Orders', 'Added per showing', 'Ordered per add', 'Repaired']}
+            rows={rules.map((row) => [row.name, row.kind, row.shown, row.added, row.removed, row.ordered, shareText(row.added, row.shown), shareText(row.ordered, row.added), row.repaired])}
           />
         )}
       </TableCard>

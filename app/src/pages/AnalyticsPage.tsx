@@ -177,7 +177,7 @@ function AnalyticsScreen({ timezone, currency }: { timezone: string; currency: s
 
             <TableCard title="By campaign" download={{ url: campaignUrl, file: `campaigns-${suffix}.csv`, label: 'Download campaigns CSV' }}>
               <Text as="p" tone="subdued">
-                Choices shown and gifts added to carts, orders with a gift of the campaign, its gift units, their orders' revenue, and gifts refunded or repaired.
+                Gifts shown (a choice offered, or an automatic gift added) and gifts added to carts, orders with a gift of the campaign, its gift units, their orders' revenue, and gifts refunded or repaired.
               </Text>
               {campaigns.length === 0 ? (
                 <Text as="p" tone="subdued">

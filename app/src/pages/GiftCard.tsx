@@ -1,8 +1,8 @@
 /**
  * A chosen gift as the merchant knows it (issue 23 items 5 and 8), in the campaign editor and the
  * tier ladder: the product's picture (or the placeholder), "Product – Variant", its price in the
- * shop's currency and its stock, as the gift picker lists them. The editor page reads the catalog
- * once (names.ts) for all its cards. The variant id stays a secondary detail: the field under the
+ * shop's currency and its stock, as the gift picker lists them. The editor page looks up the
+ * variants its cards show (names.ts), wherever they sit in the catalog. The variant id stays a secondary detail: the field under the
  * card, where an id the catalog does not know is typed in, and the JSON view.
  */
 import { BlockStack, Box, InlineStack, Text } from '@shopify/polaris';
@@ -14,7 +14,7 @@ import { stockText, variantName } from './catalog-search.ts';
 import { ShopCurrency } from './ConditionFields.tsx';
 import { ProductImage } from './GiftPickerList.tsx';
 
-/** Reads the shop's catalog once for every gift card of the page under it. */
+/** One catalog lookup for every gift card of the page under it. */
 export function CatalogNamesProvider({ children }: { children: ReactNode }) {
   return <CatalogNamesContext.Provider value={useCatalogNames()}>{children}</CatalogNamesContext.Provider>;
 }
@@ -35,7 +35,7 @@ export function GiftCard({ label, variantId }: { label: string; variantId: strin
   const found = id === '' ? undefined : names?.gift(id);
   let body: ReactNode;
   if (id === '') body = <Summary>No gift chosen yet</Summary>;
-  else if (!found) body = <Summary>{names?.loaded ? `Unknown product (id ${id})` : `Looking up ${id} in the catalog…`}</Summary>;
+  else if (!found) body = <Summary>{names?.looked(id) ? `Unknown product (id ${id})` : `Looking up ${id} in the catalog…`}</Summary>;
   else {
     const { product, variant } = found;
     const price = variant.price === null ? 'Price unknown' : formatMinor(variant.price, currency);

@@ -35,7 +35,7 @@ export function rangeProblem(range: Range): FieldError | undefined {
   return undefined;
 }
 
-/** The funnel's steps: choices shown, gifts added to carts, orders that carried the gift. */
+/** The funnel's steps: gifts shown (a choice offered, or an automatic gift added), gifts added to carts, orders that carried the gift. */
 export type Funnel = { shown: number; added: number; ordered: number };
 
 export type CampaignRow = Funnel & { campaignId: string; name: string; giftsGiven: number; revenueWithGifts: number; giftsRefunded: number; giftsRepaired: number };
@@ -64,14 +64,17 @@ export function perCampaign(data: Pick<Analytics, 'campaignStats' | 'ruleStats'>
   }
   for (const stat of data.ruleStats) {
     const row = rowOf(stat.campaignId);
-    row.shown += stat.choicesShown;
+    row.shown += stat.offersShown;
     row.added += stat.giftsAdded;
     row.giftsRepaired += stat.giftsRepaired;
   }
   return [...rows.values()].sort((a, b) => b.ordered - a.ordered || b.added - a.added || a.name.localeCompare(b.name));
 }
 
-export type RuleRow = Funnel & { ruleId: string; campaignId: string; name: string; removed: number; repaired: number };
+export type RuleRow = Funnel & { ruleId: string; campaignId: string; name: string; kind: string; removed: number; repaired: number };
+
+/** How the rule gives its gift, in words; a deleted rule's is unknown. */
+const KIND_TEXT = { auto_add: 'Added automatically', customer_choice: 'Shopper chooses' } as const;
 
 /** ruleStats as the rule table shows them: "Campaign › Rule" (a deleted rule by its id), busiest first. */
 export function perRule(ruleStats: Analytics['ruleStats'], campaignNames: ReadonlyMap<string, string>, ruleName: (ruleId: string) => string | undefined): RuleRow[] {
@@ -80,7 +83,8 @@ export function perRule(ruleStats: Analytics['ruleStats'], campaignNames: Readon
       ruleId: stat.ruleId,
       campaignId: stat.campaignId,
       name: `${campaignName(campaignNames, stat.campaignId)} › ${ruleName(stat.ruleId) ?? `Deleted rule (${stat.ruleId})`}`,
-      shown: stat.choicesShown,
+      kind: stat.actionType === null ? 'Unknown (deleted)' : KIND_TEXT[stat.actionType],
+      shown: stat.offersShown,
       added: stat.giftsAdded,
       removed: stat.giftsRemoved,
       ordered: stat.ordersWithGifts,
@@ -91,7 +95,7 @@ export function perRule(ruleStats: Analytics['ruleStats'], campaignNames: Readon
 
 /** The whole shop's funnel: every rule's events, and the orders with gifts of the range. */
 export const shopFunnel = (data: Analytics): Funnel => ({
-  shown: data.ruleStats.reduce((sum, stat) => sum + stat.choicesShown, 0),
+  shown: data.ruleStats.reduce((sum, stat) => sum + stat.offersShown, 0),
   added: data.ruleStats.reduce((sum, stat) => sum + stat.giftsAdded, 0),
   ordered: data.summary.ordersWithGifts,
 });
@@ -105,13 +109,13 @@ export const csvOf = {
     ),
   campaigns: (rows: readonly CampaignRow[], currency: string) =>
     toCsv(
-      ['campaign id', 'campaign', 'choices shown', 'gifts added', 'orders with gifts', 'gifts given', `revenue with gifts (${currency})`, 'gifts refunded', 'gifts repaired'],
+      ['campaign id', 'campaign', 'gifts shown', 'gifts added', 'orders with gifts', 'gifts given', `revenue with gifts (${currency})`, 'gifts refunded', 'gifts repaired'],
       rows.map((row) => [row.campaignId, row.name, row.shown, row.added, row.ordered, row.giftsGiven, row.revenueWithGifts, row.giftsRefunded, row.giftsRepaired]),
     ),
   rules: (rows: readonly RuleRow[]) =>
     toCsv(
-      ['campaign id', 'rule id', 'rule', 'choices shown', 'gifts added', 'gifts removed', 'orders with gifts', 'gifts repaired'],
-      rows.map((row) => [row.campaignId, row.ruleId, row.name, row.shown, row.added, row.removed, row.ordered, row.repaired]),
+      ['campaign id', 'rule id', 'rule', 'gift given', 'gifts shown', 'gifts added', 'gifts removed', 'orders with gifts', 'gifts repaired'],
+      rows.map((row) => [row.campaignId, row.ruleId, row.name, row.kind, row.shown, row.added, row.removed, row.ordered, row.repaired]),
     ),
 };
 

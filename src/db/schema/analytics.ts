@@ -77,6 +77,12 @@ export const dailyRuleStats = pgTable(
     ruleId: text('rule_id').notNull(),
     campaignId: text('campaign_id').notNull(),
     choicesShown: integer('choices_shown').notNull().default(0),
+    /**
+     * The funnel's "shown" step: a `choice_shown` of a `customer_choice` rule, a `gift_added` of
+     * an `auto_add` rule (an automatic gift is shown by being added), by the rule's action type
+     * when the event was stored.
+     */
+    offersShown: integer('offers_shown').notNull().default(0),
     choicesSelected: integer('choices_selected').notNull().default(0),
     giftsAdded: integer('gifts_added').notNull().default(0),
     giftsRemoved: integer('gifts_removed').notNull().default(0),
