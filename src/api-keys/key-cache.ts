@@ -72,6 +72,8 @@ export type ApiKeyVerifier = {
   authenticateNow(key: string, countNow?: CountRequestNow): Authentication | undefined;
   /** Whether entries are kept at all (not on PostgreSQL without Redis). */
   readonly caching: boolean;
+  /** Keys read from the database on a request's path, and answered from memory, so far. */
+  stats(): { reads: number; hits: number };
   /** With Redis, the renewals of busy entries' tokens (key-refresh.ts); undefined otherwise. */
   readonly refresher: Pick<KeyRefresher, 'refresh' | 'stats'> | undefined;
   close(): void;
@@ -125,11 +127,18 @@ export function createApiKeyVerifier(options: { db: Queryable; versions: ShopVer
   const refresher: KeyRefresher | undefined =
     versions.mode === 'redis' ? createKeyRefresher({ db, versions, entries, ...options.refresh }) : undefined;
 
+  let reads = 0;
+  let hits = 0;
+  const read = (key: string): Promise<VerifiedKey | undefined> => {
+    reads += 1;
+    return verifyApiKey(db, key);
+  };
+
   const withoutCount = (verified: VerifiedKey | undefined): Authentication | undefined =>
     verified ? { verified, decision: undefined } : undefined;
 
   const authenticate = async (key: string, count: CountRequest): Promise<Authentication | undefined> => {
-    if (versions.mode === 'off') return withoutCount(await verifyApiKey(db, key));
+    if (versions.mode === 'off') return withoutCount(await read(key));
     const entry = entries.get(key);
     const shopId = entry?.shopId ?? shopIdOfKey(key);
     if (shopId === undefined) return undefined;
@@ -138,9 +147,10 @@ export function createApiKeyVerifier(options: { db: Queryable; versions: ShopVer
       const version = versions.read(shopId);
       if (entry?.version === version) {
         entry.used = true;
+        hits += 1;
         return withoutCount(entry.verified);
       }
-      const verified = await verifyApiKey(db, key);
+      const verified = await read(key);
       remember(key, shopId, verified, version, 0);
       return withoutCount(verified);
     }
@@ -151,14 +161,15 @@ export function createApiKeyVerifier(options: { db: Queryable; versions: ShopVer
       const decision = await count(entry.verified.shop.id, entry.verified.keyId, entry.versionRead ?? versions.versionRead(shopId));
       if (matches(entry, decision.version) && versions.epoch === epoch) {
         entry.used = true;
+        hits += 1;
         return { verified: entry.verified, decision };
       }
-      const verified = await verifyApiKey(db, key);
+      const verified = await read(key);
       remember(key, shopId, verified, versions.epoch === epoch ? decision.version : undefined, epoch);
       return verified ? { verified, decision } : undefined;
     }
     const version = await versions.read(shopId);
-    const verified = await verifyApiKey(db, key);
+    const verified = await read(key);
     remember(key, shopId, verified, versions.epoch === epoch ? version : undefined, epoch);
     return withoutCount(verified);
   };
@@ -181,8 +192,10 @@ export function createApiKeyVerifier(options: { db: Queryable; versions: ShopVer
       if (decision === undefined && entry.renewedFrom !== undefined) decision = countNow(shop.id, keyId, versionRead, entry.renewedFrom);
       if (decision === undefined || !matches(entry, decision.version)) return undefined;
       entry.used = true;
+      hits += 1;
       return { verified: entry.verified, decision };
     },
+    stats: () => ({ reads, hits }),
     close() {
       refresher?.close();
       entries.clear();

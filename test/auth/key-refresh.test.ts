@@ -142,14 +142,15 @@ const transports = [
 ];
 
 describe('key token renewals without Redis', () => {
-  it('has nothing to renew: embedded tokens never expire, and PostgreSQL alone caches no key', async () => {
-    const t = await createTestApp({ ...SETTINGS, REDIS_URL: '' });
-    try {
-      expect(t.ctx.shopVersions.mode).not.toBe('redis');
-      expect(t.ctx.apiKeys.refresher).toBeUndefined();
-    } finally {
-      await t.close();
-    }
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ ...SETTINGS, REDIS_URL: '' });
+  });
+  afterAll(() => t?.close());
+
+  it('has nothing to renew: embedded tokens never expire, and PostgreSQL alone caches no key', () => {
+    expect(t.ctx.shopVersions.mode).not.toBe('redis');
+    expect(t.ctx.apiKeys.refresher).toBeUndefined();
   });
 });
 
