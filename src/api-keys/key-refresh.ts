@@ -245,9 +245,17 @@ export function createKeyRefresher(options: {
     const epoch = versions.epoch;
     if (versions.redis.status !== 'ready') return;
     const now = performance.now();
+    // A token is due when one of its entries is; every used entry carrying it goes with it (a
+    // shop's keys stamped later take its expiry for later than it is, and one not in the swap
+    // would miss at its next request).
+    const dueTokens = new Set<string>();
+    for (const entry of entries.values()) {
+      if (entry.used && entry.epoch === epoch && entry.expiresAt > now && entry.expiresAt - now <= leadMs) dueTokens.add(entry.version);
+    }
+    if (dueTokens.size === 0) return;
     const due: Array<[string, CachedKey]> = [];
     for (const [key, entry] of entries) {
-      if (entry.used && entry.epoch === epoch && entry.expiresAt > now && entry.expiresAt - now <= leadMs) {
+      if (entry.used && entry.epoch === epoch && dueTokens.has(entry.version)) {
         due.push([key, entry]);
         if (due.length >= KEYS_PER_PASS) break;
       }

@@ -73,6 +73,24 @@ function refreshCases(app: () => TestApp) {
     expect((await rules(t, shop)).statusCode).toBe(401);
   });
 
+  it('swaps a shop\'s token once for all its used keys, and serves each from memory after', async () => {
+    const t = app();
+    const shop = await usedShop(t);
+    const created = await t.admin({ method: 'POST', url: `/admin/v1/shops/${shop.id}/api-keys`, payload: { name: 'second' } });
+    expect(created.statusCode).toBe(201);
+    const second = (created.json() as { key: string }).key;
+    for (let i = 0; i < 3; i += 1) expect((await rules(t, second)).statusCode).toBe(200);
+    // The second key was stamped with the shop's token after the first: one swap carries both.
+    expect(await counted(t, () => refresherOf(t).refresh(EVERY_USED))).toMatchObject({ renewals: 1, reads: 2 });
+    await revokeBehindTheService(t, shop);
+    expect((await rules(t, shop)).statusCode).toBe(200);
+    expect((await rules(t, second)).statusCode).toBe(200);
+    // And both go with a bump (nothing of this shop is left for the next case's pass).
+    await t.ctx.shopVersions.bump(shop.id);
+    expect((await rules(t, shop)).statusCode).toBe(401);
+    expect((await rules(t, second)).statusCode).toBe(401);
+  });
+
   it('reads the key again before it swaps: a key revoked without a bump is dropped', async () => {
     const t = app();
     const shop = await usedShop(t);
