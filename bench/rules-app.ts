@@ -43,7 +43,7 @@ async function main() {
   profiler.connect();
   await profiler.post('Profiler.enable');
   process.on('message', (message: { type: string; file?: string }) => {
-    if (message.type === 'stats') send({ type: 'stats', rules: ctx.rulesCache.stats(), memory: process.memoryUsage() });
+    if (message.type === 'stats') send({ type: 'stats', rules: ctx.rulesCache.stats(), keys: ctx.apiKeys.stats(), renewals: ctx.apiKeys.refresher?.stats(), memory: process.memoryUsage() });
     if (message.type === 'profile') void toggleProfile(profiler, message.file).then(() => send({ type: 'profiled' }));
     if (message.type === 'stop') void stop();
   });

@@ -222,7 +222,12 @@ async function manyShops(e: BenchEnv, app: BenchChild, appUrl: string, loader: B
     ])) as [Totals, Totals, Totals];
     await profileRound(e, app, `rules-${count}-shops`, () => measure(loader, app, job(keys, e.BENCH_ROUND_SECONDS), 200));
     await profileRound(e, app, `rules-1-shop-${count}-keys`, () => measure(loader, app, job(shopZeroKeys, e.BENCH_ROUND_SECONDS), 200));
-    const { rules, memory } = await app.ask<{ rules: { entries: number; bytes: number; maxBytes: number; compressions: { br: number; gzip: number } }; memory: NodeJS.MemoryUsage }>({ type: 'stats' }, 'stats');
+    const { rules, keys: keyReads, renewals, memory } = await app.ask<{
+      rules: { entries: number; bytes: number; maxBytes: number; compressions: { br: number; gzip: number } };
+      keys?: { reads: number; hits: number };
+      renewals?: { reads: number; renewals: number; adoptions: number; refused: number };
+      memory: NodeJS.MemoryUsage;
+    }>({ type: 'stats' }, 'stats');
     const n = fmt(count);
     print(`    ${n.padStart(6)} shops: ${side(`${n} shops`, many)} | ${side(`1 shop, ${n} keys`, singleManyKeys)} | ${side('1 shop, 1 key', single)}  [load ${load()}]`);
     print(`           CPU/req 1 shop ÷ ${n} shops, both ${n} keys (same limiter calls) ${verdict(singleManyKeys.cpuPerRequest / many.cpuPerRequest, 0.7)}, req/s ${(many.rate / singleManyKeys.rate).toFixed(2)}; ` +
@@ -234,6 +239,12 @@ async function manyShops(e: BenchEnv, app: BenchChild, appUrl: string, loader: B
     print(`           load generator ${fmt(many.loaderCpuPerRequest * 1e6)} / ${fmt(singleManyKeys.loaderCpuPerRequest * 1e6)} / ${fmt(single.loaderCpuPerRequest * 1e6)} µs CPU/req; warm-up ${fmt(warm.requests)} requests, ${fmt((warm.cpu * 1e6) / warm.requests)} µs CPU/req; cache ${fmt(rules.entries)} entries, ` +
       `${fmt(rules.bytes / 2 ** 20, 1)} of ${fmt(rules.maxBytes / 2 ** 20)} MiB counted, ${fmt(rules.compressions.br)} br compressions so far; ` +
       `heap ${fmt(memory.heapUsed / 2 ** 20)} MiB, RSS ${fmt(memory.rss / 2 ** 20)} MiB`);
+    // So far in this store's run: keys read on a request's path against those from memory, and
+    // the tokens renewed ahead of expiry (src/api-keys/key-refresh.ts) with the keys they read.
+    if (keyReads !== undefined) {
+      print(`           keys so far: ${fmt(keyReads.reads)} read on a request's path, ${fmt(keyReads.hits)} from memory` +
+        (renewals === undefined ? '' : `; ${fmt(renewals.renewals)} tokens renewed ahead of expiry (${fmt(renewals.reads)} keys read for them), ${fmt(renewals.refused)} refused`));
+    }
   }
 }
 

@@ -24,10 +24,17 @@
  * - Embedded PGlite: in process, bumped synchronously (one process owns the data directory).
  * - PostgreSQL without Redis: nowhere shared and synchronous, so nothing is cached and every
  *   request reads its key (one prepared statement, see store.ts).
+ *
+ * With Redis a token expires VERSION_TTL_MS after it was set, and each key of the shop was then
+ * read again on a request's path; key-refresh.ts renews the tokens of the busy entries ahead of
+ * that, off the path, and keeps the same bound on a lost bump.
  */
+import { VERSION_TTL_MS } from '../cache/shop-versions.ts';
 import type { ShopVersions } from '../cache/shop-versions.ts';
 import type { Queryable } from '../db/database.ts';
 import type { CountedDecision, VersionRead } from '../rate-limit/limiter.ts';
+import { createKeyRefresher } from './key-refresh.ts';
+import type { CachedKey, KeyRefresher } from './key-refresh.ts';
 import { shopIdOfKey, verifyApiKey } from './store.ts';
 import type { VerifiedKey } from './store.ts';
 
@@ -65,15 +72,23 @@ export type ApiKeyVerifier = {
   authenticateNow(key: string, countNow?: CountRequestNow): Authentication | undefined;
   /** Whether entries are kept at all (not on PostgreSQL without Redis). */
   readonly caching: boolean;
+  /** Keys read from the database on a request's path, and answered from memory, so far. */
+  stats(): { reads: number; hits: number };
+  /** With Redis, the renewals of busy entries' tokens (key-refresh.ts); undefined otherwise. */
+  readonly refresher: Pick<KeyRefresher, 'refresh' | 'stats'> | undefined;
   close(): void;
 };
 
 /**
  * `shopId` is the shop the key text names (shopIdOfKey), and `versionRead` where its version
  * lives in Redis: both kept so a hit parses and builds nothing (the limiter then compares the
- * lease's version key with the same string).
+ * lease's version key with the same string). The rest is key-refresh.ts's.
  */
-type Entry = { verified: VerifiedKey; shopId: string; versionRead: VersionRead | undefined; version: string; epoch: number };
+type Entry = CachedKey;
+
+/** Whether `version`, read by the limiter, vouches for `entry` (its token, or the one renewed into it). */
+const matches = (entry: Entry, version: string | undefined): boolean =>
+  version !== undefined && (version === entry.version || version === entry.renewedFrom);
 
 /**
  * Builds the verifier for `db` (module comment for when it caches).
@@ -82,7 +97,7 @@ type Entry = { verified: VerifiedKey; shopId: string; versionRead: VersionRead |
  *   const verifier = createApiKeyVerifier({ db, versions });
  *   const auth = await verifier.authenticate(token, (shopId, keyId, version) => limiter.hit(`{${shopId}}:${keyId}:default`, 120, 60_000, version));
  */
-export function createApiKeyVerifier(options: { db: Queryable; versions: ShopVersions; maxEntries?: number }): ApiKeyVerifier {
+export function createApiKeyVerifier(options: { db: Queryable; versions: ShopVersions; maxEntries?: number; refresh?: { intervalMs?: number; leadMs?: number } }): ApiKeyVerifier {
   const { db, versions } = options;
   const maxEntries = options.maxEntries ?? API_KEY_CACHE_MAX_ENTRIES;
   // Keyed by the full key text: only a caller holding the secret finds an entry.
@@ -93,26 +108,49 @@ export function createApiKeyVerifier(options: { db: Queryable; versions: ShopVer
       entries.delete(key);
       return;
     }
-    entries.set(key, { verified, shopId, versionRead: versions.mode === 'redis' ? versions.versionRead(shopId) : undefined, version, epoch });
+    entries.set(key, {
+      verified,
+      shopId,
+      versionRead: versions.mode === 'redis' ? versions.versionRead(shopId) : undefined,
+      version,
+      renewedFrom: undefined,
+      epoch,
+      expiresAt: performance.now() + VERSION_TTL_MS,
+      used: false,
+    });
     if (entries.size > maxEntries) {
       const oldest = entries.keys().next();
       if (oldest.done !== true) entries.delete(oldest.value);
     }
   };
 
+  const refresher: KeyRefresher | undefined =
+    versions.mode === 'redis' ? createKeyRefresher({ db, versions, entries, ...options.refresh }) : undefined;
+
+  let reads = 0;
+  let hits = 0;
+  const read = (key: string): Promise<VerifiedKey | undefined> => {
+    reads += 1;
+    return verifyApiKey(db, key);
+  };
+
   const withoutCount = (verified: VerifiedKey | undefined): Authentication | undefined =>
     verified ? { verified, decision: undefined } : undefined;
 
   const authenticate = async (key: string, count: CountRequest): Promise<Authentication | undefined> => {
-    if (versions.mode === 'off') return withoutCount(await verifyApiKey(db, key));
+    if (versions.mode === 'off') return withoutCount(await read(key));
     const entry = entries.get(key);
     const shopId = entry?.shopId ?? shopIdOfKey(key);
     if (shopId === undefined) return undefined;
 
     if (versions.mode === 'local') {
       const version = versions.read(shopId);
-      if (entry?.version === version) return withoutCount(entry.verified);
-      const verified = await verifyApiKey(db, key);
+      if (entry?.version === version) {
+        entry.used = true;
+        hits += 1;
+        return withoutCount(entry.verified);
+      }
+      const verified = await read(key);
       remember(key, shopId, verified, version, 0);
       return withoutCount(verified);
     }
@@ -121,21 +159,24 @@ export function createApiKeyVerifier(options: { db: Queryable; versions: ShopVer
     if (entry?.epoch === epoch) {
       // The version comes back with the limiter's decision, read before any database read below.
       const decision = await count(entry.verified.shop.id, entry.verified.keyId, entry.versionRead ?? versions.versionRead(shopId));
-      if (decision.version !== undefined && decision.version === entry.version && versions.epoch === epoch) {
+      if (matches(entry, decision.version) && versions.epoch === epoch) {
+        entry.used = true;
+        hits += 1;
         return { verified: entry.verified, decision };
       }
-      const verified = await verifyApiKey(db, key);
+      const verified = await read(key);
       remember(key, shopId, verified, versions.epoch === epoch ? decision.version : undefined, epoch);
       return verified ? { verified, decision } : undefined;
     }
     const version = await versions.read(shopId);
-    const verified = await verifyApiKey(db, key);
+    const verified = await read(key);
     remember(key, shopId, verified, versions.epoch === epoch ? version : undefined, epoch);
     return withoutCount(verified);
   };
 
   return {
     caching: versions.mode !== 'off',
+    refresher,
     authenticate,
     authenticateNow(key, countNow) {
       if (versions.mode === 'off') return undefined;
@@ -143,12 +184,20 @@ export function createApiKeyVerifier(options: { db: Queryable; versions: ShopVer
       if (entry === undefined) return undefined;
       if (versions.mode === 'local') return entry.version === versions.read(entry.shopId) ? withoutCount(entry.verified) : undefined;
       if (entry.epoch !== versions.epoch || countNow === undefined) return undefined;
-      // As in `authenticate`, but only a lease that read this entry's very token may count it.
+      // As in `authenticate`, but only a lease that read this entry's very token (or the one
+      // renewed into it) may count it; countNow counts nothing when it answers undefined.
       const versionRead = entry.versionRead ?? versions.versionRead(entry.shopId);
-      const decision = countNow(entry.verified.shop.id, entry.verified.keyId, versionRead, entry.version);
-      return decision !== undefined && decision.version === entry.version ? { verified: entry.verified, decision } : undefined;
+      const { shop, keyId } = entry.verified;
+      let decision = countNow(shop.id, keyId, versionRead, entry.version);
+      if (decision === undefined && entry.renewedFrom !== undefined) decision = countNow(shop.id, keyId, versionRead, entry.renewedFrom);
+      if (decision === undefined || !matches(entry, decision.version)) return undefined;
+      entry.used = true;
+      hits += 1;
+      return { verified: entry.verified, decision };
     },
+    stats: () => ({ reads, hits }),
     close() {
+      refresher?.close();
       entries.clear();
     },
   };

@@ -4,7 +4,7 @@
  * stored. The visible prefix (`gcr_<shop>_<4 chars>`) is what lists and logs show.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Queryable } from '../db/database.ts';
 import { apiKeys, shops } from '../db/schema.ts';
 import { newId, randomBase62 } from '../ids.ts';
@@ -91,6 +91,35 @@ export async function verifyApiKey(db: Queryable, key: string): Promise<Verified
   const stored = Buffer.from(row.keyHash, 'hex');
   if (stored.length !== hash.length || !timingSafeEqual(stored, hash)) return undefined;
   return { keyId: row.id, prefix: row.prefix, shop: toShopRecord(row.shop) };
+}
+
+/**
+ * verifyApiKey for many keys in one query (the key cache's renewals, key-refresh.ts): the live
+ * ones, each with its shop, by key text; a key absent from the answer is revoked, deleted or
+ * not a key. Each key is matched to its own shop's row, as verifyApiKey does.
+ *
+ * @example
+ *   const live = await verifyApiKeys(db, [storefrontKey, serverKey]); // live.get(storefrontKey)?.shop.id
+ */
+export async function verifyApiKeys(db: Queryable, keys: readonly string[]): Promise<Map<string, VerifiedKey>> {
+  const wanted = new Map<string, { key: string; shopId: string }>();
+  for (const key of keys) {
+    const shopId = shopIdOfKey(key);
+    if (shopId !== undefined) wanted.set(sha256(key).toString('hex'), { key, shopId });
+  }
+  const found = new Map<string, VerifiedKey>();
+  if (wanted.size === 0) return found;
+  const shopIds = [...new Set([...wanted.values()].map(({ shopId }) => shopId))];
+  const rows = await db
+    .select({ shopId: apiKeys.shopId, id: apiKeys.id, keyHash: apiKeys.keyHash, prefix: apiKeys.prefix, shop: shops })
+    .from(apiKeys)
+    .innerJoin(shops, eq(shops.id, apiKeys.shopId))
+    .where(and(inArray(apiKeys.shopId, shopIds), inArray(apiKeys.keyHash, [...wanted.keys()]), isNull(apiKeys.revokedAt)));
+  for (const row of rows) {
+    const asked = wanted.get(row.keyHash);
+    if (asked !== undefined && asked.shopId === row.shopId) found.set(asked.key, { keyId: row.id, prefix: row.prefix, shop: toShopRecord(row.shop) });
+  }
+  return found;
 }
 
 const buildVerifyStatement = (db: Queryable) =>
