@@ -38,6 +38,9 @@ export const REPAIR_STATUSES = {
 
 export type RepairStatus = keyof typeof REPAIR_STATUSES;
 
+/** The statuses by name, as the admin API's enum lists them (src/repairs/routes.ts). */
+export const REPAIR_STATUS_NAMES = Object.keys(REPAIR_STATUSES) as [RepairStatus, ...RepairStatus[]];
+
 const statusesWhere = (test: (info: RepairStatusInfo) => boolean): RepairStatus[] =>
   (Object.keys(REPAIR_STATUSES) as RepairStatus[]).filter((status) => test(REPAIR_STATUSES[status]));
 
