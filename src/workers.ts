@@ -22,7 +22,7 @@ export function createWorkers(ctx: AppContext): Worker[] {
     createOutboxDispatcher({
       db: ctx.db,
       logger: ctx.logger,
-      jobs: createPlatformJobs({ db: ctx.db, logger: ctx.logger, discountPort: ctx.discountPort, catalogImport: platform, orderRepair: platform }),
+      jobs: createPlatformJobs({ db: ctx.db, logger: ctx.logger, discountPort: ctx.discountPort, catalogImport: platform, orderRepair: { ...platform, caches: ctx } }),
       webhooks: createWebhookSender({ allowList: ctx.config.webhookAllowList }),
       pollMs: ctx.config.outboxPollMs,
       concurrency: ctx.config.outboxConcurrency,

@@ -21,7 +21,18 @@ import { answerRoot } from './selection.ts';
 import type { Answer, Resolver } from './selection.ts';
 import type { OperationFamily } from './standin.ts';
 
-export type StandinLineItem = { id: number; variantId: string; quantity: number; discount?: { percentValue?: number; fixedValue?: string; description?: string } };
+export type StandinLineItem = {
+  id: number;
+  variantId: string;
+  quantity: number;
+  discount?: { applicationId: number; percentValue?: number; fixedValue?: string; description?: string };
+};
+
+/**
+ * How the stand-in reads `fixedValue` on a line of several units: the input does not say, so it
+ * plays both readings (`per_unit`: the amount off each unit; `per_line`: off the whole line).
+ */
+export type FixedDiscountReading = 'per_unit' | 'per_line';
 export type StandinOrder = {
   /** Digits: the platform's order ids pass 2^53. */
   id: string;
@@ -39,6 +50,8 @@ export type OrderEditingFamily = {
   faults: Faults;
   /** The orders of a shop (by domain), by numeric order id. */
   ordersOf(domain: string): Map<string, StandinOrder>;
+  /** How a fixed amount is applied to a line of several units (default `per_unit`). */
+  fixedReading: FixedDiscountReading;
   /** Adds an order (as checkout made it) to a shop; returns it. */
   addOrder(domain: string, order: { id: number | string; lineItems?: Array<{ variantId: number | string; quantity: number }>; editable?: boolean }): StandinOrder;
 };
@@ -62,11 +75,26 @@ export function createOrderEditingFamily(): OrderEditingFamily {
     return own;
   };
 
+  let fixedReading: FixedDiscountReading = 'per_unit';
+  // A fixed discount's allocation under the reading; a percentage has no price to apply to here (0).
+  const allocated = (line: StandinLineItem): string => {
+    const fixed = Number(line.discount?.fixedValue ?? 0);
+    return (fixedReading === 'per_unit' ? fixed * line.quantity : fixed).toFixed(2);
+  };
   const lineAnswer = (line: StandinLineItem): Answer => ({
     id: gid('CalculatedLineItem', line.id),
     quantity: line.quantity,
     variant: { id: gid('ProductVariant', line.variantId) },
     hasStagedLineItemDiscount: line.discount !== undefined,
+    calculatedDiscountAllocations:
+      line.discount === undefined
+        ? []
+        : [
+            {
+              allocatedAmountSet: { presentmentMoney: { amount: allocated(line), currencyCode: 'USD' }, shopMoney: { amount: allocated(line), currencyCode: 'USD' } },
+              discountApplication: { __typename: 'CalculatedManualDiscountApplication', id: gid('CalculatedManualDiscountApplication', line.discount.applicationId), description: line.discount.description ?? null },
+            },
+          ],
   });
   const calculatedOrder = (session: Session): Answer => ({
     id: gid('CalculatedOrder', session.id),
@@ -115,9 +143,27 @@ export function createOrderEditingFamily(): OrderEditingFamily {
         if ((percent === undefined) === (fixed === undefined) || (percent !== undefined && (percent <= 0 || percent > 100))) {
           return payload([{ field: ['discount'], message: 'Give either a percentage between 0 and 100 or a fixed amount.' }], none);
         }
-        line.discount = { ...(percent === undefined ? {} : { percentValue: percent }), ...(fixed === undefined ? {} : { fixedValue: fixed }), ...(discount.description ? { description: discount.description } : {}) };
+        line.discount = {
+          applicationId: nextId++,
+          ...(percent === undefined ? {} : { percentValue: percent }),
+          ...(fixed === undefined ? {} : { fixedValue: fixed }),
+          ...(discount.description ? { description: discount.description } : {}),
+        };
         const change = { id: gid('OrderStagedChangeAddLineItemDiscount', nextId++), description: discount.description ?? '' };
         return payload([], { addedDiscountStagedChange: change, calculatedLineItem: lineAnswer(line), calculatedOrder: calculatedOrder(session), orderEditSession: { id: gid('OrderEditSession', session.id) } });
+      },
+      orderEditUpdateDiscount: (args) => {
+        const session = sessionOf(args.id);
+        const none = { calculatedOrder: null, orderEditSession: null };
+        if (session === undefined || session.committed) return noSession(none);
+        const line = session.staged.find((candidate) => candidate.discount?.applicationId === numericOf(args.discountApplicationId));
+        if (line?.discount === undefined) return payload([{ field: ['discountApplicationId'], message: 'The discount does not exist.' }], none);
+        const discount = (args.discount ?? {}) as { percentValue?: number | null; fixedValue?: { amount?: string } | null; description?: string | null };
+        const percent = discount.percentValue ?? undefined;
+        const fixed = discount.fixedValue?.amount;
+        if ((percent === undefined) === (fixed === undefined)) return payload([{ field: ['discount'], message: 'Give either a percentage or a fixed amount.' }], none);
+        line.discount = { applicationId: line.discount.applicationId, ...(percent === undefined ? {} : { percentValue: percent }), ...(fixed === undefined ? {} : { fixedValue: fixed }), ...(line.discount.description ? { description: line.discount.description } : {}) };
+        return payload([], { calculatedOrder: calculatedOrder(session), orderEditSession: { id: gid('OrderEditSession', session.id) } });
       },
       orderEditCommit: (args) => {
         const session = sessionOf(args.id);
@@ -127,13 +173,14 @@ export function createOrderEditingFamily(): OrderEditingFamily {
         session.committed = true;
         order.lineItems.push(...session.staged);
         order.edits.push({ notifyCustomer: args.notifyCustomer === true, staffNote: typeof args.staffNote === 'string' ? args.staffNote : null, committedAt: Date.now() });
-        return payload([], { order: { id: gid('Order', order.id) }, successMessages: ['Order updated'] });
+        const lineItems = { nodes: order.lineItems.map((line) => ({ id: gid('LineItem', line.id), quantity: line.quantity, variant: { id: gid('ProductVariant', line.variantId) } })) };
+        return payload([], { order: { id: gid('Order', order.id), lineItems }, successMessages: ['Order updated'] });
       },
     };
   }
 
   const family: OperationFamily = {
-    rootFields: ['orderEditBegin', 'orderEditAddVariant', 'orderEditAddLineItemDiscount', 'orderEditCommit'],
+    rootFields: ['orderEditBegin', 'orderEditAddVariant', 'orderEditAddLineItemDiscount', 'orderEditUpdateDiscount', 'orderEditCommit'],
     answer: (call) =>
       withFaults(faults, () => {
         const root = answerFor(call.shop.domain);
@@ -145,6 +192,12 @@ export function createOrderEditingFamily(): OrderEditingFamily {
     family,
     faults,
     ordersOf,
+    get fixedReading() {
+      return fixedReading;
+    },
+    set fixedReading(reading: FixedDiscountReading) {
+      fixedReading = reading;
+    },
     addOrder(domain, input) {
       const order: StandinOrder = {
         id: String(input.id),

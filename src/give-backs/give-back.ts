@@ -20,9 +20,10 @@ import { localDateOf } from '../analytics/calendar.ts';
 import { campaigns, orderGiveBacks, orderRepairs, orders, redemptions, rules } from '../db/schema.ts';
 import { discountSyncEvents } from '../campaigns/transitions.ts';
 import { redemptionsSync } from '../redemptions/limit-sync.ts';
+import { cancelOpenRepairs } from '../repairs/cancel.ts';
 import type { ShopUnitOfWork } from '../shops/unit-of-work.ts';
 import { giveBackBudgets, recordRefundRollups } from './counters.ts';
-import { giftUnitsOf, keyOf, refundedUnits, repairedLine, sorted } from './gift-units.ts';
+import { giftUnitsOf, keyOf, refundedUnits, refundsOpenRepair, repairedLine, sorted } from './gift-units.ts';
 import type { RepairedGift, StoredLine } from './gift-units.ts';
 import type { GiveBackRequest } from './payloads.ts';
 
@@ -54,15 +55,19 @@ export async function giveBackIn(uow: ShopUnitOfWork, request: GiveBackRequest, 
     .where(and(eq(orderGiveBacks.shopId, shop.id), eq(orderGiveBacks.orderId, request.orderId)));
   if (previous.some((row) => row.ref === ref)) return { outcome: 'duplicate' };
 
+  // Repairs this request overtakes (repairs/cancel.ts): a cancellation ends every open one; a
+  // refund the one whose gift it refunds, if the edit may have put it on the order.
+  await cancelOpenRepairs(uow, request.orderId, request.kind === 'cancel' ? () => true : (repair) => refundsOpenRepair(request, repair), now);
+
   const orderLines = ((order.payload.lines ?? []) as StoredLine[]).filter((line) => line && typeof line.quantity === 'number');
   // Gifts a committed repair added (docs/repairs.md): the order carries them as gift lines of their rule.
   const repaired: RepairedGift[] = (
     await tx
-      .select({ campaignId: orderRepairs.campaignId, ruleId: orderRepairs.ruleId, variantId: orderRepairs.variantId, quantity: orderRepairs.quantity })
+      .select({ campaignId: orderRepairs.campaignId, ruleId: orderRepairs.ruleId, variantId: orderRepairs.variantId, quantity: orderRepairs.quantity, lineItemId: orderRepairs.lineItemId })
       .from(orderRepairs)
       .where(and(eq(orderRepairs.shopId, shop.id), eq(orderRepairs.orderId, request.orderId), eq(orderRepairs.status, 'repaired')))
   )
-    .map((row) => ({ campaignId: row.campaignId, ruleId: row.ruleId, variant: numericIdOf(row.variantId) ?? row.variantId, quantity: row.quantity }))
+    .map((row) => ({ campaignId: row.campaignId, ruleId: row.ruleId, variant: numericIdOf(row.variantId) ?? row.variantId, quantity: row.quantity, lineItemId: row.lineItemId }))
     .sort((a, b) => (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0));
   const named = [
     ...new Set([...orderLines.map((line) => line.attributes?.[GIFT_ATTRIBUTE.campaignId]?.trim()), ...repaired.map((row) => row.campaignId)].filter((id): id is string => !!id)),

@@ -81,9 +81,17 @@ export const ORDER_EDIT_ADD_VARIANT = `mutation RepairAddGift($id: ID!, $variant
 }`;
 
 export const ORDER_EDIT_ADD_DISCOUNT = `mutation RepairDiscountGift($id: ID!, $lineItemId: ID!, $discount: OrderEditAppliedDiscountInput!) {
-  orderEditAddLineItemDiscount(id: $id, lineItemId: $lineItemId, discount: $discount) { addedDiscountStagedChange { id } userErrors { field message } }
+  orderEditAddLineItemDiscount(id: $id, lineItemId: $lineItemId, discount: $discount) {
+    addedDiscountStagedChange { id }
+    calculatedLineItem { calculatedDiscountAllocations { allocatedAmountSet { presentmentMoney { amount } } discountApplication { __typename id } } }
+    userErrors { field message }
+  }
+}`;
+
+export const ORDER_EDIT_UPDATE_DISCOUNT = `mutation RepairDiscountWholeLine($id: ID!, $discountApplicationId: ID!, $discount: OrderEditAppliedDiscountInput!) {
+  orderEditUpdateDiscount(id: $id, discountApplicationId: $discountApplicationId, discount: $discount) { calculatedOrder { id } userErrors { field message } }
 }`;
 
 export const ORDER_EDIT_COMMIT = `mutation RepairCommit($id: ID!, $staffNote: String) {
-  orderEditCommit(id: $id, notifyCustomer: false, staffNote: $staffNote) { order { id } userErrors { field message } }
+  orderEditCommit(id: $id, notifyCustomer: false, staffNote: $staffNote) { order { id lineItems(last: 50) { nodes { id variant { id } } } } userErrors { field message } }
 }`;

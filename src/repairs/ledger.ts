@@ -19,9 +19,8 @@ import { findVariants } from '../catalog/store.ts';
 import type { Tx } from '../db/database.ts';
 import { campaigns, dailyTotals, giftBudgetUsage, orderRepairs, orders, redemptions, rules } from '../db/schema.ts';
 import { discountSyncEvents } from '../campaigns/transitions.ts';
-import { writeOutbox } from '../outbox/enqueue.ts';
 import { redemptionsSync } from '../redemptions/limit-sync.ts';
-import { bumpRulesVersion } from '../shops/store.ts';
+import type { ShopUnitOfWork } from '../shops/unit-of-work.ts';
 
 export type RepairRow = typeof orderRepairs.$inferSelect;
 export type RepairOrder = { customerId: string | null; completedAt: Date; day: string; total: number; giftLines: number; payload: Record<string, unknown> };
@@ -42,9 +41,10 @@ export class SkipRepair extends Error {
  * Takes the gift's budget units and the customer's redemption in `tx`, or throws {@link SkipRepair}
  * (the caller's transaction then rolls back every part of it).
  *
- * @example await db.transaction((tx) => reserveRepair(tx, shop, repair, order));
+ * @example await writeShopUnlocked(deps, shop, (uow) => reserveRepair(uow, repair, order));
  */
-export async function reserveRepair(tx: Tx, shop: { id: string; timezone: string }, repair: RepairRow, order: RepairOrder): Promise<void> {
+export async function reserveRepair(uow: ShopUnitOfWork, repair: RepairRow, order: RepairOrder): Promise<void> {
+  const { tx, shop } = uow;
   const [variant] = await findVariants(tx, shop.id, [numericIdOf(repair.variantId) ?? repair.variantId]);
   if (variant && isSoldOut(variant)) throw new SkipRepair('skipped_sold_out', 'The gift is sold out in the catalog');
 
@@ -68,26 +68,32 @@ export async function reserveRepair(tx: Tx, shop: { id: string; timezone: string
       })
       .returning({ count: redemptions.count });
     const { limits, events } = await redemptionsSync(tx, shop.id, order.customerId, [repair.ruleId]);
-    await writeOutbox(tx, shop.id, events);
+    uow.enqueue(...events);
     const max = limits.get(repair.ruleId);
     if (max !== undefined && (counted?.count ?? 0) > max) throw new SkipRepair('skipped_limit', `The customer has redeemed this rule ${max} times, its limit`);
   }
-  if (budget.spentCampaigns.length > 0) await rulesChanged(tx, shop.id, budget.spentCampaigns);
-}
-
-/** The payload and the checkout configuration lose (or regain) a rule: as intake does. */
-async function rulesChanged(tx: Tx, shopId: string, campaignIds: readonly string[]): Promise<void> {
-  await writeOutbox(tx, shopId, discountSyncEvents(campaignIds));
-  await bumpRulesVersion(tx, shopId);
+  if (budget.spentCampaigns.length > 0) rulesChanged(uow, budget.spentCampaigns);
 }
 
 /**
- * Gives back what {@link reserveRepair} took, for an edit the platform refused: the budget units of
- * the rule and its campaign in the order's window (never below zero), and the redemption.
- *
- * @example await db.transaction((tx) => giveBackRepair(tx, shop, repair, order));
+ * The payload and the checkout configuration lose (or regain) a rule, as intake does: the sync
+ * is queued, and the unit of work bumps the rules version and evicts every instance's cache.
  */
-export async function giveBackRepair(tx: Tx, shop: { id: string; timezone: string }, repair: RepairRow, order: RepairOrder): Promise<void> {
+function rulesChanged(uow: ShopUnitOfWork, campaignIds: readonly string[]): void {
+  uow.enqueue(...discountSyncEvents(campaignIds));
+  uow.touchRules();
+}
+
+/**
+ * Gives back what {@link reserveRepair} took, for an edit the platform refused or a repair the
+ * order's cancellation ended: the budget units of the rule and its campaign in the order's window
+ * (never below zero), and the redemption. The caller moves the row out of a holding status in
+ * the same transaction, so this runs once per repair.
+ *
+ * @example await writeShopUnlocked(deps, shop, (uow) => giveBackRepair(uow, repair, order));
+ */
+export async function giveBackRepair(uow: ShopUnitOfWork, repair: RepairRow, order: Pick<RepairOrder, 'customerId' | 'completedAt'>): Promise<void> {
+  const { tx, shop } = uow;
   // The order row first (the lock order of give-backs); the gift never reached the order, so
   // refunds have no charge of it to give back. Intake never charges this (rule, campaign): the
   // repair exists because the order carried no gift of the rule.
@@ -121,9 +127,9 @@ export async function giveBackRepair(tx: Tx, shop: { id: string; timezone: strin
       .update(redemptions)
       .set({ count: sql`greatest(0, ${redemptions.count} - 1)` })
       .where(and(eq(redemptions.shopId, shop.id), eq(redemptions.customerId, order.customerId), eq(redemptions.ruleId, repair.ruleId)));
-    await writeOutbox(tx, shop.id, (await redemptionsSync(tx, shop.id, order.customerId, [repair.ruleId])).events);
+    uow.enqueue(...(await redemptionsSync(tx, shop.id, order.customerId, [repair.ruleId])).events);
   }
-  if (reopened) await rulesChanged(tx, shop.id, [repair.campaignId]);
+  if (reopened) rulesChanged(uow, [repair.campaignId]);
 }
 
 /** Whether the order as recorded carried a gift line of the campaign. */

@@ -16,6 +16,7 @@ import type { AppContext } from '../context.ts';
 import { orderRepairs } from '../db/schema.ts';
 import { customerRedemptions } from '../evaluate/customer-redemptions.ts';
 import { writeOutbox } from '../outbox/enqueue.ts';
+import { shopStillThere } from './job.ts';
 import type { Order } from '../orders/schema.ts';
 import { repairMissingGiftsOf } from '../shops/settings.ts';
 import type { ShopRecord } from '../shops/store.ts';
@@ -109,6 +110,9 @@ export async function planRepairs(ctx: AppContext, shop: ShopRecord, order: Orde
   const planned = missingGifts(rules, context, { now: ctx.now(), redemptions });
   if (planned.length === 0) return [];
   return ctx.db.transaction(async (tx) => {
+    // The shop row first (KEY SHARE): a shop/redact that deleted it meanwhile leaves nothing to
+    // plan for, and one under way waits for this to commit, then deletes what it wrote.
+    if (!(await shopStillThere(tx, shop.id))) return [];
     const created = await tx
       .insert(orderRepairs)
       .values(planned.map((repair) => ({ shopId: shop.id, orderId: order.id, ...repair })))

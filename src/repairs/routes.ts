@@ -11,23 +11,8 @@ import { bytewise } from '../db/collation.ts';
 import { findVariants } from '../catalog/store.ts';
 import { orderRepairs, rules } from '../db/schema.ts';
 import { defineAdminRoute } from '../http/shop-routes.ts';
+import { REPAIR_STATUS_NAMES } from './statuses.ts';
 import type { MountableRoute } from '../http/shop-routes.ts';
-
-/** Every status a repair can have (src/repairs/job.ts draws the machine). */
-export const REPAIR_STATUSES = [
-  'pending',
-  'editing',
-  'reserved',
-  'repaired',
-  'failed',
-  'interrupted',
-  'skipped_customer_choice',
-  'skipped_sold_out',
-  'skipped_budget',
-  'skipped_limit',
-  'skipped_not_connected',
-  'skipped_order_gone',
-] as const;
 
 const repairSchema = z.object({
   orderId: z.string().meta({ description: 'The platform order id (digits)' }),
@@ -39,11 +24,12 @@ const repairSchema = z.object({
     description: 'The gift as the catalog names it: the product title, with the variant title unless it is the platform\'s "Default Title"; null when the catalog does not know it',
   }),
   quantity: z.int(),
-  status: z.enum(REPAIR_STATUSES).meta({
+  status: z.enum(REPAIR_STATUS_NAMES).meta({
     description:
       '`repaired`: the gift was added and discounted; `pending`/`editing`/`reserved`: in progress (`reserved`: waiting for a retry); ' +
       '`failed`: the platform refused the edit (`detail` says why; budget and redemption given back); `interrupted`: stopped during the edit, ' +
-      'check the order; `skipped_*`: not added, and why',
+      'check the order; `cancelled`: the order was cancelled (or the gift refunded) before the repair ended, budget and redemption given back; ' +
+      '`skipped_*`: not added, and why',
   }),
   detail: z.string().nullable(),
   createdAt: z.iso.datetime(),

@@ -94,6 +94,15 @@ describe('the stand-in\'s answers to them', () => {
     ['begin an order edit', documents.ORDER_EDIT_BEGIN, () => ({ id: 'gid://shopify/Order/820982911946154508' })],
     ['add the gift', documents.ORDER_EDIT_ADD_VARIANT, () => ((edit.calculatedOrder = answered(['data', 'orderEditBegin', 'calculatedOrder', 'id'])), { id: edit.calculatedOrder, variantId: 'gid://shopify/ProductVariant/1001000', quantity: 1 })],
     ['discount the gift line', documents.ORDER_EDIT_ADD_DISCOUNT, () => ((edit.line = answered(['data', 'orderEditAddVariant', 'calculatedLineItem', 'id'])), { id: edit.calculatedOrder, lineItemId: edit.line, discount: { percentValue: 100, description: 'Free gift' } })],
+    [
+      'discount the whole gift line',
+      documents.ORDER_EDIT_UPDATE_DISCOUNT,
+      () => ({
+        id: edit.calculatedOrder,
+        discountApplicationId: answered(['data', 'orderEditAddLineItemDiscount', 'calculatedLineItem', 'calculatedDiscountAllocations', '0', 'discountApplication', 'id']),
+        discount: { percentValue: 100, description: 'Free gift' },
+      }),
+    ],
     ['commit the order edit', documents.ORDER_EDIT_COMMIT, () => ({ id: edit.calculatedOrder, staffNote: 'Gift added' })],
     ['commit it again (userErrors)', documents.ORDER_EDIT_COMMIT, () => ({ id: edit.calculatedOrder, staffNote: null })],
     ['begin an edit of an unknown order (userErrors)', documents.ORDER_EDIT_BEGIN, () => ({ id: 'gid://shopify/Order/1' })],

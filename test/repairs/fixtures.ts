@@ -121,7 +121,7 @@ export async function runJobs(t: TestApp): Promise<void> {
   const dispatcher = createOutboxDispatcher({
     db: t.ctx.db,
     logger: t.ctx.logger,
-    jobs: createPlatformJobs({ db: t.ctx.db, logger: t.ctx.logger, discountPort: port, orderRepair: { secret: config.platformAppSecret, adminApiUrl: config.platformAdminApiUrl } }),
+    jobs: createPlatformJobs({ db: t.ctx.db, logger: t.ctx.logger, discountPort: port, orderRepair: { secret: config.platformAppSecret, adminApiUrl: config.platformAdminApiUrl, caches: t.ctx } }),
     webhooks: createWebhookSender(),
     pollMs: 20,
   });

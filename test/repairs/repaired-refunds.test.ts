@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlatformStandin } from '../../dev/platform/platform.ts';
-import { giftBudgetUsage, orders, redemptions } from '../../src/db/schema.ts';
+import { giftBudgetUsage, orderRepairs, orders, redemptions } from '../../src/db/schema.ts';
 import { cancelledText } from '../give-backs/fixtures.ts';
 import { deliver } from '../platform-webhooks/fixtures.ts';
 import { testDbKind } from '../support/database.ts';
@@ -31,7 +31,7 @@ const budgetUsed = async (shopId: string, ruleId: string) =>
 const redemptionCount = async (shopId: string, ruleId: string) =>
   (await t.ctx.db.select().from(redemptions).where(and(eq(redemptions.shopId, shopId), eq(redemptions.ruleId, ruleId))))[0]?.count ?? 0;
 
-type Line = { variantId: number; quantity?: number; price: string; discount?: string; allocations?: string[]; properties?: Array<{ name: string; value: string }> };
+type Line = { lineItemId?: string | null; variantId: number; quantity?: number; price: string; discount?: string; allocations?: string[]; properties?: Array<{ name: string; value: string }> };
 
 /** A `refunds/create` payload as the platform sends it: the refunded line with its order line. */
 function refundText(input: { id: string; orderId: string; lines: Line[] }): string {
@@ -44,10 +44,10 @@ function refundText(input: { id: string; orderId: string; lines: Line[] }): stri
     refund_line_items: input.lines.map((line, index) => ({
       id: 204689539 + index,
       quantity: line.quantity ?? 1,
-      line_item_id: 566157049 + index,
+      line_item_id: Number(line.lineItemId ?? 566157049 + index),
       restock_type: 'no_restock',
       line_item: {
-        id: 566157049 + index,
+        id: Number(line.lineItemId ?? 566157049 + index),
         variant_id: line.variantId,
         quantity: line.quantity ?? 1,
         price: line.price,
@@ -60,8 +60,12 @@ function refundText(input: { id: string; orderId: string; lines: Line[] }): stri
   return JSON.stringify(payload).replace('"id":0', `"id":${input.id}`).replace('"order_id":1', `"order_id":${input.orderId}`);
 }
 
-/** The repaired gift line: 100 % off, as the order edit discounts it (newer API versions fill only the allocations). */
-const repairedLine = (variantId: number, quantity = 1): Line => ({ variantId, quantity, price: '12.00', allocations: [(12 * quantity).toFixed(2)] });
+/** The repaired gift line (by its id when known): 100 % off, as the order edit discounts it (newer API versions fill only the allocations). */
+const repairedLine = (variantId: number, quantity = 1, lineItemId: string | null = null): Line => ({ lineItemId, variantId, quantity, price: '12.00', allocations: [(12 * quantity).toFixed(2)] });
+
+/** The order line a repair's edit added, as the service recorded it. */
+const addedLineOf = async (shopId: string, orderId: string) =>
+  (await t.ctx.db.select({ lineItemId: orderRepairs.lineItemId }).from(orderRepairs).where(and(eq(orderRepairs.shopId, shopId), eq(orderRepairs.orderId, orderId))))[0]?.lineItemId ?? null;
 
 /** A connected shop whose one budgeted rule (gift `gift`) was repaired onto a paid order of CUSTOMER. */
 async function repairedOrder(gift: number) {
@@ -72,7 +76,10 @@ async function repairedOrder(gift: number) {
   expect(await repairsOf(t, world.shop)).toMatchObject([{ orderId: id, status: 'repaired' }]);
   expect(await budgetUsed(world.shop.id, ruleId)).toBe(1);
   expect(await redemptionCount(world.shop.id, ruleId)).toBe(1);
-  return { ...world, ruleId, orderId: id };
+  const lineItemId = await addedLineOf(world.shop.id, id);
+  // The line the edit added, as the stand-in's order holds it.
+  expect(lineItemId).toBe(String(platform.orderEditing.ordersOf(world.domain).get(id)?.lineItems.at(-1)?.id));
+  return { ...world, ruleId, orderId: id, lineItemId };
 }
 
 const refund = (domain: string, body: string, webhookId: string = randomUUID()) => deliver(t, body, { topic: 'refunds/create', domain, webhookId });
@@ -83,7 +90,7 @@ describe('a refund of a repaired gift', () => {
     const [order] = await t.ctx.db.select({ budgetCharges: orders.budgetCharges }).from(orders).where(and(eq(orders.shopId, world.shop.id), eq(orders.id, world.orderId)));
     expect(order?.budgetCharges).toMatchObject([{ ruleId: world.ruleId, campaignId: world.campaignId, units: 1 }]);
 
-    const body = refundText({ id: '8100001', orderId: world.orderId, lines: [{ variantId: 39072856, price: '199.00', quantity: 0 }, repairedLine(930)] });
+    const body = refundText({ id: '8100001', orderId: world.orderId, lines: [{ variantId: 39072856, price: '199.00', quantity: 0 }, repairedLine(930, 1, world.lineItemId)] });
     const res = await refund(world.domain, body);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ ok: true, duplicate: false, givenBack: { giftUnits: 1, budgetUnits: 1, redemptions: 1 } });
@@ -92,7 +99,7 @@ describe('a refund of a repaired gift', () => {
 
     // The same refund again, under another webhook id: a duplicate, nothing given twice.
     expect((await refund(world.domain, body)).json()).toEqual({ ok: true, duplicate: true });
-    const again = refundText({ id: '8100002', orderId: world.orderId, lines: [repairedLine(930)] });
+    const again = refundText({ id: '8100002', orderId: world.orderId, lines: [repairedLine(930, 1, world.lineItemId)] });
     expect((await refund(world.domain, again)).json()).toMatchObject({ givenBack: { giftUnits: 0, budgetUnits: 0, redemptions: 0 } });
 
     const analytics = await t.api(world.shop, { method: 'GET', url: '/api/v1/analytics?from=2026-01-01&to=2026-01-31' });
@@ -120,8 +127,11 @@ describe('a refund of a repaired gift', () => {
     expect(await budgetUsed(world.shop.id, world.ruleId)).toBe(1);
     expect(await redemptionCount(world.shop.id, world.ruleId)).toBe(1);
 
-    // More units than the repair added (total_discount only, older API versions): capped at what the order carries.
-    const gift = refundText({ id: '8200005', orderId: world.orderId, lines: [{ variantId: 931, quantity: 3, price: '12.00', discount: '36.00' }] });
+    // A free line of the variant that is not the line the repair added is not the gift either.
+    const free = refundText({ id: '8200006', orderId: world.orderId, lines: [repairedLine(931)] });
+    expect((await refund(world.domain, free)).json()).toMatchObject({ givenBack: { giftUnits: 0 } });
+    // The added line itself, even discounted only in part, and more units than the repair added: capped at what the order carries.
+    const gift = refundText({ id: '8200005', orderId: world.orderId, lines: [{ lineItemId: world.lineItemId, variantId: 931, quantity: 3, price: '12.00', discount: '6.00' }] });
     expect((await refund(world.domain, gift)).json()).toMatchObject({ givenBack: { giftUnits: 1, budgetUnits: 1, redemptions: 1 } });
   });
 
@@ -145,17 +155,17 @@ describe('a cancellation of a repaired order', () => {
     expect(res.json()).toEqual({ ok: true, duplicate: false, givenBack: { giftUnits: 1, budgetUnits: 1, redemptions: 1 } });
     expect(await budgetUsed(world.shop.id, world.ruleId)).toBe(0);
     expect(await redemptionCount(world.shop.id, world.ruleId)).toBe(0);
-    const after = refundText({ id: '8400001', orderId: world.orderId, lines: [repairedLine(933)] });
+    const after = refundText({ id: '8400001', orderId: world.orderId, lines: [repairedLine(933, 1, world.lineItemId)] });
     expect((await refund(world.domain, after)).json()).toMatchObject({ givenBack: { giftUnits: 0, budgetUnits: 0, redemptions: 0 } });
   });
 
   it.skipIf(testDbKind() !== 'postgres')('racing refunds (one redelivered under two webhook ids) and a cancel give it back once', async () => {
     const world = await repairedOrder(934);
-    const body = refundText({ id: '8500001', orderId: world.orderId, lines: [repairedLine(934)] });
+    const body = refundText({ id: '8500001', orderId: world.orderId, lines: [repairedLine(934, 1, world.lineItemId)] });
     const answers = await Promise.all([
       refund(world.domain, body),
       refund(world.domain, body),
-      refund(world.domain, refundText({ id: '8500002', orderId: world.orderId, lines: [repairedLine(934)] })),
+      refund(world.domain, refundText({ id: '8500002', orderId: world.orderId, lines: [repairedLine(934, 1, world.lineItemId)] })),
       deliver(t, cancelledText({ orderId: world.orderId }), { topic: 'orders/cancelled', domain: world.domain }),
     ]);
     const given = answers.map((res) => (res.json() as { givenBack?: { giftUnits: number } }).givenBack?.giftUnits ?? 0);
@@ -171,15 +181,17 @@ describe.skipIf(testDbKind() !== 'postgres')('a repair racing refunds of its ord
     const ruleId = world.ruleIds[0] ?? '';
     const { id } = await paidOrder(t, platform, world.domain, { customerId: CUSTOMER });
     const refunds = ['8700001', '8700002', '8700003'].map((refundId) => refund(world.domain, refundText({ id: refundId, orderId: id, lines: [repairedLine(936)] })));
-    const [answers] = await Promise.all([Promise.all(refunds), runJobs(t)]);
-    expect(await repairsOf(t, world.shop)).toMatchObject([{ orderId: id, status: 'repaired' }]);
-    const given = answers.map((res) => (res.json() as { givenBack: { giftUnits: number } }).givenBack.giftUnits).reduce((sum, units) => sum + units, 0);
-    expect(given).toBeLessThanOrEqual(1);
-    expect(await budgetUsed(world.shop.id, ruleId)).toBe(1 - given);
-    expect(await redemptionCount(world.shop.id, ruleId)).toBe(1 - given);
-    // Once repaired, a refund of the line gives back what is left, and nothing more.
-    const late = await refund(world.domain, refundText({ id: '8700004', orderId: id, lines: [repairedLine(936)] }));
-    expect((late.json() as { givenBack: { giftUnits: number } }).givenBack.giftUnits).toBe(1 - given);
+    await Promise.all([Promise.all(refunds), runJobs(t)]);
+    // A refund of a free line of the gift's variant while the job edited the order cancels the
+    // repair (given back); one before the job reserved, or after it recorded its line, is not the gift.
+    const [repair] = await repairsOf(t, world.shop);
+    expect(['repaired', 'cancelled']).toContain(repair?.status);
+    const held = repair?.status === 'repaired' ? 1 : 0;
+    expect(await budgetUsed(world.shop.id, ruleId)).toBe(held);
+    expect(await redemptionCount(world.shop.id, ruleId)).toBe(held);
+    // A refund of the added line gives back what is left, and nothing more.
+    const late = await refund(world.domain, refundText({ id: '8700004', orderId: id, lines: [repairedLine(936, 1, await addedLineOf(world.shop.id, id))] }));
+    expect((late.json() as { givenBack: { giftUnits: number } }).givenBack.giftUnits).toBe(held);
     expect(await budgetUsed(world.shop.id, ruleId)).toBe(0);
     expect(await redemptionCount(world.shop.id, ruleId)).toBe(0);
   });

@@ -5480,10 +5480,10 @@ export interface operations {
                             giftTitle: string | null;
                             quantity: number;
                             /**
-                             * @description `repaired`: the gift was added and discounted; `pending`/`editing`/`reserved`: in progress (`reserved`: waiting for a retry); `failed`: the platform refused the edit (`detail` says why; budget and redemption given back); `interrupted`: stopped during the edit, check the order; `skipped_*`: not added, and why
+                             * @description `repaired`: the gift was added and discounted; `pending`/`editing`/`reserved`: in progress (`reserved`: waiting for a retry); `failed`: the platform refused the edit (`detail` says why; budget and redemption given back); `interrupted`: stopped during the edit, check the order; `cancelled`: the order was cancelled (or the gift refunded) before the repair ended, budget and redemption given back; `skipped_*`: not added, and why
                              * @enum {string}
                              */
-                            status: "pending" | "editing" | "reserved" | "repaired" | "failed" | "interrupted" | "skipped_customer_choice" | "skipped_sold_out" | "skipped_budget" | "skipped_limit" | "skipped_not_connected" | "skipped_order_gone";
+                            status: "pending" | "editing" | "reserved" | "interrupted" | "repaired" | "failed" | "cancelled" | "skipped_customer_choice" | "skipped_sold_out" | "skipped_budget" | "skipped_limit" | "skipped_not_connected" | "skipped_order_gone";
                             detail: string | null;
                             /** Format: date-time */
                             createdAt: string;

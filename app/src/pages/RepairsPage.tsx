@@ -22,6 +22,7 @@ const STATUS: Record<Repair['status'], { label: string; tone?: BadgeProps['tone'
   repaired: { label: 'Gift added', tone: 'success' },
   failed: { label: 'Failed', tone: 'critical' },
   interrupted: { label: 'Interrupted: check the order', tone: 'warning' },
+  cancelled: { label: 'Not added: order cancelled first' },
   skipped_customer_choice: { label: 'Not added: the shopper chooses the gift' },
   skipped_sold_out: { label: 'Not added: gift sold out' },
   skipped_budget: { label: 'Not added: budget spent' },

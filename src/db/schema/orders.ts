@@ -96,8 +96,8 @@ export const orderGiveBacks = pgTable(
  * Missing gifts repaired after an express checkout (CONTRACT part three "Refunds and repairs";
  * docs/repairs.md): one row per (order, rule) whose gift the order lacked. The primary key is
  * what makes a repair happen once however often `orders/paid` is delivered. `status` moves
- * `pending` → `reserved` (budget, limit and stock taken) → `repaired`, or ends in `failed` or a
- * `skipped_*` reason; `quantity` is what the gift adds, `variantId` the gift chosen at planning.
+ * `pending` → `editing` (budget, limit and stock taken) → `repaired`, or ends in `failed`,
+ * `cancelled` or a `skipped_*` reason (src/repairs/statuses.ts); `quantity` is what the gift adds, `variantId` the gift chosen at planning.
  */
 export const orderRepairs = pgTable(
   'order_repairs',
@@ -115,6 +115,10 @@ export const orderRepairs = pgTable(
     detail: text('detail'),
     /** The order after the edit (`gid://shopify/Order/…`) once committed. */
     platformOrderId: text('platform_order_id'),
+    /** The order line the edit added (its numeric id, as `refund_line_items[].line_item_id` names it) once committed. */
+    lineItemId: text('line_item_id'),
+    /** Set by a cancellation (or a refund of the gift) that found the job `editing`: the job gives back when it sees it. */
+    cancelRequestedAt: ts('cancel_requested_at'),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
