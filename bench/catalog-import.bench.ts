@@ -53,7 +53,7 @@ try {
   const installedMs = performance.now() - started;
   const shopId = (res.json() as { shop: { id: string } }).shop.id;
   const port = createShopDiscountPort({ db: ctx.db, logger: ctx.logger, secret: SECRET, functionId: 'bench-function', adminApiUrl: platform.url });
-  const dispatcher = createOutboxDispatcher({ db: ctx.db, logger: ctx.logger, jobs: createPlatformJobs({ db: ctx.db, logger: ctx.logger, discountPort: port, catalogImport: { secret: SECRET, adminApiUrl: platform.url } }), webhooks: createWebhookSender(), pollMs: 20 });
+  const dispatcher = createOutboxDispatcher({ db: ctx.db, logger: ctx.logger, jobs: createPlatformJobs({ db: ctx.db, logger: ctx.logger, discountPort: port, catalogImport: { secret: SECRET, adminApiUrl: platform.url, rulesCache: ctx.rulesCache, shopVersions: ctx.shopVersions, invalidation: ctx.invalidation } }), webhooks: createWebhookSender(), pollMs: 20 });
   const before = platform.requests.length;
   while ((await dispatcher.runOnce()).claimed > 0);
   const totalMs = performance.now() - started;

@@ -179,7 +179,18 @@ export async function createAppContext(config: Config, overrides: ContextOverrid
   const installer =
     appKey === undefined || appSecret === undefined
       ? undefined
-      : createInstaller({ db: database.db, logger, appKey, appSecret, adminApiUrl: config.platformAdminApiUrl, functionId: config.platformDiscountFunctionId, now });
+      : createInstaller({
+          db: database.db,
+          rulesCache,
+          shopVersions,
+          invalidation,
+          logger,
+          appKey,
+          appSecret,
+          adminApiUrl: config.platformAdminApiUrl,
+          functionId: config.platformDiscountFunctionId,
+          now,
+        });
   const limits = { limiter, rateLimitScale: config.rateLimitScale };
   const resolvers: ShopResolvers = {
     apiKey: createApiKeyResolver({ verifier: apiKeys, ...limits }),

@@ -22,7 +22,14 @@ export function createWorkers(ctx: AppContext): Worker[] {
     createOutboxDispatcher({
       db: ctx.db,
       logger: ctx.logger,
-      jobs: createPlatformJobs({ db: ctx.db, logger: ctx.logger, discountPort: ctx.discountPort, catalogImport: platform, orderRepair: { ...platform, caches: ctx } }),
+      jobs: createPlatformJobs({
+        db: ctx.db,
+        logger: ctx.logger,
+        discountPort: ctx.discountPort,
+        // Each page stored is a unit of work of the shop: it tells the caches as any shop write does.
+        catalogImport: { ...platform, rulesCache: ctx.rulesCache, shopVersions: ctx.shopVersions, invalidation: ctx.invalidation },
+        orderRepair: { ...platform, caches: ctx },
+      }),
       webhooks: createWebhookSender({ allowList: ctx.config.webhookAllowList }),
       pollMs: ctx.config.outboxPollMs,
       concurrency: ctx.config.outboxConcurrency,

@@ -122,7 +122,7 @@ export type RedactionCounts = { redemptions: number; orders: number; storefrontE
  * transaction; returns how many rows each place had. Running it again changes nothing.
  *
  * @example
- *   await writeShop(ctx, shop.id, (uow) => redactCustomer(uow.tx, uow.shop.id, '207119551', ['450789469']));
+ *   await writeShopUnlocked(ctx, shop, (uow) => redactCustomer(uow.tx, uow.shop.id, '207119551', ['450789469']));
  */
 export async function redactCustomer(tx: Queryable, shopId: string, customerId: string, orderIds: readonly string[]): Promise<RedactionCounts> {
   const counts = await tx

@@ -49,13 +49,14 @@ function affectedRows(result: unknown): number {
 export type ShopRedaction = { outcome: 'deleted'; rows: Record<string, number> } | { outcome: 'gone' } | { outcome: 'connected' };
 
 /**
- * Deletes every row of the shop, the shop row last, in the caller's transaction. The shop row
+ * Deletes every row of the shop, the shop row last, in the caller's transaction (a writeShop,
+ * which has locked the shop row already; locked again here for any other caller). The shop row
  * is locked first: a concurrent write of the shop (writeShop) or a webhook claim waits, then
  * finds no shop. A shop whose platform connection is live — the app was installed again after
  * the uninstall that the platform's shop/redact follows — is kept (`connected`).
  *
  * @example
- *   await db.transaction((tx) => redactShop(tx, shop.id)); // { outcome: 'deleted', rows: { campaigns: 3, … } }
+ *   await writeShop(ctx, shop.id, (uow) => redactShop(uow.tx, uow.shop.id)); // { outcome: 'deleted', rows: { campaigns: 3, … } }
  */
 export async function redactShop(tx: Tx, shopId: string): Promise<ShopRedaction> {
   const [locked] = await tx.select({ id: shops.id }).from(shops).where(eq(shops.id, shopId)).for('update');

@@ -3,8 +3,11 @@
  * `catalog_import` that reads the shop's whole catalog through the Admin API, page by page
  * (PRODUCTS_QUERY), into the catalog store.
  *
- * - Resumable: each page's rows and the page's `endCursor` are written in one transaction, so a
- *   crash resumes after the last page stored (the outbox claims the job again once its lease ends).
+ * - Resumable: each page's rows and the page's `endCursor` are written in one unit of work of
+ *   the shop (shops/unit-of-work.ts), so a crash resumes after the last page stored (the outbox
+ *   claims the job again once its lease ends).
+ * - Seen at once: a page changes what GET /rules shows (gift titles, collections, sold-out
+ *   gifts), so each page stored touches the rules: a new ETag, every instance's cache evicted.
  * - Bounded: one attempt imports pages for at most IMPORT_ATTEMPT_MS (well inside the outbox
  *   lease), then queues the next job of the run under a fixed id and ends; the next attempt goes on.
  * - Idempotent: rows are upserted; a page is stored only if the cursor is still the one it was
@@ -16,8 +19,9 @@
  */
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { upsertCatalog } from '../catalog/store.ts';
-import type { Database, Queryable } from '../db/database.ts';
+import type { Queryable } from '../db/database.ts';
 import { catalogImports, collections, inventoryItems, shops } from '../db/schema.ts';
+import { ApiError } from '../http/errors.ts';
 import { newId } from '../ids.ts';
 import type { AttemptOutcome } from '../outbox/attempt-outcome.ts';
 import { writeOutbox } from '../outbox/enqueue.ts';
@@ -25,14 +29,16 @@ import { adminClient, adminRequest, PlatformAnswerError, PlatformUnauthorizedErr
 import type { AdminClient } from '../platform/admin-client.ts';
 import { IMPORT_PAGE_PRODUCTS, IMPORT_PRODUCT_COLLECTIONS, IMPORT_PRODUCT_VARIANTS, PRODUCT_VARIANTS_QUERY, PRODUCTS_QUERY } from '../platform/admin-documents.ts';
 import { markConnectionBroken, shopCredentials } from '../platform/connections.ts';
+import { writeShop } from '../shops/unit-of-work.ts';
+import type { WriteShopDeps } from '../shops/unit-of-work.ts';
 import { importRows, productsPageSchema, productVariantsSchema } from './catalog-page.ts';
 import type { ImportRows, PlatformVariant, ProductsPage } from './catalog-page.ts';
 
 /** How long one attempt imports pages before handing over to the next job (the outbox lease is 60 s). */
 export const IMPORT_ATTEMPT_MS = 20_000;
 
-export type CatalogImportOptions = {
-  db: Database;
+/** The unit of work's deps (the database, the caches every page tells) and the platform's address. */
+export type CatalogImportOptions = WriteShopDeps & {
   /** PLATFORM_APP_SECRET: opens the shop's sealed token. */
   secret: string | undefined;
   /** PLATFORM_ADMIN_API_URL. */
@@ -88,9 +94,16 @@ async function mergeCollections(tx: Queryable, shopId: string, found: ImportRows
   }
 }
 
-/** Stores one page if the run is still at `cursor`; false when another attempt got there first. */
-async function storePage(db: Database, shopId: string, run: { id: string; cursor: string | null }, page: ProductsPage, rows: ImportRows, now: Date): Promise<boolean> {
-  return db.transaction(async (tx) => {
+/** A shop deleted under the import (shop/redact): writeShop's lock found no shop. */
+const shopGone = (error: unknown) => error instanceof ApiError && error.status === 404;
+
+/**
+ * Stores one page if the run is still at `cursor`, in one unit of work of the shop that touches
+ * the rules; false when another attempt got there first or the shop is gone.
+ */
+async function storePage(deps: WriteShopDeps, shopId: string, run: { id: string; cursor: string | null }, page: ProductsPage, rows: ImportRows, now: Date): Promise<boolean> {
+  return writeShop(deps, shopId, async (uow) => {
+    const { tx } = uow;
     const done = !page.products.pageInfo.hasNextPage;
     const variantCount = rows.upsert.products.reduce((sum, p) => sum + p.variants.length, 0);
     const advanced = await tx
@@ -114,7 +127,11 @@ async function storePage(db: Database, shopId: string, run: { id: string; cursor
         .onConflictDoUpdate({ target: [inventoryItems.shopId, inventoryItems.id], set: { variantId: sql`excluded.variant_id` } });
     }
     await mergeCollections(tx, shopId, rows.collections);
+    uow.touchRules();
     return true;
+  }).catch((error: unknown) => {
+    if (shopGone(error)) return false;
+    throw error;
   });
 }
 
@@ -153,7 +170,7 @@ export async function runCatalogImport(options: CatalogImportOptions, shopId: st
       for (const product of page.products.nodes) {
         if (product.variants.pageInfo.hasNextPage) more.set(product.id, await remainingVariants(client, product.id, product.variants.pageInfo.endCursor));
       }
-      if (!(await storePage(db, shopId, { id: importId, cursor }, page, importRows(page, more, shop.currency), now()))) return outcome(true, started);
+      if (!(await storePage(options, shopId, { id: importId, cursor }, page, importRows(page, more, shop.currency), now()))) return outcome(true, started);
       if (!page.products.pageInfo.hasNextPage) return outcome(true, started);
       cursor = page.products.pageInfo.endCursor;
       pages += 1;

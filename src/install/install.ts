@@ -13,11 +13,16 @@
  * held, so two first loads at once (on any number of instances) install once: the second finds
  * the first's shop connected. A refused or failed exchange, or a `shop` answer that is not what
  * the schema says, writes nothing: no shop row, or the old connection untouched.
+ *
+ * Not a writeShop: a new shop has no row to lock yet, and PGlite cannot nest a unit of work in
+ * this transaction. A reinstall (the shop renamed, its connection replaced) therefore tells
+ * every instance after its commit with the unit of work's own after-commit steps
+ * (`tellShopChanged`).
  */
 import { eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { Database, Queryable } from '../db/database.ts';
+import type { Queryable } from '../db/database.ts';
 import { platformConnections, shops } from '../db/schema.ts';
 import { writeOutbox } from '../outbox/enqueue.ts';
 import { adminClient, adminRequest, PlatformAnswerError, PlatformUnauthorizedError } from '../platform/admin-client.ts';
@@ -25,11 +30,13 @@ import { SHOP_QUERY } from '../platform/admin-documents.ts';
 import { connectShop, openToken } from '../platform/connections.ts';
 import { createShop, setShopFields, toShopRecord } from '../shops/store.ts';
 import type { ShopRecord } from '../shops/store.ts';
+import { tellShopChanged } from '../shops/unit-of-work.ts';
+import type { WriteShopDeps } from '../shops/unit-of-work.ts';
 import { startCatalogImport } from './catalog-import.ts';
 import { exchangeSessionToken } from './token-exchange.ts';
 
-export type InstallDeps = {
-  db: Database;
+/** The unit of work's deps (the database, and the caches a reinstall tells), and the app's platform settings. */
+export type InstallDeps = WriteShopDeps & {
   logger: Logger;
   appKey: string;
   appSecret: string;
@@ -82,7 +89,7 @@ export async function ensureInstalled(deps: InstallDeps, domain: string, session
   if (!PLATFORM_SHOP_DOMAIN.test(domain)) return before.shop ? { ok: true, shop: before.shop, installed: 'no' } : { ok: true, shop: undefined };
 
   const log = deps.logger.child({ component: 'install', shopDomain: domain });
-  return deps.db.transaction(async (tx): Promise<InstallOutcome> => {
+  const outcome = await deps.db.transaction(async (tx): Promise<InstallOutcome> => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`gcrs install ${domain}`}))`);
     const held = await installState(tx, domain, deps.appSecret);
     if (held.shop && held.connected) return { ok: true, shop: held.shop, installed: 'no' };
@@ -116,4 +123,7 @@ export async function ensureInstalled(deps: InstallDeps, domain: string, session
     log.info({ shopId: shop.id, reinstall: held.shop !== undefined, scope: exchanged.scope }, 'app installed');
     return { ok: true, shop, installed: held.shop ? 'reconnected' : 'new' };
   });
+  // A reinstall changed a shop that instances may hold in memory (its name, its connection).
+  if (outcome.ok && outcome.installed === 'reconnected') await tellShopChanged(deps, outcome.shop.id, { rulesTouched: false });
+  return outcome;
 }

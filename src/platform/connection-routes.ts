@@ -3,7 +3,8 @@
  * The operator sets the shop's offline Admin API access token (a platform shop gets it by token
  * exchange at its first embedded load: src/install/). No answer, list or
  * log ever carries the token. Without PLATFORM_APP_SECRET (which seals it) these routes do not
- * exist: 404, like the platform's other routes.
+ * exist: 404, like the platform's other routes. Setting and forgetting the token are units of
+ * work of the shop (shops/unit-of-work.ts).
  */
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
@@ -12,6 +13,7 @@ import { defineAdminRoute } from '../http/shop-routes.ts';
 import type { MountableRoute } from '../http/shop-routes.ts';
 import { queueConfigSync } from '../checkout/queue-config-sync.ts';
 import { catalogImportStatus } from '../install/catalog-import.ts';
+import { writeShop } from '../shops/unit-of-work.ts';
 import { accessTokenSchema, connectionStatus, connectShop, disconnectShop } from './connections.ts';
 import type { ConnectionStatus } from './connections.ts';
 
@@ -72,8 +74,11 @@ export function platformConnectionAdminRoutes(ctx: AppContext): MountableRoute[]
         400: { description: '`accessToken` missing or not a token' },
       },
       handler: async ({ shop, body, request }) => {
-        const status = await connectShop(ctx.db, secret, shop.id, body.accessToken, ctx.now());
-        await queueConfigSync(ctx.db, shop.id, ctx.now());
+        const status = await writeShop(ctx, shop.id, async (uow) => {
+          const connected = await connectShop(uow.tx, secret, uow.shop.id, body.accessToken, ctx.now());
+          await queueConfigSync(uow.tx, uow.shop.id, ctx.now());
+          return connected;
+        });
         request.log.info('platform connection set');
         return present(status);
       },
@@ -115,7 +120,9 @@ export function platformConnectionAdminRoutes(ctx: AppContext): MountableRoute[]
         404: { description: '`{ "error": "Platform connection not found" }`: the shop holds no token' },
       },
       handler: async ({ shop, request }) => {
-        if (!(await disconnectShop(ctx.db, shop.id))) throw notFound('Platform connection');
+        await writeShop(ctx, shop.id, async (uow) => {
+          if (!(await disconnectShop(uow.tx, uow.shop.id))) throw notFound('Platform connection');
+        });
         request.log.info('platform connection removed');
         return present(await connectionStatus(ctx.db, shop.id));
       },

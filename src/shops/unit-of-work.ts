@@ -122,13 +122,28 @@ async function commitShop<T>(
     if (touched) await bumpRulesVersion(tx, shop.id);
     return value;
   });
+  // Unlocked work changes the shop row only by touching the rules: untouched, nothing to tell.
+  if (touched || options.everyCommitChangesShop) await tellShopChanged(deps, shopId, { rulesTouched: touched });
+  return result;
+}
+
+/**
+ * Steps 3 and 4 of the module comment, after a commit: the rules cache evicted on every
+ * instance when the rules were touched, then the shop's shared version bumped and the
+ * storefront's cached credentials evicted. writeShop runs it; a write that must commit outside
+ * one tells the instances with it — install, which creates the shop a writeShop would lock and
+ * cannot nest a transaction on PGlite (install/install.ts).
+ *
+ * @example
+ *   const outcome = await db.transaction((tx) => reinstall(tx, shop));
+ *   await tellShopChanged(ctx, shop.id, { rulesTouched: false });
+ */
+export async function tellShopChanged(deps: Omit<WriteShopDeps, 'db'>, shopId: string, changed: { rulesTouched: boolean }): Promise<void> {
   // After the commit only: an instance that reloads now sees the new data, never the old.
-  if (touched) deps.rulesCache.invalidate(shopId);
-  if (!touched && !options.everyCommitChangesShop) return result;
+  if (changed.rulesTouched) deps.rulesCache.invalidate(shopId);
   // Every commit may have changed the shop row authentication hands out (plan, limits,
   // settings, rules version), touched or not. Awaited: the caller answers only after it.
   await deps.shopVersions.bump(shopId);
   // The storefront's credential caches (in-process bus only) are evicted synchronously.
   deps.invalidation.publish(SHOP_AUTH_TOPIC, shopId);
-  return result;
 }

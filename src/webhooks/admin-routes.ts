@@ -8,6 +8,7 @@ import type { AppContext } from '../context.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { defineAdminRoute } from '../http/shop-routes.ts';
 import type { MountableRoute } from '../http/shop-routes.ts';
+import { writeShop } from '../shops/unit-of-work.ts';
 import {
   createEndpointBodySchema,
   deliveriesQuerySchema,
@@ -96,7 +97,7 @@ export function webhookAdminRoutes(ctx: AppContext): MountableRoute[] {
       },
       handler: async ({ shop, params }) => {
         const { endpointId } = params;
-        const found = await ctx.db.transaction((tx) => deleteEndpoint(tx, shop.id, endpointId));
+        const found = await writeShop(ctx, shop.id, (uow) => deleteEndpoint(uow.tx, uow.shop.id, endpointId));
         if (!found) throw notFound('Webhook endpoint');
         return { ok: true as const };
       },

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli.ts';
 import { shopCredentials } from '../../src/platform/connections.ts';
 import type { CliIo } from '../../src/cli.ts';
+import { testRedisUrl } from '../support/database.ts';
 import { createTestApp } from '../support/test-app.ts';
 import type { TestApp } from '../support/test-app.ts';
 
@@ -169,6 +170,35 @@ describe('shop:connect and shop:disconnect', () => {
     expect(await cli(['shop:connect', 'shp_unknown000000000', '--access-token', token], secretEnv)).toMatchObject({ code: 1, stderr: expect.stringMatching(/not found/) });
     expect(await cli(['shop:connect', shopId, '--access-token', token])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^PLATFORM_APP_SECRET is not set/) });
     expect(await shopCredentials(t.ctx.db, secretEnv.PLATFORM_APP_SECRET, shopId)).toEqual({ state: 'none' });
+  });
+});
+
+/**
+ * Each write is a unit of work of the shop: after its commit the shop's shared version is new,
+ * so a running server stops answering from what it cached (its keys, its shop row, the rules).
+ * Only a shared version shows it: the CLI reaches one through REDIS_URL.
+ */
+describe.skipIf(testRedisUrl() === undefined)('running servers hear every write (REDIS_URL)', () => {
+  it('plan, key, storefront token, connect, disconnect and revoke each set a new shop version', async () => {
+    const versions = t.ctx.shopVersions;
+    if (versions.mode !== 'redis') throw new Error(`the test app runs on Redis here, not ${versions.mode}`);
+    const env = { REDIS_URL: testRedisUrl() ?? '', PLATFORM_APP_SECRET: 'cli-platform-app-secret-0123456789' };
+    const shopId = await newShop('free');
+    const key = json<{ apiKey: { id: string } }>(await cli(['key:create', shopId, '--json'], env)).apiKey.id;
+    const commands = [
+      ['shop:plan', shopId, 'scale'],
+      ['key:create', shopId],
+      ['storefront-token:create', shopId, '--origin', 'https://shop.example.com'],
+      ['shop:connect', shopId, '--access-token', `shpat_${'e5'.repeat(16)}`],
+      ['shop:disconnect', shopId],
+      ['key:revoke', shopId, key],
+    ];
+    for (const argv of commands) {
+      const before = await versions.read(shopId);
+      expect(before).toEqual(expect.any(String));
+      expect(await cli(argv, env), argv[0]).toMatchObject({ code: 0, stderr: '' });
+      expect(await versions.read(shopId), argv[0]).not.toBe(before);
+    }
   });
 });
 

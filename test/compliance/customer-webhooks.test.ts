@@ -3,19 +3,21 @@
  * signed deliveries through the app, then the database read. Two shops hold the same customer
  * id; only the shop the platform names is touched. PGlite and PostgreSQL (+ Redis).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { and, eq, getTableName, is, sql } from 'drizzle-orm';
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CUSTOMER_KEYED_TABLES } from '../../src/compliance/customer-data.ts';
 import * as schema from '../../src/db/schema.ts';
-import { dataRequests, orders, outbox, redemptions, storefrontEvents } from '../../src/db/schema.ts';
+import { dataRequests, orders, outbox, redemptions, shops, storefrontEvents } from '../../src/db/schema.ts';
 import { errorBody } from '../support/error-body.ts';
 import { openLoginLink } from '../support/login-link.ts';
 import { createTestApp } from '../support/test-app.ts';
 import { order, postOrder } from '../orders/fixtures.ts';
+import { POSTGRES_ONLY, testDbKind } from '../support/database.ts';
 import type { TestApp, TestShop } from '../support/test-app.ts';
 import type { SeededShop } from './fixtures.ts';
-import { SECRET, dataRequestPayload, deliver, domainOf, rowsByTable, seedEveryTable, sendCustomerRedact, sendDataRequest } from './fixtures.ts';
+import { SECRET, dataRequestPayload, deliver, domainOf, rowsByTable, seedEveryTable, sendCustomerRedact, sendDataRequest, sendShopRedact } from './fixtures.ts';
 
 type DataRequest = { id: string; customerId: string; receivedAt: string; export: Record<string, unknown[]> & { customer: { id: string } } };
 
@@ -178,6 +180,47 @@ describe('customers/data_request and customers/redact', () => {
       const bad = await deliver(t, { shop_domain: domain, customer: { id: 'abc' } }, { topic: 'customers/redact', domain });
       expect(bad.statusCode).toBe(400);
       expect(bad.json()).toMatchObject({ error: 'Invalid customers/redact payload', path: ['customer', 'id'] });
+    });
+  });
+
+  /**
+   * The customer topics are units of work without the shop's lock (writeShopUnlocked): while
+   * the shop row is held as an UPDATE of it holds it (order intake's budget touch, FOR NO KEY
+   * UPDATE), they answer; a writeShop (shop/redact, FOR UPDATE) waits. Without ever timing out:
+   * the test holds the row until the request answered or is seen waiting on a lock.
+   */
+  describe.skipIf(testDbKind() !== 'postgres')(`${POSTGRES_ONLY}the shop lock`, () => {
+    type Held = { outcome: 'answered' } | { outcome: 'waited'; pending: Promise<unknown> };
+    const whileShopRowUpdated = (shopId: string, send: () => Promise<{ statusCode: number }>) =>
+      t.ctx.db.transaction(async (tx): Promise<Held> => {
+        await tx.select({ id: shops.id }).from(shops).where(eq(shops.id, shopId)).for('no key update');
+        let answered = false;
+        const pending = send().finally(() => {
+          answered = true;
+        });
+        for (;;) {
+          if (answered) {
+            expect((await pending).statusCode).toBe(200);
+            return { outcome: 'answered' };
+          }
+          const waiting = await tx.execute(sql`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+          if ((waiting as unknown as { rows: unknown[] }).rows.length > 0) return { outcome: 'waited', pending };
+          await sleep(5);
+        }
+      });
+
+    it('customers/redact and customers/data_request take no shop lock; shop/redact does', async () => {
+      const held = await t.createShop('scale');
+      const heldDomain = await domainOf(t, held.id);
+      await seedEveryTable(t, held, heldDomain, customerId);
+      expect(await whileShopRowUpdated(held.id, () => sendCustomerRedact(t, heldDomain, { customerId }))).toEqual({ outcome: 'answered' });
+      expect(await whileShopRowUpdated(held.id, () => sendDataRequest(t, heldDomain, { customerId, dataRequestId: '4242' }))).toEqual({ outcome: 'answered' });
+      expect((await listRequests(held.id)).map((r) => r.id)).toContain('4242');
+      // The control: a writeShop waits for the row, then runs once it is free.
+      const redact = await whileShopRowUpdated(held.id, () => sendShopRedact(t, heldDomain));
+      expect(redact.outcome).toBe('waited');
+      if (redact.outcome === 'waited') expect(await redact.pending).toMatchObject({ statusCode: 200 });
+      expect((await rowsByTable(t, held.id)).shops).toBe(0);
     });
   });
 });

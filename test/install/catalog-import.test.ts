@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogImports, collections, inventoryItems, outbox, products, shops, variants } from '../../src/db/schema.ts';
 import { runCatalogImport } from '../../src/install/catalog-import.ts';
 import { answerErrors } from '../support/admin-schema.ts';
-import { asMerchant, createInstallWorld, drain, dispatcher, sessionToken } from './fixtures.ts';
+import { asMerchant, caches, createInstallWorld, drain, dispatcher, sessionToken } from './fixtures.ts';
 import type { InstallWorld } from './fixtures.ts';
 
 let world: InstallWorld;
@@ -81,17 +81,39 @@ describe('the catalog import', () => {
     expect(await count(products, shopId)).toBe(25);
     // The first job replayed (a dispatcher that outlived its lease) goes on from the stored cursor: the next page, never the first again.
     const [firstJob] = await importJobs(shopId);
-    await runCatalogImport({ db: world.t.ctx.db, secret: SECRET_OF(world), adminApiUrl: world.platform.url, maxPagesPerAttempt: 1 }, shopId, firstJob?.payload ?? {});
+    await runCatalogImport({ ...caches(world.t), db: world.t.ctx.db, secret: SECRET_OF(world), adminApiUrl: world.platform.url, maxPagesPerAttempt: 1 }, shopId, firstJob?.payload ?? {});
     expect((await run(shopId))?.pages).toBe(2);
     await drain(world, { maxPagesPerAttempt: 1 });
     expect(await run(shopId)).toMatchObject({ status: 'done', pages: 3, products: 61 });
     expect(await count(products, shopId)).toBe(61);
     // A new run (a reinstall) imports again over the same rows: nothing doubled.
     await world.t.ctx.db.update(catalogImports).set({ status: 'running', cursor: null, pages: 0, products: 0, variants: 0 }).where(eq(catalogImports.shopId, shopId));
-    await runCatalogImport({ db: world.t.ctx.db, secret: SECRET_OF(world), adminApiUrl: world.platform.url }, shopId, { importId: (await run(shopId))?.id });
+    await runCatalogImport({ ...caches(world.t), db: world.t.ctx.db, secret: SECRET_OF(world), adminApiUrl: world.platform.url }, shopId, { importId: (await run(shopId))?.id });
     expect([await count(products, shopId), await count(variants, shopId)]).toEqual([61, 143]);
     const [featured] = await world.t.ctx.db.select().from(collections).where(and(eq(collections.shopId, shopId), eq(collections.handle, 'featured')));
     expect(featured?.productIds).toHaveLength(7);
+  });
+
+  it('each page stored touches the rules: the ETag held before the page answers 200 with a new tag, not 304', async () => {
+    const shopId = await install('cat-etag.myshopify.com', 30);
+    const rules = (headers: Record<string, string> = {}) => world.t.admin({ method: 'GET', url: `/admin/v1/shops/${shopId}/rules`, headers });
+    const before = await rules();
+    expect(before.statusCode).toBe(200);
+    const etag = String(before.headers.etag);
+    expect((await rules({ 'if-none-match': etag })).statusCode).toBe(304);
+    // The import job alone (not the discount setup queued beside it), one page.
+    const [job] = await importJobs(shopId);
+    const options = { ...caches(world.t), db: world.t.ctx.db, secret: SECRET_OF(world), adminApiUrl: world.platform.url, maxPagesPerAttempt: 1 };
+    expect(await runCatalogImport(options, shopId, job?.payload ?? {})).toMatchObject({ ok: true });
+    expect((await run(shopId))?.pages).toBe(1);
+    const after = await rules({ 'if-none-match': etag });
+    expect(after.statusCode).toBe(200);
+    expect(after.headers.etag).not.toBe(etag);
+    // The next page: a new tag again.
+    const second = String(after.headers.etag);
+    expect(await runCatalogImport(options, shopId, job?.payload ?? {})).toMatchObject({ ok: true });
+    expect((await run(shopId))?.pages).toBe(2);
+    expect((await rules({ 'if-none-match': second })).statusCode).toBe(200);
   });
 
   it('a throttled, failing or malformed answer is retried with backoff (Retry-After honoured) and the import then completes', async () => {

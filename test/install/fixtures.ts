@@ -35,6 +35,9 @@ export async function createInstallWorld(env: Record<string, string> = {}): Prom
   return { t, platform, ahead: { ms: 0 } };
 }
 
+/** What the unit of work tells after each catalog page: the app's own caches. */
+export const caches = (t: TestApp) => ({ rulesCache: t.ctx.rulesCache, shopVersions: t.ctx.shopVersions, invalidation: t.ctx.invalidation });
+
 /** A dispatcher as the service runs it, its clock `ahead.ms` in the future (to make retries due). */
 export function dispatcher(world: InstallWorld, importOptions: Partial<CatalogImportOptions> = {}) {
   const { t } = world;
@@ -44,7 +47,7 @@ export function dispatcher(world: InstallWorld, importOptions: Partial<CatalogIm
   return createOutboxDispatcher({
     db: t.ctx.db,
     logger: t.ctx.logger,
-    jobs: createPlatformJobs({ db: t.ctx.db, logger: t.ctx.logger, discountPort: port, catalogImport: { secret: config.platformAppSecret, adminApiUrl: config.platformAdminApiUrl, now, ...importOptions } }),
+    jobs: createPlatformJobs({ db: t.ctx.db, logger: t.ctx.logger, discountPort: port, catalogImport: { ...caches(t), secret: config.platformAppSecret, adminApiUrl: config.platformAdminApiUrl, now, ...importOptions } }),
     webhooks: createWebhookSender(),
     pollMs: 20,
     now,

@@ -26,6 +26,11 @@ afterAll(async () => {
 
 const shopRows = (domain: string) => world.t.ctx.db.select().from(shops).where(eq(shops.domain, domain));
 const jobsOf = (shopId: string) => world.t.ctx.db.select({ kind: outbox.kind, payload: outbox.payload, status: outbox.status }).from(outbox).where(eq(outbox.shopId, shopId));
+/** The shop's shared version (cache/shop-versions.ts): new after every change instances must see. */
+const shopVersion = async (shopId: string) => {
+  const versions = world.t.ctx.shopVersions;
+  return versions.mode === 'off' ? undefined : await versions.read(shopId);
+};
 const exchangesFor = (domain: string) => world.platform.install.exchanges.filter((e) => e.shop === domain);
 
 describe('the first embedded load of a platform shop', () => {
@@ -198,5 +203,28 @@ describe('concurrency and reinstall', () => {
     const [after] = await world.t.ctx.db.select().from(platformConnections).where(and(eq(platformConnections.shopId, shopId)));
     expect(after).toEqual(brokenBefore);
     expect(after?.sealedToken).not.toBe(connection?.sealedToken);
+  });
+
+  it('a reinstall tells every instance after its commit: the renamed shop gets a new shared version', async () => {
+    const domain = 'theta-renamed.myshopify.com';
+    world.platform.addShop({ domain, name: 'Theta' });
+    expect((await asMerchant(world, sessionToken(domain))).statusCode).toBe(200);
+    const [first] = await shopRows(domain);
+    const shopId = first?.id ?? '';
+    const gone = await deliver(world.t, { id: 1, domain }, { topic: 'app/uninstalled', domain, secret: SECRET, webhookId: `wh-uninstall-${domain}` });
+    expect(gone.statusCode).toBe(200);
+    const before = await shopVersion(shopId);
+    expect(before).toEqual(expect.any(String));
+
+    const platformShop = world.platform.shops.get(domain);
+    if (platformShop) platformShop.name = 'Theta Renamed';
+    const res = await asMerchant(world, sessionToken(domain));
+    expect(res.statusCode, res.body).toBe(200);
+    expect((res.json() as { shop: { id: string; name: string } }).shop).toMatchObject({ id: shopId, name: 'Theta Renamed' });
+    expect(await shopVersion(shopId)).not.toBe(before);
+    // A load of a connected shop installs nothing and changes nothing.
+    const settled = await shopVersion(shopId);
+    expect((await asMerchant(world, sessionToken(domain))).statusCode).toBe(200);
+    expect(await shopVersion(shopId)).toBe(settled);
   });
 });
