@@ -17,6 +17,8 @@ export {
   sellingPlanGidSchema,
 } from './schema/gid.ts';
 export { ONE_TIME_PURCHASE } from './schema/literals.ts';
+export { shopSettingsPatchSchema } from './schema/shop-settings-patch.ts';
+export type { ShopSettingsPatch, StoredShopSettings } from './schema/shop-settings-patch.ts';
 export { STOREFRONT_EVENT_TYPES, storefrontEventSchema, storefrontTokenSchema } from './schema/storefront-event.ts';
 export type { StorefrontEvent, StorefrontEventType } from './schema/storefront-event.ts';
 export { LEAF_SCHEMAS, LEAF_TYPES, leafNodeSchema, isLeafType } from './schema/leaf-node.ts';
