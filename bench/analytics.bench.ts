@@ -16,7 +16,8 @@ import type { AnalyticsRange, AnalyticsRollups } from '../src/analytics/store.ts
 import type { Database } from '../src/db/database.ts';
 import { webhookEndpoints } from '../src/db/schema.ts';
 import { ingestEvents } from '../src/events/ingest.ts';
-import { storefrontEventBatchSchema, STOREFRONT_EVENT_TYPES } from '../src/events/schema.ts';
+import { storefrontEventBatchSchema } from '../src/events/schema.ts';
+import { STOREFRONT_EVENT_TYPES } from '@gcrs/engine';
 import { getShop } from '../src/shops/store.ts';
 import type { ShopRecord } from '../src/shops/store.ts';
 import {

@@ -12,7 +12,7 @@ import { checkoutConfigs } from '../db/schema.ts';
 export type CheckoutConfigWrite = { config: CheckoutFunctionConfig; variables: CheckoutFunctionVariables; bytes: number };
 
 /** Where the configuration went: the platform's metafields, or only this table (no connection). */
-export type CheckoutConfigTarget = 'platform' | 'recorded';
+export type CheckoutConfigTarget = (typeof checkoutConfigs.$inferSelect)['target'];
 
 export type CheckoutConfigRecord = CheckoutConfigWrite & {
   target: CheckoutConfigTarget;
@@ -34,8 +34,8 @@ export async function recordCheckoutConfig(
   options: { target: CheckoutConfigTarget; at: Date; platformDiscountId?: string },
 ): Promise<void> {
   const values = {
-    config: write.config as unknown as Record<string, unknown>,
-    variables: write.variables as unknown as Record<string, unknown>,
+    config: write.config,
+    variables: write.variables,
     bytes: write.bytes,
     target: options.target,
     // A recorded write keeps the id of the discount a former connection created.
@@ -57,10 +57,10 @@ export async function getCheckoutConfig(db: Queryable, shopId: string): Promise<
   const [row] = await db.select().from(checkoutConfigs).where(eq(checkoutConfigs.shopId, shopId));
   if (!row) return undefined;
   return {
-    config: row.config as unknown as CheckoutFunctionConfig,
-    variables: row.variables as unknown as CheckoutFunctionVariables,
+    config: row.config,
+    variables: row.variables,
     bytes: row.bytes,
-    target: row.target as CheckoutConfigTarget,
+    target: row.target,
     platformDiscountId: row.platformDiscountId,
     writtenAt: row.writtenAt,
     lastError: row.lastError,

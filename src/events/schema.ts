@@ -3,32 +3,18 @@
  * happened in. This one schema is the contract: the route validates with it, the OpenAPI
  * document is written from it, and a storefront proxy imports it to check before forwarding.
  */
-import { STORABLE_TEXT_PATTERN, TEXT_ISSUE, textSchema, variantGidSchema } from '@gcrs/engine';
+import { STORABLE_TEXT_PATTERN, TEXT_ISSUE, storefrontEventSchema, storefrontTokenSchema, textSchema } from '@gcrs/engine';
 import { z } from 'zod';
 import { timestampTextSchema } from '../http/timestamp.ts';
 
-/** SPEC "Ingest event" `type`. */
-export const STOREFRONT_EVENT_TYPES = ['gift_added', 'gift_removed', 'choice_shown', 'choice_selected'] as const;
-export type StorefrontEventType = (typeof STOREFRONT_EVENT_TYPES)[number];
-
 export const MAX_EVENTS_PER_BATCH = 100;
 
-const id = (what: string) => textSchema.trim().min(1, `${what} is required`).max(64);
 // z.url takes NUL and lone surrogates, which PostgreSQL cannot store.
 const storableUrl = z
   .url({ protocol: /^https?$/, error: 'Expected an http(s) URL' })
   .max(2048)
   .regex(STORABLE_TEXT_PATTERN, TEXT_ISSUE);
-const token = textSchema.trim().min(1).max(255);
-
-/** SPEC "Ingest event". Unknown keys are ignored so older servers accept newer storefronts. */
-export const storefrontEventSchema = z.object({
-  type: z.enum(STOREFRONT_EVENT_TYPES),
-  campaignId: id('campaignId'),
-  ruleId: id('ruleId'),
-  variantId: variantGidSchema,
-  cartToken: token.optional().meta({ description: 'Platform cart token; omit when privacy settings forbid it' }),
-});
+const token = storefrontTokenSchema;
 
 /**
  * The batch: `events` (1–100) and the storefront context shared by every event of it.
@@ -57,7 +43,6 @@ export const storefrontEventBatchSchema = z.object({
   sentAt: timestampTextSchema.optional(),
 });
 
-export type StorefrontEvent = z.output<typeof storefrontEventSchema>;
 export type StorefrontEventBatch = z.output<typeof storefrontEventBatchSchema>;
 
 export const ingestResponseSchema = z.object({

@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { RateLimitPolicyName } from '../rate-limit/policies.ts';
-import type { ShopRecord } from '../shops/store.ts';
+import type { ShopRecord } from '../db/schema.ts';
 import { parseOr400 } from './errors.ts';
 import { DeferredJsonBody } from './json-body.ts';
 

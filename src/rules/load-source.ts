@@ -10,7 +10,6 @@ import { giftVariantFacts } from '../catalog/stock.ts';
 import type { Database } from '../db/database.ts';
 import { campaigns, collections, experiments, rules, shops } from '../db/schema.ts';
 import { budgetUsageAt } from '../budgets/usage.ts';
-import type { StoredShopSettings } from '../shops/settings.ts';
 import { widgetSettingsOf } from '../widgets/store.ts';
 import type { RulesSource } from './payload.ts';
 import { collectionReferences, namesCollection } from './storefront-variant.ts';
@@ -106,7 +105,7 @@ export async function loadRulesSource(db: Database, shopId: string, at: number =
           plan: shop.plan,
           currency: shop.currency,
           timezone: shop.timezone,
-          settings: shop.settings as StoredShopSettings,
+          settings: shop.settings,
           rulesVersion: shop.rulesVersion,
           widgets: widgetSettingsOf(shop.widgets, shop.widgetsVersion),
         },

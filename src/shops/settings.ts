@@ -2,9 +2,8 @@
  * Shop settings: the admin stores a partial `shopSettings` (SPEC "Rules payload") plus
  * `lowStockThreshold`; readers get it merged over the defaults below.
  */
-import { stackingSchema, textSchema } from '@gcrs/engine';
-import type { ResolvedShopSettings } from '@gcrs/engine';
-import { z } from 'zod';
+import { shopSettingsPatchSchema } from '@gcrs/engine';
+import type { ResolvedShopSettings, ShopSettingsPatch, StoredShopSettings } from '@gcrs/engine';
 
 /** What a shop gets before its admin changes anything (written down in docs/decisions.md). */
 export const DEFAULT_SHOP_SETTINGS = {
@@ -15,41 +14,9 @@ export const DEFAULT_SHOP_SETTINGS = {
 export const DEFAULT_LOW_STOCK_THRESHOLD = 5;
 export const DEFAULT_MIN_ORDER_TOTAL_MESSAGE = 'Your order does not reach the minimum total for free gifts.';
 
-/** PATCH /shops/:shopId `settings`: every field optional; `null` turns the minimum-total guard off. */
-export const shopSettingsPatchSchema = z
-  .object({
-    engine: z
-      .object({
-        runOnExpressCheckout: z.boolean(),
-        runOnCartSubmission: z.boolean(),
-        useDiscountedPrices: z.boolean(),
-        evaluationDelay: z.int().min(0).max(60_000),
-        stacking: stackingSchema.meta({ description: '`all`: every matching rule gives; `highest_tier`: per campaign only its highest (docs/promotions.md)' }),
-      })
-      .partial()
-      .strict(),
-    checkout: z
-      .object({
-        blockZeroValueCart: z.boolean(),
-        blockGiftOnlyCarts: z.boolean(),
-        stripZeroPriceItems: z.boolean(),
-        minOrderTotalCents: z.int().min(0).nullable(),
-        minOrderTotalMessage: textSchema.max(500).nullable(),
-        /** CONTRACT part three "Refunds and repairs": add a live auto_add rule's missing gift to a paid order (docs/repairs.md). */
-        repairMissingGifts: z.boolean(),
-      })
-      .partial()
-      .strict(),
-    data: z.object({ collectCartTokens: z.boolean() }).partial().strict(),
-    /** CONTRACT "Storefront": `debugAllowed` of the storefront's rules payload (`?svc_debug=1` traces). */
-    storefront: z.object({ debug: z.boolean() }).partial().strict(),
-    lowStockThreshold: z.int().min(0),
-  })
-  .partial()
-  .strict();
-
-export type ShopSettingsPatch = z.infer<typeof shopSettingsPatchSchema>;
-export type StoredShopSettings = ShopSettingsPatch;
+// The stored shape's one schema is the engine's (the shops table's `settings` column is typed from it).
+export { shopSettingsPatchSchema };
+export type { ShopSettingsPatch, StoredShopSettings };
 
 /** Applies a PATCH to the stored settings; a `null` guard field removes it. */
 export function mergeShopSettings(stored: StoredShopSettings, patch: ShopSettingsPatch): StoredShopSettings {

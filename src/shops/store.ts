@@ -3,26 +3,11 @@ import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { bytewise } from '../db/collation.ts';
 import type { Queryable } from '../db/database.ts';
 import { shops } from '../db/schema.ts';
+import type { ShopRecord } from '../db/schema.ts';
 import { newId } from '../ids.ts';
-import type { Caps, Plan } from '@gcrs/engine';
-import type { StoredShopSettings } from './settings.ts';
+import type { Plan } from '@gcrs/engine';
 
-export type ShopRecord = {
-  id: string;
-  domain: string;
-  /** The platform's name of the shop (read at install); null for a shop the operator created. */
-  name: string | null;
-  plan: Plan;
-  currency: string;
-  timezone: string;
-  /** Per-shop cap overrides only; see effectiveCaps for what is in force. */
-  limits: Partial<Caps>;
-  settings: StoredShopSettings;
-  /** The version behind GET /rules' ETag; a cached payload of an older version is stale. */
-  rulesVersion: number;
-  createdAt: Date;
-  updatedAt: Date;
-};
+export type { ShopRecord };
 
 type ShopRow = typeof shops.$inferSelect;
 
@@ -34,8 +19,8 @@ export const toShopRecord = (row: ShopRow): ShopRecord => ({
   plan: row.plan,
   currency: row.currency,
   timezone: row.timezone,
-  limits: row.limits as Partial<Caps>,
-  settings: row.settings as StoredShopSettings,
+  limits: row.limits,
+  settings: row.settings,
   rulesVersion: row.rulesVersion,
   createdAt: row.createdAt,
   updatedAt: row.updatedAt,

@@ -141,7 +141,7 @@ export async function seedEveryTable(t: TestApp, shop: TestShop, domain: string,
   if (!someOutbox) throw new Error('no outbox row was queued');
   await t.ctx.db.insert(outboxAttempts).values({ shopId: shop.id, outboxId: someOutbox.id, attempt: 1, statusCode: 500, durationMs: 3 }).onConflictDoNothing();
   await t.ctx.db.insert(discountSyncs).values({ shopId: shop.id, campaignId: promo.campaignId, active: true }).onConflictDoNothing();
-  await t.ctx.db.insert(checkoutConfigs).values({ shopId: shop.id, config: {}, variables: {}, bytes: 2, target: 'recorded', writtenAt: new Date() }).onConflictDoNothing();
+  await t.ctx.db.insert(checkoutConfigs).values({ shopId: shop.id, config: { v: 1, c: 'USD', p: [], m: [], r: [] }, variables: { tags: [], collectionIds: [] }, bytes: 2, target: 'recorded', writtenAt: new Date() }).onConflictDoNothing();
   await t.ctx.db.insert(giftBudgetUsage).values({ shopId: shop.id, scope: 'campaign', scopeId: promo.campaignId, windowStart: '1970-01-01', used: 1 }).onConflictDoNothing();
   await t.ctx.db.insert(adminSessions).values({ shopId: shop.id, tokenHash: randomUUID(), expiresAt: new Date(Date.now() + 3_600_000) });
   await t.ctx.db.insert(catalogImports).values({ shopId: shop.id, id: `imp_${randomUUID()}`, status: 'done', startedAt: new Date() }).onConflictDoNothing();

@@ -16,15 +16,6 @@ const WIRING = ['src/config.ts', 'src/context.ts', 'src/app.ts', 'src/routes.ts'
 /** What features may take from the wiring root: types only (the context and config they are handed). */
 const HANDED_DOWN = new Set(['src/context.ts', 'src/config.ts']);
 
-/**
- * Upward imports of infrastructure that remain, each with why; the list may only shrink (an entry
- * that no longer exists fails too, so it is removed with the import).
- */
-const KNOWN_UPWARD = new Map([
-  // The route machinery hands every handler its tenant; the record's type belongs to shops/.
-  ['src/http/shop-routes.ts -> src/shops/store.ts', 'type'],
-]);
-
 /** Who may read `process.env`: config.ts, and the launcher's bundle switches, read before config.ts (and zod) may load. */
 const ENV_READERS = ['src/config.ts', 'src/main.ts', 'src/startup/server-bundle.ts'];
 
@@ -62,10 +53,9 @@ describe('the import graph', () => {
     expect(importCircles(graph)).toEqual([]);
   });
 
-  it('shared infrastructure imports no feature and not the wiring root (beside the listed ones)', () => {
+  it('shared infrastructure imports no feature and not the wiring root, not even a type', () => {
     const upward = edges.filter((edge) => isInfrastructure(edge.from) && isServer(edge.target) && !isInfrastructure(edge.target));
-    const found = new Map(upward.map((edge) => [`${edge.from} -> ${edge.target}`, edge.typeOnly ? 'type' : 'value']));
-    expect(found).toEqual(KNOWN_UPWARD);
+    expect(upward.map((edge) => `${edge.from} -> ${edge.target}`)).toEqual([]);
   });
 
   it('features take only the types of the context and config from the wiring root', () => {

@@ -1,6 +1,6 @@
 /**
  * A leaf's fields in the condition builder, rendered from its form in the engine's leaf
- * registry (LEAF_FORMS: label, fields, kinds): there is no per-leaf code here, so a new leaf
+ * registry (`leafForm`: label, fields, kinds): there is no per-leaf code here, so a new leaf
  * needs none. Each field's label is the node's name and the field's: "Rule 1 condition.2: amount".
  */
 import { Select, Text } from '@shopify/polaris';

@@ -16,30 +16,11 @@ export {
   variantGidSchema,
   sellingPlanGidSchema,
 } from './schema/gid.ts';
-export {
-  cartSubtotalGteSchema,
-  cartSubtotalLteSchema,
-  cartTotalGteSchema,
-  cartItemCountGteSchema,
-} from './schema/cart-leaves.ts';
-export {
-  ONE_TIME_PURCHASE,
-  lineHasProductIdSchema,
-  lineHasVariantIdSchema,
-  lineInCollectionSchema,
-  lineQuantityMinSchema,
-  linePropertyEqualsSchema,
-  lineHasSellingPlanSchema,
-} from './schema/line-leaves.ts';
-export {
-  customerTagInSchema,
-  customerIsLoggedInSchema,
-  marketHandleInSchema,
-  countryInSchema,
-  discountCodePresentSchema,
-  discountCodeNotPresentSchema,
-  discountCodeEqualsSchema,
-} from './schema/audience-leaves.ts';
+export { ONE_TIME_PURCHASE } from './schema/literals.ts';
+export { shopSettingsPatchSchema } from './schema/shop-settings-patch.ts';
+export type { ShopSettingsPatch, StoredShopSettings } from './schema/shop-settings-patch.ts';
+export { STOREFRONT_EVENT_TYPES, storefrontEventSchema, storefrontTokenSchema } from './schema/storefront-event.ts';
+export type { StorefrontEvent, StorefrontEventType } from './schema/storefront-event.ts';
 export { LEAF_SCHEMAS, LEAF_TYPES, leafNodeSchema, isLeafType } from './schema/leaf-node.ts';
 export type { LeafType, LeafNode, LeafOf } from './schema/leaf-node.ts';
 export {
@@ -95,8 +76,8 @@ export { CAP_NAMES, PLANS, PLAN_IDS, PLAN_NAMES, byPlan, planRank } from './plan
 export type { CapName, Caps, PaidPlan, Plan } from './plan/plans.ts';
 export { LEAVES, leafRecord } from './leaves/registry.ts';
 export type { AnyLeafRecord, FieldOf } from './leaves/registry.ts';
-export { LEAF_FORMS, leafForm, newLeaf } from './leaves/forms.ts';
-export type { LeafField, LeafFieldKind, LeafForm } from './leaves/forms.ts';
+export { leafForm, newLeaf } from './leaves/forms.ts';
+export type { LeafField, LeafFieldKind, LeafForm, LeafMeta } from './leaves/leaf.ts';
 export { stripDisallowedLeaves } from './plan/strip-disallowed-leaves.ts';
 export { collectTriggerIds } from './plan/collect-trigger-ids.ts';
 export {
@@ -110,7 +91,7 @@ export { OUTCOME, COMBINATOR_REASON } from './evaluate/outcomes.ts';
 export type { LeafOutcome } from './evaluate/outcomes.ts';
 export type { LeafPredicate } from './evaluate/leaf-predicate.ts';
 export { compileLeaf } from './evaluate/compile-leaf.ts';
-export { stripWrappingQuotes } from './evaluate/line-predicates.ts';
+export { stripWrappingQuotes } from './leaves/line-property-equals.ts';
 export { MALFORMED_NODE, evaluateCondition } from './evaluate/evaluate-condition.ts';
 export type { ConditionResult } from './evaluate/evaluate-condition.ts';
 export { traceCondition } from './evaluate/trace-condition.ts';

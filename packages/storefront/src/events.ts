@@ -1,17 +1,11 @@
 /**
  * Storefront events (SPEC "Ingest event"): the body POSTed to `{proxy}/events`.
  */
+import type { StorefrontEvent, StorefrontEventType } from '@gcrs/engine';
 import { toGid } from './ajax-cart.ts';
 
-export type StorefrontEventType = 'gift_added' | 'gift_removed' | 'choice_shown' | 'choice_selected';
-
-export type StorefrontEvent = {
-  type: StorefrontEventType;
-  campaignId: string;
-  ruleId: string;
-  variantId: string;
-  cartToken?: string;
-};
+// The event's type is the engine's schema's, so the storefront cannot send a shape the server refuses.
+export type { StorefrontEvent, StorefrontEventType };
 
 /**
  * One event in SPEC's schema: the variant as a gid, the cart token only when the shop's

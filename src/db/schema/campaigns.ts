@@ -1,4 +1,5 @@
 /** Campaigns, their rules and experiments, and what the checkout function is given of them. */
+import type { CheckoutFunctionConfig, CheckoutFunctionVariables } from '@gcrs/engine/checkout';
 import type { Budget, GiftConfig, RuleOptions } from '@gcrs/engine';
 import { boolean, foreignKey, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { ts, createdAt } from './columns.ts';
@@ -98,11 +99,12 @@ export const discountSyncs = pgTable(
  */
 export const checkoutConfigs = pgTable('checkout_configs', {
   shopId: text('shop_id').primaryKey().references(() => shops.id, { onDelete: 'cascade' }),
-  config: jsonb('config').$type<Record<string, unknown>>().notNull(),
-  variables: jsonb('variables').$type<Record<string, unknown>>().notNull(),
+  config: jsonb('config').$type<CheckoutFunctionConfig>().notNull(),
+  variables: jsonb('variables').$type<CheckoutFunctionVariables>().notNull(),
   /** Both metafields' JSON in UTF-8 bytes, against the platform's 10,000. */
   bytes: integer('bytes').notNull(),
-  target: text('target').notNull(),
+  /** Where the configuration went: the platform's metafields, or only this table (no connection). */
+  target: text('target').$type<'platform' | 'recorded'>().notNull(),
   platformDiscountId: text('platform_discount_id'),
   writtenAt: ts('written_at').notNull(),
   /** The last failed write to the platform since `writtenAt` (cleared by the next success). */

@@ -1,5 +1,5 @@
 /** Shops and who may act for them: API keys, storefront tokens, the platform connection, app subscriptions, admin sign-in. */
-import type { Plan } from '@gcrs/engine';
+import type { Caps, Plan, StoredShopSettings } from '@gcrs/engine';
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { ts, createdAt } from './columns.ts';
@@ -14,10 +14,10 @@ export const shops = pgTable(
     plan: text('plan').$type<Plan>().notNull(),
     currency: text('currency').notNull(),
     timezone: text('timezone').notNull(),
-    /** Per-shop overrides of the plan caps: { campaigns?, rules?, activeCampaigns? }. */
-    limits: jsonb('limits').$type<Record<string, number>>().notNull().default({}),
-    /** Partial shopSettings plus lowStockThreshold, as the admin last set them. */
-    settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
+    /** Per-shop overrides of the plan caps only; effectiveCaps (src/shops/plans.ts) says what is in force. */
+    limits: jsonb('limits').$type<Partial<Caps>>().notNull().default({}),
+    /** Partial shopSettings plus the server's own settings, as the admin last set them. */
+    settings: jsonb('settings').$type<StoredShopSettings>().notNull().default({}),
     /** Bumped inside every transaction that changes what GET /rules returns (its ETag). */
     rulesVersion: bigint('rules_version', { mode: 'number' }).notNull().default(1),
     widgets: jsonb('widgets').$type<Record<string, unknown>>(),
@@ -32,6 +32,12 @@ export const shops = pgTable(
   // Not shop-first by nature: the platform's order webhook names its shop by domain.
   (t) => [uniqueIndex('shops_domain_key').on(t.domain)],
 );
+
+/**
+ * A shop as every store function takes it: its row without the columns that other reads own
+ * (the widget document and its version, the storefront and onboarding marks).
+ */
+export type ShopRecord = Omit<typeof shops.$inferSelect, 'widgets' | 'widgetsVersion' | 'storefrontSeenAt' | 'onboardingDismissedAt'>;
 
 export const apiKeys = pgTable(
   'api_keys',

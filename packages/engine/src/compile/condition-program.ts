@@ -1,4 +1,4 @@
-import type { LeafNode } from '../schema/leaf-node.ts';
+import type { LeafNode } from '../leaves/registry.ts';
 import { compileLeaf } from '../evaluate/compile-leaf.ts';
 import type { LeafPredicate } from '../evaluate/leaf-predicate.ts';
 import * as COMBINATOR_REASON from '../evaluate/combinator-reasons.ts';

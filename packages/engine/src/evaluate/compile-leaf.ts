@@ -1,49 +1,7 @@
-import type { LeafNode, LeafOf, LeafType } from '../schema/leaf-node.ts';
+import type { LeafNode } from '../leaves/registry.ts';
+import { PREDICATES } from '../leaves/registry.ts';
 import * as OUTCOME from './outcome-table.ts';
 import type { LeafPredicate } from './leaf-predicate.ts';
-import { compileItemCountGte, compileSubtotalGte, compileSubtotalLte, compileTotalGte } from './cart-predicates.ts';
-import {
-  compileHasProductId,
-  compileHasSellingPlan,
-  compileHasVariantId,
-  compileInCollection,
-  compilePropertyEquals,
-  compileQuantityMin,
-} from './line-predicates.ts';
-import {
-  compileCodeEquals,
-  compileCodeNotPresent,
-  compileCodePresent,
-  compileCountryIn,
-  compileIsLoggedIn,
-  compileMarketHandleIn,
-  compileTagIn,
-} from './audience-predicates.ts';
-
-/**
- * Each leaf's predicate builder: the leaf registry's predicate piece (see leaves/registry.ts),
- * kept here because the storefront's bundle loads this module and must not load the rest.
- * A leaf type without its builder is a compile error.
- */
-const PREDICATES = {
-  'cart.subtotal_gte': compileSubtotalGte,
-  'cart.subtotal_lte': compileSubtotalLte,
-  'cart.total_gte': compileTotalGte,
-  'cart.item_count_gte': compileItemCountGte,
-  'line.has_product_id': compileHasProductId,
-  'line.has_variant_id': compileHasVariantId,
-  'line.in_collection': compileInCollection,
-  'line.quantity_min': compileQuantityMin,
-  'line.property_equals': compilePropertyEquals,
-  'line.has_selling_plan': compileHasSellingPlan,
-  'customer.tag_in': compileTagIn,
-  'customer.is_logged_in': compileIsLoggedIn,
-  'market.handle_in': compileMarketHandleIn,
-  'country.in': compileCountryIn,
-  'discount.code_present': compileCodePresent,
-  'discount.code_not_present': compileCodeNotPresent,
-  'discount.code_equals': compileCodeEquals,
-} satisfies { [K in LeafType]: (leaf: LeafOf<K>) => LeafPredicate };
 
 // Trees are treated as immutable values, so a leaf object compiles once however many
 // times it is evaluated; the WeakMap lets unused trees be collected.

@@ -4,11 +4,11 @@
 // codes uppercased), like market.handle_in does. A module of its own, without the outcome
 // table: the storefront's progress bar resolves a rule's threshold for the shopper's cart
 // exactly as the rule does, in a chunk that must stay small.
-import type { LeafOf } from '../schema/leaf-node.ts';
 import { ownEntries } from './leaf-predicate.ts';
 import { normaliseCurrency } from './prepare-context.ts';
 
-export type ThresholdLeaf = LeafOf<'cart.subtotal_gte' | 'cart.subtotal_lte' | 'cart.total_gte'>;
+/** A threshold leaf's fields (leaves/threshold-leaf.ts has its schema; written out here, the leaves import this module). */
+export type ThresholdLeaf = { value: number; currencyOverrides?: Record<string, number>; marketOverrides?: Record<string, number> };
 
 /** Where a threshold is resolved: the cart currency, the base currency (both upper-case) and the market handle (lower-case). */
 export type ThresholdPlace = { currency: string; baseCurrency: string; marketHandle: string | undefined };

@@ -1,5 +1,5 @@
 import type { CombinatorNode, ConditionNode } from '../schema/condition-node.ts';
-import type { LeafNode } from '../schema/leaf-node.ts';
+import type { LeafNode } from '../leaves/registry.ts';
 import type { EvaluationContext } from '../schema/evaluation-context.ts';
 import * as COMBINATOR_REASON from './combinator-reasons.ts';
 import type { EvaluationOptions, PreparedContext } from './prepare-context.ts';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import type { LeafType } from '../schema/leaf-node.ts';
-import { LEAF_TYPES, isLeafType } from '../schema/leaf-node.ts';
+import type { LeafType } from '../leaves/registry.ts';
+import { LEAF_TYPES, isLeafType } from '../leaves/registry.ts';
 import { LEAVES } from '../leaves/registry.ts';
 import { PLAN_IDS, byPlan, planRank } from './plans.ts';
 import type { Plan } from './plans.ts';
