@@ -30,11 +30,12 @@ import { createCompressor, ON_DEMAND_LEVELS, onDemandRepresentations } from './r
 import type { CompressedCoding, Compressor, OnDemandRepresentations } from './representations.ts';
 import type { Segment } from './schedule-window.ts';
 import { mountExtras } from './storefront-variant.ts';
+import type { StorefrontExtras } from './storefront-variant.ts';
 
 export const RULES_TOPIC = 'rules';
 
 /** The payload as one mount is served it (SPEC "Rules payload"). */
-export type RulesPayload = RulesPayloadBody & { debugAllowed: boolean; collections?: Record<string, string[]>; giftTitles?: Record<string, string> };
+export type RulesPayload = RulesPayloadBody & Pick<StorefrontExtras, 'debugAllowed'> & Partial<StorefrontExtras>;
 
 /**
  * What a GET /rules response carries: the identity body, the strong ETag of each coding
@@ -226,11 +227,12 @@ export function createRulesCache(options: RulesCacheOptions): RulesCache {
     const cached = entry.views[mount];
     if (cached) return cached;
     const { rules, experiments, ...rest } = entry.payload;
-    const { debugAllowed, collections, giftTitles } = mountExtras(mount, {
+    const { debugAllowed, collections, giftTitles, giftPrices } = mountExtras(mount, {
       settings: entry.source.shop.settings,
       rules: entry.payload.rules,
       collections: entry.source.collections,
       giftTitles: entry.source.giftTitles,
+      giftPrices: entry.source.giftPrices,
     });
     const payload = {
       rules,
@@ -239,6 +241,7 @@ export function createRulesCache(options: RulesCacheOptions): RulesCache {
       ...rest,
       ...(collections ? { collections } : {}),
       ...(giftTitles ? { giftTitles } : {}),
+      ...(giftPrices ? { giftPrices } : {}),
     };
     const view: View = { payload };
     entry.views[mount] = view;

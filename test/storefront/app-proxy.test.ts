@@ -41,7 +41,7 @@ describe('GET /proxy/rules', () => {
     const payload = res.json();
     expect(payload.rules.map((r: { id: string }) => r.id)).toEqual(promo.ruleIds);
     expect(payload.debugAllowed).toBe(false);
-    expect(Object.keys(payload)).toEqual(['rules', 'debugAllowed', 'shopSettings', 'widgets', 'baseCurrency', 'collections', 'giftTitles']);
+    expect(Object.keys(payload)).toEqual(['rules', 'debugAllowed', 'shopSettings', 'widgets', 'baseCurrency', 'collections', 'giftTitles', 'giftPrices']);
 
     const again = await proxied(t, shop, 'rules', { headers: { 'if-none-match': String(res.headers.etag) } });
     expect(again.statusCode).toBe(304);
@@ -83,6 +83,35 @@ describe('GET /proxy/rules', () => {
     // The API's payload is SPEC's: no storefront extras.
     const api = await t.admin({ method: 'GET', url: `/admin/v1/shops/${shop.id}/rules` });
     expect(api.json()).not.toHaveProperty('giftTitles');
+  });
+
+  it("prices the gifts the catalog has a price for (giftPrices), from the shop's own catalog only", async () => {
+    const mug = (price: number | null) => ({
+      products: [
+        {
+          id: 'gid://shopify/Product/900',
+          title: 'Enamel Mug',
+          status: 'active',
+          variants: [{ id: 'gid://shopify/ProductVariant/1', title: 'Blue', inventoryQuantity: 5, inventoryPolicy: 'DENY', price }],
+        },
+      ],
+    });
+    const post = (id: string, price: number | null) => t.admin({ method: 'POST', url: `/admin/v1/shops/${id}/catalog`, payload: mug(price) });
+    expect((await post(shop.id, 1250)).statusCode).toBe(200);
+    // The other shop's catalog holds the same variant id at another price.
+    expect((await post(other.id, 999)).statusCode).toBe(200);
+    const res = await proxied(t, shop, 'rules');
+    expect(res.json().giftPrices).toEqual({ 'gid://shopify/ProductVariant/1': 1250 });
+    expect(res.json().baseCurrency).toBe('USD');
+    expect((await proxied(t, other, 'rules')).json().giftPrices).toEqual({ 'gid://shopify/ProductVariant/1': 999 });
+    // SPEC's payload has no prices.
+    const api = await t.admin({ method: 'GET', url: `/admin/v1/shops/${shop.id}/rules` });
+    expect(api.json()).not.toHaveProperty('giftPrices');
+    // A price the source did not give is no price: the gift is left out, still named.
+    expect((await post(shop.id, null)).statusCode).toBe(200);
+    const unpriced = (await proxied(t, shop, 'rules')).json();
+    expect(unpriced.giftPrices).toEqual({});
+    expect(unpriced.giftTitles).toEqual({ 'gid://shopify/ProductVariant/1': 'Enamel Mug - Blue' });
   });
 
   it('maps each collection the live rules name (handle, numeric id, gid) to its product gids', async () => {

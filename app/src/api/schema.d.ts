@@ -2657,6 +2657,18 @@ export interface operations {
                                  */
                                 declineLabel: string;
                                 /**
+                                 * Show the gifts’ prices
+                                 * @description Each gift’s usual price struck through, then the free label; only when the cart is in the shop’s currency
+                                 * @default false
+                                 */
+                                showPrices: boolean;
+                                /**
+                                 * Free label
+                                 * @description After the struck price, when the prices are shown
+                                 * @default Free
+                                 */
+                                freeLabel: string;
+                                /**
                                  * Translations
                                  * @default {}
                                  */
@@ -2665,6 +2677,7 @@ export interface operations {
                                         title?: string;
                                         confirmLabel?: string;
                                         declineLabel?: string;
+                                        freeLabel?: string;
                                     };
                                 };
                             };
@@ -3194,6 +3207,18 @@ export interface operations {
                                  */
                                 declineLabel: string;
                                 /**
+                                 * Show the gifts’ prices
+                                 * @description Each gift’s usual price struck through, then the free label; only when the cart is in the shop’s currency
+                                 * @default false
+                                 */
+                                showPrices: boolean;
+                                /**
+                                 * Free label
+                                 * @description After the struck price, when the prices are shown
+                                 * @default Free
+                                 */
+                                freeLabel: string;
+                                /**
                                  * Translations
                                  * @default {}
                                  */
@@ -3202,6 +3227,7 @@ export interface operations {
                                         title?: string;
                                         confirmLabel?: string;
                                         declineLabel?: string;
+                                        freeLabel?: string;
                                     };
                                 };
                             };
@@ -3519,6 +3545,18 @@ export interface operations {
                          */
                         declineLabel?: string;
                         /**
+                         * Show the gifts’ prices
+                         * @description Each gift’s usual price struck through, then the free label; only when the cart is in the shop’s currency
+                         * @default false
+                         */
+                        showPrices?: boolean;
+                        /**
+                         * Free label
+                         * @description After the struck price, when the prices are shown
+                         * @default Free
+                         */
+                        freeLabel?: string;
+                        /**
                          * Translations
                          * @default {}
                          */
@@ -3527,6 +3565,7 @@ export interface operations {
                                 title?: string;
                                 confirmLabel?: string;
                                 declineLabel?: string;
+                                freeLabel?: string;
                             };
                         };
                     };
@@ -3827,6 +3866,18 @@ export interface operations {
                                  */
                                 declineLabel: string;
                                 /**
+                                 * Show the gifts’ prices
+                                 * @description Each gift’s usual price struck through, then the free label; only when the cart is in the shop’s currency
+                                 * @default false
+                                 */
+                                showPrices: boolean;
+                                /**
+                                 * Free label
+                                 * @description After the struck price, when the prices are shown
+                                 * @default Free
+                                 */
+                                freeLabel: string;
+                                /**
                                  * Translations
                                  * @default {}
                                  */
@@ -3835,6 +3886,7 @@ export interface operations {
                                         title?: string;
                                         confirmLabel?: string;
                                         declineLabel?: string;
+                                        freeLabel?: string;
                                     };
                                 };
                             };
