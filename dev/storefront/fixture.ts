@@ -120,6 +120,7 @@ export function toCatalog(fixture: StorefrontFixture) {
         title: v.title,
         inventoryQuantity: v.inventoryQuantity,
         inventoryPolicy: v.inventoryPolicy,
+        price: v.price,
       })),
     })),
     collections: fixture.collections.map((collection) => ({

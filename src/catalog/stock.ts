@@ -19,12 +19,14 @@ export function isSoldOut(variant: { inventoryQuantity: number; inventoryPolicy:
   return variant.inventoryPolicy === 'DENY' && variant.inventoryQuantity <= 0;
 }
 
-/** What the rules payload needs to know of its gift variants: which are sold out, and their names. */
+/** What the rules payload needs to know of its gift variants: which are sold out, their names and prices. */
 export type GiftVariantFacts = {
   /** Numeric ids of the variants sold out in the catalog. */
   soldOut: Set<string>;
   /** Numeric id → the name a shopper reads ("Enamel Mug", or "Enamel Mug - Blue" for a real variant). */
   titles: Map<string, string>;
+  /** Numeric id → the variant's price in minor units of the shop's currency, for those the catalog has one of. */
+  prices: Map<string, number>;
 };
 
 /**
@@ -41,11 +43,11 @@ export function shopperTitle(variant: { productTitle: string; title: string }): 
 }
 
 /**
- * One read of the catalog for `variantIds` (gids or numeric ids): which are sold out and what
- * they are called. A variant the catalog does not know is neither (in stock, no name).
+ * One read of the catalog for `variantIds` (gids or numeric ids): which are sold out, what
+ * they are called and cost. A variant the catalog does not know is none (in stock, no name, no price).
  *
  * @example
- *   const { soldOut, titles } = await giftVariantFacts(tx, shop.id, ['gid://shopify/ProductVariant/7']);
+ *   const { soldOut, titles, prices } = await giftVariantFacts(tx, shop.id, ['gid://shopify/ProductVariant/7']);
  */
 export async function giftVariantFacts(db: Queryable, shopId: string, variantIds: Iterable<string>): Promise<GiftVariantFacts> {
   const numeric = new Set<string>();
@@ -53,12 +55,14 @@ export async function giftVariantFacts(db: Queryable, shopId: string, variantIds
   const found = numeric.size === 0 ? [] : await findVariants(db, shopId, [...numeric]);
   const soldOut = new Set<string>();
   const titles = new Map<string, string>();
+  const prices = new Map<string, number>();
   for (const variant of found) {
     const key = numericIdOf(variant.id) ?? variant.id;
     if (isSoldOut(variant)) soldOut.add(key);
     titles.set(key, shopperTitle(variant));
+    if (variant.price !== null) prices.set(key, variant.price);
   }
-  return { soldOut, titles };
+  return { soldOut, titles, prices };
 }
 
 /**

@@ -17,6 +17,8 @@ export type CatalogVariant = {
   title: string;
   inventoryQuantity: number;
   inventoryPolicy: string;
+  /** Minor units of the shop's currency; null when the source did not say. */
+  price: number | null;
   productTitle: string;
   productStatus: ProductStatus;
   productDeleted: boolean;
@@ -143,6 +145,7 @@ export async function findVariants(db: Queryable, shopId: string, numericIds: re
       title: variants.title,
       inventoryQuantity: variants.inventoryQuantity,
       inventoryPolicy: variants.inventoryPolicy,
+      price: variants.price,
       productTitle: products.title,
       productStatus: products.status,
       productDeleted: products.deleted,

@@ -68,22 +68,26 @@ async function giftStockChanged(uow: ShopUnitOfWork, variantIds: readonly string
 }
 
 /**
- * After `variantIds` were renamed: the storefront payload names gifts (`giftTitles`), so a live
- * rule's renamed gift touches the rules; the checkout configuration holds no names, no sync.
+ * After `variantIds` were renamed or repriced: the storefront payload names gifts and shows
+ * their prices (`giftTitles`, `giftPrices`), so a live rule's renamed or repriced gift touches
+ * the rules; the checkout configuration holds neither, no sync.
  */
 async function giftRenamed(uow: ShopUnitOfWork, variantIds: readonly string[]): Promise<void> {
   if ((await liveCampaignsGiving(uow, variantIds)).length > 0) uow.touchRules();
 }
 
-/** The name a shopper reads (catalog/stock.ts `shopperTitle`), by variant gid, of the given product's stored variants. */
+/** The name a shopper reads (catalog/stock.ts `shopperTitle`) and the price, by variant gid, of the given product's stored variants. */
 async function namesByVariant(tx: Queryable, shopId: string, productId: string): Promise<Map<string, string>> {
   const rows = await tx
-    .select({ id: variants.id, title: variants.title, productTitle: products.title })
+    .select({ id: variants.id, title: variants.title, productTitle: products.title, price: variants.price })
     .from(variants)
     .innerJoin(products, and(eq(products.shopId, variants.shopId), eq(products.id, variants.productId)))
     .where(and(eq(variants.shopId, shopId), eq(variants.productId, productId)));
-  return new Map(rows.map((row) => [row.id, shopperTitle(row)]));
+  return new Map(rows.map((row) => [row.id, shownAs(shopperTitle(row), row.price)]));
 }
+
+/** What the storefront payload shows of a variant, as one comparable string: its name and price. */
+const shownAs = (title: string, price: number | null): string => `${price ?? ''} ${title}`;
 
 /**
  * `products/create` and `products/update`: the product and its variants replace the stored
@@ -109,8 +113,8 @@ export async function applyProduct(uow: ShopUnitOfWork, input: PlatformProduct):
   }
   const after = new Map(input.product.variants.map((variant) => [variant.id, isSoldOut(variant)]));
   await giftStockChanged(uow, crossed(before, after));
-  const renamed = input.product.variants
-    .filter((variant) => namesBefore.get(variant.id) !== shopperTitle({ productTitle: input.product.title, title: variant.title }))
+  const renamed = product.variants
+    .filter((variant) => namesBefore.get(variant.id) !== shownAs(shopperTitle({ productTitle: input.product.title, title: variant.title }), variant.price))
     .map((variant) => variant.id);
   await giftRenamed(uow, renamed);
 }

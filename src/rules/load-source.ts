@@ -89,7 +89,7 @@ export async function loadRulesSource(db: Database, shopId: string, at: number =
                 .orderBy(asc(bytewise(collections.id)))
             ).filter((collection) => references.some((reference) => namesCollection(reference, collection)));
 
-      // Gift stock and names: one read of the gift variants, in the same snapshot as the rules.
+      // Gift stock, names and prices: one read of the gift variants, in the same snapshot as the rules.
       const giftIds = ruleRecords.flatMap((rule) => rule.giftConfig.gifts.map((gift) => gift.variantId));
       const gifts = await giftVariantFacts(tx, shopId, giftIds);
 
@@ -100,6 +100,7 @@ export async function loadRulesSource(db: Database, shopId: string, at: number =
         soldOutGifts: gifts.soldOut,
         budgetUsage,
         giftTitles: gifts.titles,
+        giftPrices: gifts.prices,
         shop: {
           id: shop.id,
           plan: shop.plan,

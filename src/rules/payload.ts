@@ -40,6 +40,8 @@ export type RulesSource = {
   soldOutGifts: ReadonlySet<string>;
   /** Numeric id → shopper-facing name of those gift variants the catalog knows, for the storefront variant. */
   giftTitles: ReadonlyMap<string, string>;
+  /** Numeric id → price (minor units of the shop's currency) of those gift variants the catalog has one of, for the storefront variant. */
+  giftPrices: ReadonlyMap<string, number>;
   /** Budget counters of those rules and campaigns for the windows current when it was read (budgets/spent.ts). */
   budgetUsage: BudgetUsageIndex;
 };

@@ -16,6 +16,12 @@ const cacheHeaders = {
   'Cache-Control': '`private, max-age=60`',
 };
 
+/** A `locale` query parameter given once, as text; anything else is no locale (the default texts). */
+function localeOf(query: unknown): string | undefined {
+  const locale = (query as { locale?: unknown } | undefined)?.locale;
+  return typeof locale === 'string' && locale.length <= 35 ? locale : undefined;
+}
+
 export function rulesRoutes(ctx: AppContext): ShopRoute[] {
   return [
     defineShopRoute({
@@ -34,8 +40,12 @@ export function rulesRoutes(ctx: AppContext): ShopRoute[] {
         304: { description: 'Not modified: the payload matches If-None-Match; no body', headers: cacheHeaders },
       },
       handler: async ({ shop, trigger, request, reply }) => {
+        // The storefront script's `?locale=` (the page's, from the embed's data-locale): the rules'
+        // translations it reads (CONTRACT's storefront variant; SPEC's GET /rules has no query,
+        // so it is not in the OpenAPI document, and other mounts ignore it).
+        const locale = localeOf(request.query);
         // A current entry is answered at once; only a miss waits (a load, a rebuild).
-        const rules = ctx.rulesCache.current(shop, trigger) ?? (await ctx.rulesCache.get(shop, trigger));
+        const rules = ctx.rulesCache.current(shop, trigger, locale) ?? (await ctx.rulesCache.get(shop, trigger, locale));
         if (!rules) throw notFound('Shop');
         // Each coding has its own strong ETag, and a tag of any coding of the current payload
         // answers 304, with no compression: a coding's tag is known before its bytes.

@@ -29,12 +29,13 @@ import { rulesEtag } from './etag.ts';
 import { createCompressor, ON_DEMAND_LEVELS, onDemandRepresentations } from './representations.ts';
 import type { CompressedCoding, Compressor, OnDemandRepresentations } from './representations.ts';
 import type { Segment } from './schedule-window.ts';
-import { mountExtras } from './storefront-variant.ts';
+import { localizedRules, mountExtras, translationLocale } from './storefront-variant.ts';
+import type { StorefrontExtras } from './storefront-variant.ts';
 
 export const RULES_TOPIC = 'rules';
 
 /** The payload as one mount is served it (SPEC "Rules payload"). */
-export type RulesPayload = RulesPayloadBody & { debugAllowed: boolean; collections?: Record<string, string[]>; giftTitles?: Record<string, string> };
+export type RulesPayload = RulesPayloadBody & Pick<StorefrontExtras, 'debugAllowed'> & Partial<StorefrontExtras>;
 
 /**
  * What a GET /rules response carries: the identity body, the strong ETag of each coding
@@ -58,10 +59,11 @@ export type RulesCache = {
   /**
    * GET /rules's answer for `shop` as `mount` sees it; undefined when the shop no longer
    * exists. `shop.rulesVersion` is the version the caller has seen: nothing older is served.
+   * `locale`: the storefront page's (`?locale=`), whose rule translations it reads.
    */
-  get(shop: { id: string; rulesVersion: number }, mount: Trigger): Promise<RulesResponse | undefined>;
+  get(shop: { id: string; rulesVersion: number }, mount: Trigger, locale?: string): Promise<RulesResponse | undefined>;
   /** `get`'s answer when it is in hand (a current entry), with no promise to wait for; else undefined. */
-  current(shop: { id: string; rulesVersion: number }, mount: Trigger): RulesResponse | undefined;
+  current(shop: { id: string; rulesVersion: number }, mount: Trigger, locale?: string): RulesResponse | undefined;
   /** The same payload as an object only (POST /evaluate): no bytes are built for it. */
   payload(shop: { id: string; rulesVersion: number }, mount: Trigger): Promise<RulesPayload | undefined>;
   /** Drops the shop's entry here and on every other instance; call after a write commits. */
@@ -90,7 +92,10 @@ type Entry = {
   source: RulesSource;
   payload: RulesPayloadBody;
   segment: Segment;
-  views: Partial<Record<Trigger, View>>;
+  /** By mount, and `storefront:<translation>` for a storefront page in a language the rules are translated to. */
+  views: Partial<Record<string, View>>;
+  /** A storefront page's locale → the rules' translation it reads (none: undefined). */
+  translations?: Map<string, string | undefined>;
   /** What this entry is counted at; added to the cache's total while `cached`. */
   bytes: number;
   cached: boolean;
@@ -222,15 +227,30 @@ export function createRulesCache(options: RulesCacheOptions): RulesCache {
     return entry;
   };
 
-  const viewOf = (entry: Entry, mount: Trigger): View => {
-    const cached = entry.views[mount];
+  /** The storefront page's translation of the rules (storefront-variant.ts), else none. */
+  const translationOf = (entry: Entry, mount: Trigger, locale: string | undefined): string | undefined => {
+    if (mount !== 'storefront' || locale === undefined || locale === '') return undefined;
+    // Remembered per entry: the shoppers' hot path does not scan the rules on every request.
+    const known = (entry.translations ??= new Map());
+    if (known.has(locale)) return known.get(locale);
+    const translation = translationLocale(entry.payload.rules, locale);
+    // Bounded: a client naming endless locales costs a scan each, not memory.
+    if (known.size < 64) known.set(locale, translation);
+    return translation;
+  };
+
+  const viewOf = (entry: Entry, mount: Trigger, translation?: string): View => {
+    const key = translation === undefined ? mount : `${mount}:${translation}`;
+    const cached = entry.views[key];
     if (cached) return cached;
-    const { rules, experiments, ...rest } = entry.payload;
-    const { debugAllowed, collections, giftTitles } = mountExtras(mount, {
+    const { rules: defaultRules, experiments, ...rest } = entry.payload;
+    const rules = translation === undefined ? defaultRules : localizedRules(defaultRules, translation);
+    const { debugAllowed, collections, giftTitles, giftPrices } = mountExtras(mount, {
       settings: entry.source.shop.settings,
       rules: entry.payload.rules,
       collections: entry.source.collections,
       giftTitles: entry.source.giftTitles,
+      giftPrices: entry.source.giftPrices,
     });
     const payload = {
       rules,
@@ -239,17 +259,19 @@ export function createRulesCache(options: RulesCacheOptions): RulesCache {
       ...rest,
       ...(collections ? { collections } : {}),
       ...(giftTitles ? { giftTitles } : {}),
+      ...(giftPrices ? { giftPrices } : {}),
     };
     const view: View = { payload };
-    entry.views[mount] = view;
+    entry.views[key] = view;
     return view;
   };
 
-  const respond = (entry: Entry, mount: Trigger): RulesResponse => {
-    const view = viewOf(entry, mount);
+  const respond = (entry: Entry, mount: Trigger, locale?: string): RulesResponse => {
+    const translation = translationOf(entry, mount, locale);
+    const view = viewOf(entry, mount, translation);
     if (view.response) return view.response;
     const { shop } = entry.source;
-    const etag = rulesEtag(shop.id, shop.rulesVersion, shop.plan, entry.segment, mount);
+    const etag = rulesEtag(shop.id, shop.rulesVersion, shop.plan, entry.segment, mount, translation);
     const body = Buffer.from(stringifyJson(view.payload), 'utf8');
     counters.bodies += 1;
     charge(entry, body.length);
@@ -266,13 +288,13 @@ export function createRulesCache(options: RulesCacheOptions): RulesCache {
   };
 
   return {
-    current(shop, mount) {
+    current(shop, mount, locale) {
       const entry = hit(shop, now().getTime());
-      return entry === undefined ? undefined : respond(entry, mount);
+      return entry === undefined ? undefined : respond(entry, mount, locale);
     },
-    async get(shop, mount) {
+    async get(shop, mount, locale) {
       const entry = await entryFor(shop);
-      return entry === undefined ? undefined : respond(entry, mount);
+      return entry === undefined ? undefined : respond(entry, mount, locale);
     },
     async payload(shop, mount) {
       const entry = await entryFor(shop);

@@ -3,7 +3,8 @@
  * same payload as SPEC `GET /rules` (built once by payload.ts), with `debugAllowed` from the
  * shop setting `storefront.debug` and a `collections` map, so that a storefront can evaluate
  * `line.in_collection` without the platform telling it which collections a product is in, and
- * `giftTitles`, so that a gift choice can name its gifts before they are in the cart.
+ * `giftTitles` and `giftPrices`, so that a gift choice can name its gifts, and show what they
+ * usually cost, before they are in the cart.
  * `customCode` is already stripped below Scale by the payload builder. Pure.
  */
 import { idKeyOf, numericIdOf } from '@gcrs/engine';
@@ -62,45 +63,55 @@ export function collectionMap(references: readonly string[], collections: readon
 }
 
 /**
- * The `giftTitles` object: each gift variant of the payload's rules that the catalog knows,
- * keyed by the variant id as the rule writes it, mapped to the name a shopper reads (the gift
- * choice lists gifts by it). Unknown variants are left out: the script then names them itself.
+ * The `giftTitles` (or `giftPrices`) object: each gift variant of the payload's rules that the
+ * catalog knows (has a price for), keyed by the variant id as the rule writes it, mapped to the
+ * name a shopper reads (its price in minor units of the shop's currency). Unknown variants are
+ * left out: the script then names them itself (shows no price).
  *
  * @example
- *   giftTitleMap([{ giftConfig: { gifts: [{ variantId: 'gid://shopify/ProductVariant/7' }] } }], new Map([['7', 'Enamel Mug']]));
+ *   giftFactMap([{ giftConfig: { gifts: [{ variantId: 'gid://shopify/ProductVariant/7' }] } }], new Map([['7', 'Enamel Mug']]));
  *   // { 'gid://shopify/ProductVariant/7': 'Enamel Mug' }
  */
-export function giftTitleMap(
-  rules: readonly { giftConfig: { gifts: ReadonlyArray<{ variantId: string }> } }[],
-  titles: ReadonlyMap<string, string>,
-): Record<string, string> {
-  const map: Record<string, string> = {};
+export function giftFactMap<T>(rules: readonly { giftConfig: { gifts: ReadonlyArray<{ variantId: string }> } }[], facts: ReadonlyMap<string, T>): Record<string, T> {
+  const map: Record<string, T> = {};
   for (const rule of rules) {
     for (const gift of rule.giftConfig.gifts) {
-      const title = titles.get(numericIdOf(gift.variantId) ?? gift.variantId);
-      if (title !== undefined) map[gift.variantId] = title;
+      const fact = facts.get(numericIdOf(gift.variantId) ?? gift.variantId);
+      if (fact !== undefined) map[gift.variantId] = fact;
     }
   }
   return map;
 }
 
+/** The storefront variant's own fields. */
+export type StorefrontExtras = {
+  debugAllowed: boolean;
+  collections: Record<string, string[]>;
+  giftTitles: Record<string, string>;
+  /** Gift variant id → its price in minor units of the payload's `baseCurrency`. */
+  giftPrices: Record<string, number>;
+};
+
 /**
  * What the storefront variant adds to the payload: `debugAllowed` from the shop's setting, the
- * collection map of the collections the rules name, and the gifts' names.
+ * collection map of the collections the rules name, and the gifts' names and prices.
  *
  * @example
- *   const extras = storefrontExtras({ settings, rules, collections, giftTitles }); // { debugAllowed: false, collections: {}, giftTitles: {} }
+ *   const extras = storefrontExtras({ settings, rules, collections, giftTitles, giftPrices });
+ *   // { debugAllowed: false, collections: {}, giftTitles: {}, giftPrices: {} }
  */
 export function storefrontExtras(source: {
   settings: StoredShopSettings;
   rules: readonly (Pick<RuleRecord, 'conditionTree'> & { giftConfig: { gifts: ReadonlyArray<{ variantId: string }> } })[];
   collections: readonly PayloadCollection[];
   giftTitles: ReadonlyMap<string, string>;
-}): { debugAllowed: boolean; collections: Record<string, string[]>; giftTitles: Record<string, string> } {
+  giftPrices: ReadonlyMap<string, number>;
+}): StorefrontExtras {
   return {
     debugAllowed: storefrontDebugOf(source.settings),
     collections: collectionMap(collectionReferences(source.rules), source.collections),
-    giftTitles: giftTitleMap(source.rules, source.giftTitles),
+    giftTitles: giftFactMap(source.rules, source.giftTitles),
+    giftPrices: giftFactMap(source.rules, source.giftPrices),
   };
 }
 
@@ -117,6 +128,38 @@ export function storefrontExtras(source: {
 export function mountExtras(
   mount: Trigger,
   source: Parameters<typeof storefrontExtras>[0],
-): { debugAllowed: boolean; collections?: Record<string, string[]>; giftTitles?: Record<string, string> } {
+): Pick<StorefrontExtras, 'debugAllowed'> & Partial<StorefrontExtras> {
   return mount === 'storefront' ? storefrontExtras(source) : { debugAllowed: mount === 'admin' };
+}
+
+type TranslatableRule = { options: { discountTitle: string; translations?: Record<string, { discountTitle?: string | undefined }> | undefined } };
+
+/**
+ * The key of the rules' `options.translations` a page in `locale` reads (issue 23, item 10):
+ * the exact locale first (case-insensitively), else its language (`fr` for `fr-CA`), as the
+ * widgets pick theirs; undefined when no rule has either, so the page reads the default.
+ *
+ * @example
+ *   translationLocale([{ options: { discountTitle: 'Free gift', translations: { fr: { discountTitle: 'Cadeau offert' } } } }], 'fr-CA'); // 'fr'
+ */
+export function translationLocale(rules: readonly TranslatableRule[], locale: string): string | undefined {
+  const keys = new Set(rules.flatMap((rule) => Object.keys(rule.options.translations ?? {})));
+  const wanted = locale.toLowerCase();
+  const language = wanted.split('-')[0];
+  return [...keys].find((key) => key.toLowerCase() === wanted) ?? [...keys].find((key) => key.toLowerCase() === language);
+}
+
+/**
+ * The rules as a page in `translation` (a key {@link translationLocale} chose) reads them: each
+ * rule's `discountTitle` in that language where it has one, which the planner writes as the
+ * gift line's `_svc_title`. A rule without it keeps the default.
+ *
+ * @example
+ *   localizedRules(rules, 'fr')[0].options.discountTitle; // 'Cadeau offert'
+ */
+export function localizedRules<R extends TranslatableRule>(rules: readonly R[], translation: string): R[] {
+  return rules.map((rule) => {
+    const title = rule.options.translations?.[translation]?.discountTitle;
+    return title === undefined ? rule : { ...rule, options: { ...rule.options, discountTitle: title } };
+  });
 }

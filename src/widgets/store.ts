@@ -16,7 +16,7 @@ import type { WidgetDocument, WidgetSettings } from './schema.ts';
  *
  * @example
  *   widgetSettingsOf(null, 0); // { _version: 0, ...DEFAULT_WIDGET_DOCUMENT }
- *   widgetSettingsOf({ ...saved, giftChoice: { enabled: true, showPrices: true } }, 3).giftChoice; // { enabled: true, layout: 'modal', … }
+ *   widgetSettingsOf({ ...saved, progressBar: { thresholds: [{ amountCents: 5000, label: 'Mug' }] } }, 3).progressBar.thresholds; // [{ amountCents: 5000 }]
  */
 export function widgetSettingsOf(stored: Record<string, unknown> | null, version: number): WidgetSettings {
   if (stored === null) return { _version: version, ...DEFAULT_WIDGET_DOCUMENT };

@@ -77,6 +77,16 @@ describe.skipIf(skipWithoutChromium())('merchant admin widgets, in Chromium', ()
     expect(await page.getByLabel('Popup title').evaluate((element) => element === element.ownerDocument.activeElement)).toBe(true);
     await check(page, 'widgets-popup-preview');
 
+    // The gift choice with prices: the sample gifts' struck through, then the free label.
+    await page.getByRole('button', { name: 'Preview gift choice' }).click();
+    const choice = preview.getByRole('dialog');
+    await choice.waitFor();
+    expect(await choice.locator('s').count()).toBe(0);
+    await page.getByLabel('Show the gifts’ prices').check();
+    await expect.poll(() => choice.locator('label').allTextContents()).toEqual(['Mug $12.00 Free', 'Tote bag $25.00 Free']);
+    await page.getByLabel('Free label').fill('On us');
+    await expect.poll(() => choice.locator('strong').allTextContents()).toEqual(['On us', 'On us']);
+
     // The bar's steps: the live rule's, read-only, with its gift by name and a link to the rule.
     await page.getByRole('button', { name: 'Preview progress bar' }).click();
     const steps = page.getByRole('list', { name: 'Progress bar steps' });
@@ -108,6 +118,7 @@ describe.skipIf(skipWithoutChromium())('merchant admin widgets, in Chromium', ()
     expect(saved.widgets._version).toBeGreaterThan(0);
     expect(saved.widgets.toast).toMatchObject({ message: 'Enjoy your {{giftTitle}}!', backgroundColor: '#7c3aed' });
     expect(saved.widgets.promoPopup.title).toBe('A tote bag on us');
+    expect((saved.widgets as unknown as { giftChoice: unknown }).giftChoice).toMatchObject({ showPrices: true, freeLabel: 'On us' });
     // Nothing typed by hand: SPEC's thresholds field stays as it was (empty), unread.
     expect(saved.widgets.progressBar.thresholds).toEqual([]);
 

@@ -3,8 +3,8 @@
  * storefront, in real Chromium on the stand-in theme (its cart drawer holds the theme's progress
  * bar and reminder blocks; `/cart` and `/products/…` are its cart and product pages). These are
  * the five that were stored and never read: the progress bar's `placement`, the gift choice's
- * `layout`, the reminder's `showInCartDrawer` and `showOnProductPage` (and `showPrices`, removed:
- * test/widgets/widgets.test.ts).
+ * `layout`, the reminder's `showInCartDrawer` and `showOnProductPage`, and the gift choice's
+ * `showPrices` (back since the catalog keeps variant prices).
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -117,6 +117,31 @@ describe.skipIf(skipWithoutChromium())('every widget setting has a visible effec
     // In the page's flow: the shopper can still use the page, and the choice still adds the gift.
     expect(await page.evaluate('document.activeElement === document.body')).toBe(true);
     await saveScreenshot(page, 'gift-choice-inline');
+    await dialog.getByRole('button', { name: 'Add gift' }).click();
+    await expectGiftVariants(page, [MUG]);
+  });
+
+  it('shows each gift’s usual price struck through and the free label only with showPrices', async () => {
+    const { shopId, standin } = await stack.openShop('scale');
+    await stack.admin.launchCampaign(shopId, subtotalGiftCampaign('Pick a gift over $50', 5000, [MUG, STICKERS], 'customer_choice'));
+    const dialog = page.locator('#svc-gifts-choice [role=dialog]');
+    const labels = dialog.locator('label');
+
+    await stack.admin.putWidgets(shopId, widgets({ giftChoice: { showPrices: false } }));
+    await openStorefront(page, standin.url);
+    await addFromCard(page, 'organic-cotton-tee', 2);
+    await dialog.waitFor({ state: 'visible', timeout: 10_000 });
+    expect(await labels.allTextContents()).toEqual(['Enamel Mug', 'Sticker Pack']);
+    expect(await dialog.locator('s').count()).toBe(0);
+
+    await stack.admin.putWidgets(shopId, widgets({ giftChoice: { showPrices: true, freeLabel: 'FREE' } }));
+    await reopen(page, standin.url);
+    await dialog.waitFor({ state: 'visible', timeout: 10_000 });
+    // The catalog's prices ($12.00 and $5.00), in the cart's currency, which is the shop's.
+    expect(await labels.allTextContents()).toEqual(['Enamel Mug $12.00 FREE', 'Sticker Pack $5.00 FREE']);
+    expect(await dialog.locator('s').allTextContents()).toEqual(['$12.00', '$5.00']);
+    expect(await dialog.locator('s').first().evaluate((element) => element.ownerDocument.defaultView?.getComputedStyle(element).textDecorationLine)).toBe('line-through');
+    await saveScreenshot(page, 'gift-choice-prices');
     await dialog.getByRole('button', { name: 'Add gift' }).click();
     await expectGiftVariants(page, [MUG]);
   });

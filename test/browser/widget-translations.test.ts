@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { demoWidgets, subtotalGiftCampaign } from '../../dev/storefront/seed.ts';
 import { saveScreenshot, skipWithoutChromium } from '../support/chromium.ts';
-import { addFromCard, expectGiftVariants, openStorefront } from '../support/shopper.ts';
+import { addFromCard, expectGiftVariants, giftLines, openStorefront } from '../support/shopper.ts';
 import { useStorefrontBrowser } from '../support/storefront.ts';
 import type { StorefrontStack } from '../support/storefront.ts';
 
@@ -112,5 +112,48 @@ describe.skipIf(skipWithoutChromium())('the widgets’ other words in the page�
     await expect.poll(() => bar.locator('p').textContent()).toBe('Spend $40.00 more for one of Canvas Tote, a free gift');
     expect(await bar.locator('ol').getAttribute('aria-label')).toBe('Gift steps');
     await expect.poll(() => reminder.getAttribute('aria-label')).toBe('Free gift reminder');
+  });
+});
+
+describe.skipIf(skipWithoutChromium())('the gift line’s title and the picker’s prices in the page’s language, in Chromium', () => {
+  let stack: StorefrontStack;
+  let page: Page;
+  useStorefrontBrowser((session) => ({ stack, page } = session));
+
+  it('writes _svc_title and the free label in French on /fr, the default words on /', async () => {
+    const { shopId, standin } = await stack.openShop('scale', { theme: 'embed' });
+    const campaign = subtotalGiftCampaign('Pick a gift over $50', 5000, [MUG, STICKERS], 'customer_choice') as { rules: Json[] };
+    const [first] = campaign.rules;
+    if (first === undefined) throw new Error('the campaign has no rule');
+    first.options = { ...(first.options as Json), translations: { fr: { discountTitle: 'Cadeau offert' } } };
+    await stack.admin.launchCampaign(shopId, campaign);
+    const base = widgets() as Record<string, Json>;
+    await stack.admin.putWidgets(shopId, {
+      ...base,
+      toast: { ...base.toast, enabled: false },
+      giftChoice: { enabled: true, showPrices: true, translations: { fr: { confirmLabel: 'Ajouter', freeLabel: 'Offert' } } },
+    });
+    const dialog = page.locator('#svc-gifts-choice [role=dialog]');
+    const titles = async () => (await giftLines(page)).map((line) => line.properties._svc_title);
+
+    await openStorefront(page, `${standin.url}/fr`);
+    await addFromCard(page, 'organic-cotton-tee', 2);
+    await dialog.waitFor({ state: 'visible', timeout: 10_000 });
+    const french = await dialog.locator('label').allTextContents();
+    expect(french).toEqual([expect.stringMatching(/^Enamel Mug 12,00\s\$(US)? Offert$/), expect.stringMatching(/^Sticker Pack 5,00\s\$(US)? Offert$/)]);
+    await saveScreenshot(page, 'gift-choice-prices-in-french');
+    await dialog.getByRole('button', { name: 'Ajouter' }).click();
+    await expectGiftVariants(page, [MUG]);
+    expect(await titles()).toEqual(['Cadeau offert']);
+
+    // Another cart on the default page: the rule's own title and the default words.
+    await page.context().clearCookies();
+    await openStorefront(page, standin.url);
+    await addFromCard(page, 'organic-cotton-tee', 2);
+    await dialog.waitFor({ state: 'visible', timeout: 10_000 });
+    expect(await dialog.locator('label').allTextContents()).toEqual(['Enamel Mug $12.00 Free', 'Sticker Pack $5.00 Free']);
+    await dialog.getByRole('button', { name: 'Add gift' }).click();
+    await expectGiftVariants(page, [MUG]);
+    expect(await titles()).toEqual(['Free gift']);
   });
 });

@@ -108,6 +108,18 @@ describe('gift stock in /rules and /evaluate', () => {
     expect((await rulesOf(shop, after.etag)).status).toBe(304);
   });
 
+  it('repricing a live gift changes the next /rules (the storefront shows gift prices); the same price again does not', async () => {
+    const { shop, domain } = await shopWith(giftRule([900], false));
+    const before = await rulesOf(shop);
+    const reprice = (price: string) =>
+      deliver(t, productPayload({ id: 90, variants: [{ id: 900, quantity: 3, inventoryItemId: 9000, price }] }), { topic: 'products/update', domain });
+    expect((await reprice('12.50')).statusCode).toBe(200);
+    const after = await rulesOf(shop, before.etag);
+    expect(after.status).toBe(200);
+    expect((await reprice('12.50')).statusCode).toBe(200);
+    expect((await rulesOf(shop, after.etag)).status).toBe(304);
+  });
+
   it('fallbackOnOOS: the next gift of the list in stock is given', async () => {
     const { shop, domain } = await shopWith(giftRule([900, 901], true));
     await setStock(domain, 90, 900, 0);

@@ -41,7 +41,7 @@ describe('GET /proxy/rules', () => {
     const payload = res.json();
     expect(payload.rules.map((r: { id: string }) => r.id)).toEqual(promo.ruleIds);
     expect(payload.debugAllowed).toBe(false);
-    expect(Object.keys(payload)).toEqual(['rules', 'debugAllowed', 'shopSettings', 'widgets', 'baseCurrency', 'collections', 'giftTitles']);
+    expect(Object.keys(payload)).toEqual(['rules', 'debugAllowed', 'shopSettings', 'widgets', 'baseCurrency', 'collections', 'giftTitles', 'giftPrices']);
 
     const again = await proxied(t, shop, 'rules', { headers: { 'if-none-match': String(res.headers.etag) } });
     expect(again.statusCode).toBe(304);
@@ -83,6 +83,80 @@ describe('GET /proxy/rules', () => {
     // The API's payload is SPEC's: no storefront extras.
     const api = await t.admin({ method: 'GET', url: `/admin/v1/shops/${shop.id}/rules` });
     expect(api.json()).not.toHaveProperty('giftTitles');
+  });
+
+  it("prices the gifts the catalog has a price for (giftPrices), from the shop's own catalog only", async () => {
+    const mug = (price: number | null) => ({
+      products: [
+        {
+          id: 'gid://shopify/Product/900',
+          title: 'Enamel Mug',
+          status: 'active',
+          variants: [{ id: 'gid://shopify/ProductVariant/1', title: 'Blue', inventoryQuantity: 5, inventoryPolicy: 'DENY', price }],
+        },
+      ],
+    });
+    const post = (id: string, price: number | null) => t.admin({ method: 'POST', url: `/admin/v1/shops/${id}/catalog`, payload: mug(price) });
+    expect((await post(shop.id, 1250)).statusCode).toBe(200);
+    // The other shop's catalog holds the same variant id at another price.
+    expect((await post(other.id, 999)).statusCode).toBe(200);
+    const res = await proxied(t, shop, 'rules');
+    expect(res.json().giftPrices).toEqual({ 'gid://shopify/ProductVariant/1': 1250 });
+    expect(res.json().baseCurrency).toBe('USD');
+    expect((await proxied(t, other, 'rules')).json().giftPrices).toEqual({ 'gid://shopify/ProductVariant/1': 999 });
+    // SPEC's payload has no prices.
+    const api = await t.admin({ method: 'GET', url: `/admin/v1/shops/${shop.id}/rules` });
+    expect(api.json()).not.toHaveProperty('giftPrices');
+    // A price the source did not give is no price: the gift is left out, still named.
+    expect((await post(shop.id, null)).statusCode).toBe(200);
+    const unpriced = (await proxied(t, shop, 'rules')).json();
+    expect(unpriced.giftPrices).toEqual({});
+    expect(unpriced.giftTitles).toEqual({ 'gid://shopify/ProductVariant/1': 'Enamel Mug - Blue' });
+  });
+
+  it("carries the rules' discountTitle in the page's locale (?locale=), its language's, else the default", async () => {
+    const [translated, third] = await Promise.all([createDomainShop(t, 'pro'), createDomainShop(t, 'pro')]);
+    const options = { discountTitle: 'Free gift', translations: { fr: { discountTitle: 'Cadeau offert' }, 'pt-BR': { discountTitle: 'Brinde' } } };
+    await createLiveCampaign(t, translated.id, [{ ...rule('Spend 50'), options }, rule('Untranslated')]);
+    await createLiveCampaign(t, third.id, [rule('Other shop')]);
+    const titles = async (shopOf: StorefrontShop, query: string) => {
+      const res = await proxied(t, shopOf, 'rules', { query });
+      expect(res.statusCode, res.body).toBe(200);
+      return { titles: res.json().rules.map((r: { options: { discountTitle: string } }) => r.options.discountTitle), etag: String(res.headers.etag) };
+    };
+    const plain = await titles(translated, '');
+    expect(plain.titles).toEqual(['Free gift', 'Free mug']);
+    const fr = await titles(translated, 'locale=fr');
+    expect(fr.titles).toEqual(['Cadeau offert', 'Free mug']);
+    // Its own representation: a French page's tag is not the default one's.
+    expect(fr.etag).not.toBe(plain.etag);
+    expect((await titles(translated, 'locale=FR-ca')).titles).toEqual(['Cadeau offert', 'Free mug']);
+    expect((await titles(translated, 'locale=pt-BR')).titles).toEqual(['Brinde', 'Free mug']);
+    // A language without translations, a bad or an empty locale: the default texts, the default representation.
+    for (const query of ['locale=de', 'locale=', `locale=${'x'.repeat(40)}`, 'locale=fr&locale=de']) {
+      const other = await titles(translated, query);
+      expect(other.titles, query).toEqual(['Free gift', 'Free mug']);
+      expect(other.etag, query).toBe(plain.etag);
+    }
+    // Another shop's page in French reads its own rules, untranslated.
+    expect((await titles(third, 'locale=fr')).titles).toEqual(['Free mug']);
+    // The API's GET /rules ignores the query and shows the translations as stored.
+    const api = await t.admin({ method: 'GET', url: `/admin/v1/shops/${translated.id}/rules?locale=fr` });
+    expect(api.json().rules[0].options).toMatchObject(options);
+  });
+
+  it('rejects a rule translation for a bad locale or of a field that is not translatable, with its path', async () => {
+    const bad = async (translations: unknown) => {
+      const res = await t.admin({
+        method: 'POST',
+        url: `/admin/v1/shops/${shop.id}/campaigns/import`,
+        payload: { campaigns: [{ name: 'Bad', enabled: true, isDraft: false, startAt: null, endAt: null, rules: [{ ...rule('Bad'), options: { translations } }] }] },
+      });
+      expect(res.statusCode).toBe(400);
+      return res.json().path as unknown[];
+    };
+    expect(await bad({ 'fr fr': { discountTitle: 'x' } })).toEqual(expect.arrayContaining(['options', 'translations', 'fr fr']));
+    expect(await bad({ fr: { discountValue: 50 } })).toEqual(expect.arrayContaining(['options', 'translations', 'fr']));
   });
 
   it('maps each collection the live rules name (handle, numeric id, gid) to its product gids', async () => {

@@ -74,6 +74,7 @@ function sourceOf(s: Scenario): RulesSource {
     collections: [],
     soldOutGifts: new Set(),
     giftTitles: new Map(),
+    giftPrices: new Map(),
     budgetUsage: indexUsage(rows),
   };
 }

@@ -14,6 +14,7 @@ afterAll(() => t.close());
 const document = () => structuredClone(DEFAULT_WIDGET_DOCUMENT);
 const put = (shop: TestShop, payload: unknown) =>
   t.api(shop, { method: 'PUT', url: '/api/v1/widgets', payload: payload as Record<string, unknown> });
+const withoutFreeLabel = ({ freeLabel: _label, ...rest }: ReturnType<typeof document>['giftChoice']) => rest;
 const get = (shop: TestShop) => t.api(shop, { method: 'GET', url: '/api/v1/widgets' });
 
 /** Writes `value` at `path` inside a JSON document (undefined deletes the key). */
@@ -142,8 +143,8 @@ describe('PUT /widgets', () => {
     // Removed by issue 23: the bar's steps and gifts come from the live rules.
     ['a threshold label (removed)', ['progressBar', 'thresholds'], [{ amountCents: 1, label: 'Mug' }], ['progressBar', 'thresholds', 0]],
     ['a threshold gift (removed)', ['progressBar', 'thresholds'], [{ amountCents: 1, giftVariantId: 'gid://shopify/ProductVariant/1' }], ['progressBar', 'thresholds', 0]],
-    // Removed by issue 23: the service knows no gift prices, so the storefront could not show them.
-    ['giftChoice.showPrices (removed)', ['giftChoice', 'showPrices'], true, ['giftChoice']],
+    ['a non-boolean giftChoice.showPrices', ['giftChoice', 'showPrices'], 'yes', ['giftChoice', 'showPrices']],
+    ['a translated free label over 100 characters', ['giftChoice', 'translations'], { fr: { freeLabel: 'x'.repeat(101) } }, ['giftChoice', 'translations', 'fr', 'freeLabel']],
     ['a non-string customCode.js', ['customCode', 'js'], 42, ['customCode', 'js']],
     ['an unknown key in a section', ['toast', 'enabeld'], true, ['toast']],
     ['an unknown section', ['banner'], {}, []],
@@ -187,7 +188,8 @@ describe('PUT /widgets', () => {
     const old = {
       ...document(),
       progressBar: { ...document().progressBar, thresholds: [{ amountCents: 5000, label: 'Free mug', giftVariantId: 'gid://shopify/ProductVariant/11' }] },
-      giftChoice: { ...document().giftChoice, enabled: true, showPrices: false },
+      // Saved before issue 23 brought the prices back: no freeLabel, read with its default.
+      giftChoice: { ...withoutFreeLabel(document().giftChoice), enabled: true },
     };
     await t.ctx.db.update(shops).set({ widgets: old, widgetsVersion: 4 }).where(eq(shops.id, shop.id));
     const read = (await get(shop)).json() as { widgets: typeof old & { _version: number } };

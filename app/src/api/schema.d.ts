@@ -2697,6 +2697,18 @@ export interface operations {
                                  */
                                 declineLabel: string;
                                 /**
+                                 * Show the gifts’ prices
+                                 * @description Each gift’s usual price struck through, then the free label; only when the cart is in the shop’s currency
+                                 * @default false
+                                 */
+                                showPrices: boolean;
+                                /**
+                                 * Free label
+                                 * @description After the struck price, when the prices are shown
+                                 * @default Free
+                                 */
+                                freeLabel: string;
+                                /**
                                  * Translations
                                  * @default {}
                                  */
@@ -2705,6 +2717,7 @@ export interface operations {
                                         title?: string;
                                         confirmLabel?: string;
                                         declineLabel?: string;
+                                        freeLabel?: string;
                                     };
                                 };
                             };
@@ -3234,6 +3247,18 @@ export interface operations {
                                  */
                                 declineLabel: string;
                                 /**
+                                 * Show the gifts’ prices
+                                 * @description Each gift’s usual price struck through, then the free label; only when the cart is in the shop’s currency
+                                 * @default false
+                                 */
+                                showPrices: boolean;
+                                /**
+                                 * Free label
+                                 * @description After the struck price, when the prices are shown
+                                 * @default Free
+                                 */
+                                freeLabel: string;
+                                /**
                                  * Translations
                                  * @default {}
                                  */
@@ -3242,6 +3267,7 @@ export interface operations {
                                         title?: string;
                                         confirmLabel?: string;
                                         declineLabel?: string;
+                                        freeLabel?: string;
                                     };
                                 };
                             };
@@ -3559,6 +3585,18 @@ export interface operations {
                          */
                         declineLabel?: string;
                         /**
+                         * Show the gifts’ prices
+                         * @description Each gift’s usual price struck through, then the free label; only when the cart is in the shop’s currency
+                         * @default false
+                         */
+                        showPrices?: boolean;
+                        /**
+                         * Free label
+                         * @description After the struck price, when the prices are shown
+                         * @default Free
+                         */
+                        freeLabel?: string;
+                        /**
                          * Translations
                          * @default {}
                          */
@@ -3567,6 +3605,7 @@ export interface operations {
                                 title?: string;
                                 confirmLabel?: string;
                                 declineLabel?: string;
+                                freeLabel?: string;
                             };
                         };
                     };
@@ -3867,6 +3906,18 @@ export interface operations {
                                  */
                                 declineLabel: string;
                                 /**
+                                 * Show the gifts’ prices
+                                 * @description Each gift’s usual price struck through, then the free label; only when the cart is in the shop’s currency
+                                 * @default false
+                                 */
+                                showPrices: boolean;
+                                /**
+                                 * Free label
+                                 * @description After the struck price, when the prices are shown
+                                 * @default Free
+                                 */
+                                freeLabel: string;
+                                /**
                                  * Translations
                                  * @default {}
                                  */
@@ -3875,6 +3926,7 @@ export interface operations {
                                         title?: string;
                                         confirmLabel?: string;
                                         declineLabel?: string;
+                                        freeLabel?: string;
                                     };
                                 };
                             };

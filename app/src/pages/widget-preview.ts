@@ -56,7 +56,8 @@ export function drawPreview(host: HTMLElement, given: Widgets, which: WidgetSect
       (_variantId, index) => ['Mug', 'Tote bag'][index] ?? 'Gift',
       () => {},
       () => {},
-      { parent: holder, focus: false },
+      // Sample prices in the shop's currency, struck through when `showPrices` is on.
+      { parent: holder, focus: false, price: (variantId) => ({ amount: variantId === 'a' ? 1200 : 2500, currency }) },
     );
   else showReminder({ ...widgets.reminder, delaySeconds: 0 }, () => {}, place);
 }

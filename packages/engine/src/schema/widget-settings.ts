@@ -12,9 +12,9 @@
  * and never read). A field removed from here stays readable in stored documents: they are read
  * with `storedWidgetDocumentSchema`, whose objects strip unknown keys, while a PUT body is strict
  * (`widgetDocumentSchema`: a misspelt key in a document replaced whole is a 400, not a silent
- * drop). Removed so far: `giftChoice.showPrices` (the service knows no gift prices: the catalog
- * keeps titles only, and a gift is free), `progressBar.thresholds[].label` and `.giftVariantId`
- * (the bar's steps come from the live rules).
+ * drop). Removed so far: `progressBar.thresholds[].label` and `.giftVariantId` (the bar's steps
+ * come from the live rules). `giftChoice.showPrices`, removed while the catalog kept no prices,
+ * is back since it keeps them: the storefront payload's `giftPrices` carries them.
  */
 import * as z from 'zod';
 import { textSchema } from './text.ts';
@@ -124,7 +124,12 @@ function widgetSections(object: ObjectOf) {
     confirmLabel: text(100).default('Add gift').meta({ title: 'Confirm button label' }),
     allowDecline: z.boolean().default(true).meta({ title: 'Allow declining the gift' }),
     declineLabel: text(100).default('No thanks').meta({ title: 'Decline button label' }),
-    translations: translations(object, { title: text(200), confirmLabel: text(100), declineLabel: text(100) }),
+    showPrices: z
+      .boolean()
+      .default(false)
+      .meta({ title: 'Show the gifts’ prices', description: 'Each gift’s usual price struck through, then the free label; only when the cart is in the shop’s currency' }),
+    freeLabel: text(100).default('Free').meta({ title: 'Free label', description: 'After the struck price, when the prices are shown' }),
+    translations: translations(object, { title: text(200), confirmLabel: text(100), declineLabel: text(100), freeLabel: text(100) }),
   }).meta({ title: 'Gift choice' });
 
   const reminder = object({

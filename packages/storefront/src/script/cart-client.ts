@@ -43,7 +43,8 @@ export function createCartClient(originalFetch: typeof fetch, proxy: string, vis
       }
     },
 
-    getRules: () => getJson(`${proxy}/rules`),
+    /** The storefront payload, its rules' texts in `locale` (the page's: the platform's iso code, letters and hyphens, sent as is) where translated. */
+    getRules: (locale?: string) => getJson(`${proxy}/rules${locale ? `?locale=${locale}` : ''}`),
 
     /**
      * The signed-in customer's redemption counts by rule id (the proxy signs who they are);

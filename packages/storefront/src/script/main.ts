@@ -60,7 +60,7 @@ function start(): void {
   let progressSeen: Promise<void> | undefined;
 
   const ready = (async () => {
-    const payload = (await client.getRules()) as StorefrontPayload;
+    const payload = (await client.getRules(config.locale)) as StorefrontPayload;
     if (!Array.isArray(payload.rules)) throw new Error('rules payload without rules');
     runtime = createRuntime({
       config,

@@ -23,7 +23,8 @@ import type { ChoiceHost, DebugChunk, ProgressChunk, WidgetsChunk } from './widg
 
 /**
  * The storefront rules payload: SPEC's plus `collections` and `debugAllowed` (CONTRACT), and
- * `giftTitles` (gift variant id → the name a shopper reads) for the gift choice.
+ * `giftTitles` (gift variant id → the name a shopper reads) and `giftPrices` (→ its price in
+ * minor units of `baseCurrency`) for the gift choice.
  */
 export type StorefrontPayload = Omit<RulesPayloadInput, 'baseCurrency'> & {
   baseCurrency?: string;
@@ -31,6 +32,7 @@ export type StorefrontPayload = Omit<RulesPayloadInput, 'baseCurrency'> & {
   debugAllowed?: boolean;
   collections?: Record<string, Array<string | number>>;
   giftTitles?: Record<string, string>;
+  giftPrices?: Record<string, number>;
 };
 
 export type LastResult = { results: RuleResult[]; operations: CartOperation[] };
@@ -66,7 +68,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   let lastResult: LastResult | undefined;
   let lastCart: AjaxCart | undefined;
   let pendingChooses: ChooseOperation[] = [];
-  let renderChoices: ((pending: ChooseOperation[]) => void) | undefined;
+  let renderChoices: ReturnType<WidgetsChunk['choices']> | undefined;
   let running: Promise<void> | undefined;
   /** A chosen gift was added since the last pass: that pass reports the cart as changed. */
   let changedSincePass = false;
@@ -137,8 +139,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
   }
 
   const choiceHost: ChoiceHost = {
-    widgets,
-    giftTitles: payload.giftTitles ?? {},
+    payload,
     choose,
     shown: (operation) => {
       const first = operation.options[0];
@@ -157,7 +158,7 @@ export function createRuntime(deps: RuntimeDeps): Runtime {
     if (wanted === undefined || (pendingChooses.length === 0 && renderChoices === undefined)) return;
     deps.loadWidgets().then((chunk) => {
       renderChoices ??= chunk.choices(choiceHost);
-      renderChoices(pendingChooses);
+      renderChoices(pendingChooses, cart.currency);
     }, report);
   }
 

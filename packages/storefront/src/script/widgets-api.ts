@@ -11,14 +11,17 @@ import type { AjaxCart, AjaxCartItem } from '../ajax-cart.ts';
 import type { PassOutcome } from '../cart-pass.ts';
 import type { StepRule } from '../progress.ts';
 import type { ScriptConfig } from '../script-config.ts';
-import type { CustomCode, ProgressBarSettings, PromoPopupSettings, ToastSettings, WidgetSettings } from '../widgets/settings.ts';
+import type { CustomCode, ProgressBarSettings, PromoPopupSettings, ToastSettings } from '../widgets/settings.ts';
 import type { StorefrontPayload } from './runtime.ts';
 
 /** What the first load lends the gift choice. */
 export type ChoiceHost = {
-  widgets: WidgetSettings | undefined;
-  /** Gift variant id → the name a shopper reads (the payload's `giftTitles`). */
-  giftTitles: Record<string, string>;
+  /**
+   * The storefront payload as fetched: its `widgets`, `giftTitles` (gift variant id → the name a
+   * shopper reads), `giftPrices` (→ minor units of `baseCurrency`). The whole object, so that
+   * what the choice reads of it costs the first load nothing.
+   */
+  payload: StorefrontPayload;
   /** Adds the chosen gift: the cart call, the events and a pass (runtime.ts). */
   choose(ruleId: string, variantId: string): Promise<boolean>;
   /** Reports `choice_shown` for the operation's first option. */
@@ -36,8 +39,11 @@ export type WidgetsChunk = {
   /** The promo popup now (once per session when the settings say so). */
   promo(settings: PromoPopupSettings): void;
   customCode(code: CustomCode): void;
-  /** The gift choice and reminder: returns the renderer of the waiting `choose` operations (none: both withdrawn). */
-  choices(host: ChoiceHost): (pending: ChooseOperation[]) => void;
+  /**
+   * The gift choice and reminder: returns the renderer of the waiting `choose` operations (none:
+   * both withdrawn), told the cart's currency (the gifts' prices are shown only in the shop's).
+   */
+  choices(host: ChoiceHost): (pending: ChooseOperation[], currency?: string) => void;
 };
 
 /** What the progress bar is drawn from: the cart, where it is, and the live rules with this pass's results. */
