@@ -29,13 +29,12 @@ import { rulesEtag } from './etag.ts';
 import { createCompressor, ON_DEMAND_LEVELS, onDemandRepresentations } from './representations.ts';
 import type { CompressedCoding, Compressor, OnDemandRepresentations } from './representations.ts';
 import type { Segment } from './schedule-window.ts';
-import { localizedRules, mountExtras, translationLocale } from './storefront-variant.ts';
-import type { StorefrontExtras } from './storefront-variant.ts';
+import { mountPayload, pageTranslation } from './mount-view.ts';
+import type { RulesPayload } from './mount-view.ts';
 
 export const RULES_TOPIC = 'rules';
 
-/** The payload as one mount is served it (SPEC "Rules payload"). */
-export type RulesPayload = RulesPayloadBody & Pick<StorefrontExtras, 'debugAllowed'> & Partial<StorefrontExtras>;
+export type { RulesPayload } from './mount-view.ts';
 
 /**
  * What a GET /rules response carries: the identity body, the strong ETag of each coding
@@ -227,47 +226,18 @@ export function createRulesCache(options: RulesCacheOptions): RulesCache {
     return entry;
   };
 
-  /** The storefront page's translation of the rules (storefront-variant.ts), else none. */
-  const translationOf = (entry: Entry, mount: Trigger, locale: string | undefined): string | undefined => {
-    if (mount !== 'storefront' || locale === undefined || locale === '') return undefined;
-    // Remembered per entry: the shoppers' hot path does not scan the rules on every request.
-    const known = (entry.translations ??= new Map());
-    if (known.has(locale)) return known.get(locale);
-    const translation = translationLocale(entry.payload.rules, locale);
-    // Bounded: a client naming endless locales costs a scan each, not memory.
-    if (known.size < 64) known.set(locale, translation);
-    return translation;
-  };
-
   const viewOf = (entry: Entry, mount: Trigger, translation?: string): View => {
     const key = translation === undefined ? mount : `${mount}:${translation}`;
     const cached = entry.views[key];
     if (cached) return cached;
-    const { rules: defaultRules, experiments, ...rest } = entry.payload;
-    const rules = translation === undefined ? defaultRules : localizedRules(defaultRules, translation);
-    const { debugAllowed, collections, giftTitles, giftPrices } = mountExtras(mount, {
-      settings: entry.source.shop.settings,
-      rules: entry.payload.rules,
-      collections: entry.source.collections,
-      giftTitles: entry.source.giftTitles,
-      giftPrices: entry.source.giftPrices,
-    });
-    const payload = {
-      rules,
-      ...(experiments ? { experiments } : {}),
-      debugAllowed,
-      ...rest,
-      ...(collections ? { collections } : {}),
-      ...(giftTitles ? { giftTitles } : {}),
-      ...(giftPrices ? { giftPrices } : {}),
-    };
+    const payload = mountPayload(entry.payload, entry.source, mount, translation);
     const view: View = { payload };
     entry.views[key] = view;
     return view;
   };
 
   const respond = (entry: Entry, mount: Trigger, locale?: string): RulesResponse => {
-    const translation = translationOf(entry, mount, locale);
+    const translation = pageTranslation((entry.translations ??= new Map()), entry.payload.rules, mount, locale);
     const view = viewOf(entry, mount, translation);
     if (view.response) return view.response;
     const { shop } = entry.source;

@@ -132,18 +132,18 @@ export function mountExtras(
   return mount === 'storefront' ? storefrontExtras(source) : { debugAllowed: mount === 'admin' };
 }
 
-type TranslatableRule = { options: { discountTitle: string; translations?: Record<string, { discountTitle?: string | undefined }> | undefined } };
+type TranslatableRule = { options: { discountTitle: string; discountTitleTranslations?: Record<string, string> | undefined } };
 
 /**
- * The key of the rules' `options.translations` a page in `locale` reads (issue 23, item 10):
+ * The locale of the rules' `options.discountTitleTranslations` a page in `locale` reads (issue 23, item 10):
  * the exact locale first (case-insensitively), else its language (`fr` for `fr-CA`), as the
  * widgets pick theirs; undefined when no rule has either, so the page reads the default.
  *
  * @example
- *   translationLocale([{ options: { discountTitle: 'Free gift', translations: { fr: { discountTitle: 'Cadeau offert' } } } }], 'fr-CA'); // 'fr'
+ *   translationLocale([{ options: { discountTitle: 'Free gift', discountTitleTranslations: { fr: 'Cadeau offert' } } }], 'fr-CA'); // 'fr'
  */
 export function translationLocale(rules: readonly TranslatableRule[], locale: string): string | undefined {
-  const keys = new Set(rules.flatMap((rule) => Object.keys(rule.options.translations ?? {})));
+  const keys = new Set(rules.flatMap((rule) => Object.keys(rule.options.discountTitleTranslations ?? {})));
   const wanted = locale.toLowerCase();
   const language = wanted.split('-')[0];
   return [...keys].find((key) => key.toLowerCase() === wanted) ?? [...keys].find((key) => key.toLowerCase() === language);
@@ -152,14 +152,17 @@ export function translationLocale(rules: readonly TranslatableRule[], locale: st
 /**
  * The rules as a page in `translation` (a key {@link translationLocale} chose) reads them: each
  * rule's `discountTitle` in that language where it has one, which the planner writes as the
- * gift line's `_svc_title`. A rule without it keeps the default.
+ * gift line's `_svc_title`, the same title the checkout shows in that language
+ * (docs/checkout-function.md). A rule without it keeps the default.
  *
  * @example
  *   localizedRules(rules, 'fr')[0].options.discountTitle; // 'Cadeau offert'
  */
 export function localizedRules<R extends TranslatableRule>(rules: readonly R[], translation: string): R[] {
   return rules.map((rule) => {
-    const title = rule.options.translations?.[translation]?.discountTitle;
+    const translations = rule.options.discountTitleTranslations ?? {};
+    const key = Object.keys(translations).find((locale) => locale.toLowerCase() === translation.toLowerCase());
+    const title = key === undefined ? undefined : translations[key];
     return title === undefined ? rule : { ...rule, options: { ...rule.options, discountTitle: title } };
   });
 }

@@ -125,7 +125,7 @@ describe.skipIf(skipWithoutChromium())('the gift lineâ€™s title and the pickerâ€
     const campaign = subtotalGiftCampaign('Pick a gift over $50', 5000, [MUG, STICKERS], 'customer_choice') as { rules: Json[] };
     const [first] = campaign.rules;
     if (first === undefined) throw new Error('the campaign has no rule');
-    first.options = { ...(first.options as Json), translations: { fr: { discountTitle: 'Cadeau offert' } } };
+    first.options = { ...(first.options as Json), discountTitleTranslations: { fr: 'Cadeau offert' } };
     await stack.admin.launchCampaign(shopId, campaign);
     const base = widgets() as Record<string, Json>;
     await stack.admin.putWidgets(shopId, {

@@ -2,7 +2,6 @@ import * as z from 'zod';
 import { BUDGET_WINDOWS, LOCALE_PATTERN, MAX_BUDGET_GIFTS, MAX_DISCOUNT_TITLE_CHARS, MAX_PER_CUSTOMER, MAX_PRIORITY, MAX_TITLE_TRANSLATIONS } from './literals.ts';
 import { RULE_OPTION_DEFAULTS_VALUES } from './rule-option-defaults.ts';
 import { textSchema } from './text.ts';
-import { widgetLocaleSchema } from './widget-settings.ts';
 
 /**
  * A gift budget (issue 13, budgets; docs/promotions.md "Budgets"): at most `maxGifts` gift units
@@ -102,13 +101,6 @@ export const ruleOptionsSchema = z
       .meta({
         description:
           'Gift lines carry `_svc_lock_quantity: "true"` and the storefront puts a line whose quantity the shopper changed back to the gift\'s quantity; absent = true for `auto_add`, false for `customer_choice`',
-      }),
-    translations: z
-      .record(widgetLocaleSchema, z.strictObject({ discountTitle: textSchema.optional() }))
-      .optional()
-      .meta({
-        description:
-          'Per locale (`fr`, `pt-BR`), `discountTitle` in that language (issue 23, item 10): the storefront payload asked with `?locale=` carries it as the rule\'s `discountTitle`, so the gift line\'s `_svc_title` is in the page\'s language (the exact locale, else its language, else the default); absent = the default everywhere',
       }),
   })
   .superRefine((options, ctx) => {

@@ -16,24 +16,12 @@ import { storefrontEvent } from '../events.ts';
 import type { StorefrontEvent, StorefrontEventType } from '../events.ts';
 import { createRefusals } from '../retry.ts';
 import type { ScriptConfig } from '../script-config.ts';
-import type { ProgressBarSettings, WidgetSettings } from '../widgets/settings.ts';
+import type { ProgressBarSettings } from '../widgets/settings.ts';
 import { enabledSection } from '../widgets/settings.ts';
 import type { CartClient } from './cart-client.ts';
-import type { ChoiceHost, DebugChunk, ProgressChunk, WidgetsChunk } from './widgets-api.ts';
+import type { ChoiceHost, DebugChunk, ProgressChunk, StorefrontPayload, WidgetsChunk } from './widgets-api.ts';
 
-/**
- * The storefront rules payload: SPEC's plus `collections` and `debugAllowed` (CONTRACT), and
- * `giftTitles` (gift variant id → the name a shopper reads) and `giftPrices` (→ its price in
- * minor units of `baseCurrency`) for the gift choice.
- */
-export type StorefrontPayload = Omit<RulesPayloadInput, 'baseCurrency'> & {
-  baseCurrency?: string;
-  widgets?: WidgetSettings;
-  debugAllowed?: boolean;
-  collections?: Record<string, Array<string | number>>;
-  giftTitles?: Record<string, string>;
-  giftPrices?: Record<string, number>;
-};
+export type { StorefrontPayload } from './widgets-api.ts';
 
 export type LastResult = { results: RuleResult[]; operations: CartOperation[] };
 

@@ -11,8 +11,21 @@ import type { AjaxCart, AjaxCartItem } from '../ajax-cart.ts';
 import type { PassOutcome } from '../cart-pass.ts';
 import type { StepRule } from '../progress.ts';
 import type { ScriptConfig } from '../script-config.ts';
-import type { CustomCode, ProgressBarSettings, PromoPopupSettings, ToastSettings } from '../widgets/settings.ts';
-import type { StorefrontPayload } from './runtime.ts';
+import type { CustomCode, ProgressBarSettings, PromoPopupSettings, ToastSettings, WidgetSettings } from '../widgets/settings.ts';
+
+/**
+ * The storefront rules payload: SPEC's plus `collections` and `debugAllowed` (CONTRACT), and
+ * `giftTitles` (gift variant id → the name a shopper reads) and `giftPrices` (→ its price in
+ * minor units of `baseCurrency`) for the gift choice.
+ */
+export type StorefrontPayload = Omit<RulesPayloadInput, 'baseCurrency'> & {
+  baseCurrency?: string;
+  widgets?: WidgetSettings;
+  debugAllowed?: boolean;
+  collections?: Record<string, Array<string | number>>;
+  giftTitles?: Record<string, string>;
+  giftPrices?: Record<string, number>;
+};
 
 /** What the first load lends the gift choice. */
 export type ChoiceHost = {
