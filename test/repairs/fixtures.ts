@@ -5,7 +5,7 @@
 import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { PlatformStandin } from '../../dev/platform/platform.ts';
-import { outbox } from '../../src/db/schema.ts';
+import { giftBudgetUsage, outbox, redemptions } from '../../src/db/schema.ts';
 import { createOutboxDispatcher } from '../../src/outbox/dispatcher.ts';
 import { createPlatformJobs } from '../../src/platform-jobs.ts';
 import { createShopDiscountPort } from '../../src/platform/shop-discount-port.ts';
@@ -137,3 +137,13 @@ export async function repairsOf(t: TestApp, shop: TestShop): Promise<Repair[]> {
 
 /** The shop's order_repair jobs in the outbox. */
 export const repairJobs = (t: TestApp, shop: TestShop) => t.ctx.db.select().from(outbox).where(and(eq(outbox.shopId, shop.id), eq(outbox.kind, 'order_repair')));
+
+/** What a rule of a shop holds: its budget units used and its customers' redemptions (all customers). */
+export function repairCounters(t: TestApp) {
+  return {
+    budgetUsed: async (shopId: string, ruleId: string) =>
+      (await t.ctx.db.select().from(giftBudgetUsage).where(and(eq(giftBudgetUsage.shopId, shopId), eq(giftBudgetUsage.scopeId, ruleId))))[0]?.used ?? 0,
+    redemptionCount: async (shopId: string, ruleId: string) =>
+      (await t.ctx.db.select().from(redemptions).where(and(eq(redemptions.shopId, shopId), eq(redemptions.ruleId, ruleId))))[0]?.count ?? 0,
+  };
+}

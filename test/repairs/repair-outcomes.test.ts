@@ -8,10 +8,10 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlatformStandin } from '../../dev/platform/platform.ts';
-import { giftBudgetUsage, orderRepairs, outbox, redemptions } from '../../src/db/schema.ts';
+import { orderRepairs, outbox } from '../../src/db/schema.ts';
 import { openLoginLink } from '../support/login-link.ts';
 import type { TestApp } from '../support/test-app.ts';
-import { connectedShop, giftRule, paidOrder, repairJobs, repairsOf, runJobs, repairWorld } from './fixtures.ts';
+import { connectedShop, giftRule, paidOrder, repairJobs, repairsOf, runJobs, repairWorld, repairCounters } from './fixtures.ts';
 
 let t: TestApp;
 let platform: PlatformStandin;
@@ -21,11 +21,9 @@ beforeAll(async () => {
   ({ t, platform, close } = await repairWorld());
 });
 afterAll(() => close());
+const budgetUsed = (shopId: string, ruleId: string) => repairCounters(t).budgetUsed(shopId, ruleId);
+const redemptionCount = (shopId: string, ruleId: string) => repairCounters(t).redemptionCount(shopId, ruleId);
 
-const budgetUsed = async (shopId: string, ruleId: string) =>
-  (await t.ctx.db.select().from(giftBudgetUsage).where(and(eq(giftBudgetUsage.shopId, shopId), eq(giftBudgetUsage.scopeId, ruleId))))[0]?.used ?? 0;
-const redemptionCount = async (shopId: string, ruleId: string) =>
-  (await t.ctx.db.select().from(redemptions).where(and(eq(redemptions.shopId, shopId), eq(redemptions.ruleId, ruleId))))[0]?.count ?? 0;
 /** Makes the shop's retrying repair jobs due now (the schedule's first retry is 5 s away). */
 const dueNow = (shopId: string) => t.ctx.db.update(outbox).set({ nextAttemptAt: new Date() }).where(and(eq(outbox.shopId, shopId), eq(outbox.kind, 'order_repair'), eq(outbox.status, 'pending')));
 

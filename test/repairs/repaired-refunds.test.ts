@@ -9,12 +9,12 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlatformStandin } from '../../dev/platform/platform.ts';
-import { giftBudgetUsage, orderRepairs, orders, redemptions } from '../../src/db/schema.ts';
+import { orderRepairs, orders } from '../../src/db/schema.ts';
 import { cancelledText } from '../give-backs/fixtures.ts';
 import { deliver } from '../platform-webhooks/fixtures.ts';
 import { testDbKind } from '../support/database.ts';
 import type { TestApp } from '../support/test-app.ts';
-import { connectedShop, giftRule, paidOrder, repairsOf, runJobs, repairWorld } from './fixtures.ts';
+import { connectedShop, giftRule, paidOrder, repairsOf, runJobs, repairWorld, repairCounters } from './fixtures.ts';
 
 let t: TestApp;
 let platform: PlatformStandin;
@@ -24,12 +24,10 @@ beforeAll(async () => {
   ({ t, platform, close } = await repairWorld());
 });
 afterAll(() => close());
+const budgetUsed = (shopId: string, ruleId: string) => repairCounters(t).budgetUsed(shopId, ruleId);
+const redemptionCount = (shopId: string, ruleId: string) => repairCounters(t).redemptionCount(shopId, ruleId);
 
 const CUSTOMER = 5151;
-const budgetUsed = async (shopId: string, ruleId: string) =>
-  (await t.ctx.db.select().from(giftBudgetUsage).where(and(eq(giftBudgetUsage.shopId, shopId), eq(giftBudgetUsage.scopeId, ruleId))))[0]?.used ?? 0;
-const redemptionCount = async (shopId: string, ruleId: string) =>
-  (await t.ctx.db.select().from(redemptions).where(and(eq(redemptions.shopId, shopId), eq(redemptions.ruleId, ruleId))))[0]?.count ?? 0;
 
 type Line = { lineItemId?: string | null; variantId: number; quantity?: number; price: string; discount?: string; allocations?: string[]; properties?: Array<{ name: string; value: string }> };
 
