@@ -9,7 +9,8 @@ import { sql } from 'drizzle-orm';
 import { localDateOf } from '../analytics/calendar.ts';
 import { countEventsFrom } from '../analytics/funnel.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { rules, storefrontEvents } from '../db/schema.ts';
+import { EVENT_CONTEXT_FIELDS, rules, storefrontEvents } from '../db/schema.ts';
+import type { StoredEventContext } from '../db/schema.ts';
 import { writeOutbox } from '../outbox/enqueue.ts';
 import { resolveShopSettings } from '../shops/settings.ts';
 import type { ShopRecord } from '../shops/store.ts';
@@ -17,12 +18,10 @@ import type { StorefrontEventBatch } from './schema.ts';
 
 export type IngestResult = { count: number };
 
-/** Context fields kept in the `context` column; ids with their own columns are not repeated. */
-const CONTEXT_FIELDS = ['customerId', 'pageUrl', 'referrer', 'locale', 'currency', 'country', 'market', 'sentAt'] as const;
-
-function contextOf(batch: StorefrontEventBatch): Record<string, unknown> | null {
-  const context: Record<string, unknown> = {};
-  for (const field of CONTEXT_FIELDS) {
+/** The batch's context kept in the `context` column; ids with their own columns are not repeated. */
+function contextOf(batch: StorefrontEventBatch): StoredEventContext | null {
+  const context: StoredEventContext = {};
+  for (const field of EVENT_CONTEXT_FIELDS) {
     if (batch[field] !== undefined) context[field] = batch[field];
   }
   return Object.keys(context).length === 0 ? null : context;

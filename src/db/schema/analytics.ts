@@ -3,6 +3,12 @@ import { sql } from 'drizzle-orm';
 import { bigint, bigserial, date, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { ts } from './columns.ts';
 
+/** The fields of a `POST /events` batch's shared context an event row keeps (src/events/ingest.ts). */
+export const EVENT_CONTEXT_FIELDS = ['customerId', 'pageUrl', 'referrer', 'locale', 'currency', 'country', 'market', 'sentAt'] as const;
+
+/** `storefront_events.context`: the batch's context fields that were given, each a validated string. */
+export type StoredEventContext = Partial<Record<(typeof EVENT_CONTEXT_FIELDS)[number], string>>;
+
 /** Raw storefront events (POST /events), pruned after the retention period. */
 export const storefrontEvents = pgTable(
   'storefront_events',
@@ -16,7 +22,7 @@ export const storefrontEvents = pgTable(
     cartToken: text('cart_token'),
     visitorId: text('visitor_id'),
     sessionId: text('session_id'),
-    context: jsonb('context').$type<Record<string, unknown>>(),
+    context: jsonb('context').$type<StoredEventContext>(),
     receivedAt: ts('received_at').notNull().defaultNow(),
   },
   (t) => [
