@@ -38,6 +38,7 @@ import type { ShopUnitOfWork, WriteShopDeps } from '../shops/unit-of-work.ts';
 import { countRepairedGift, giveBackRepair, reserveRepair, SkipRepair } from './ledger.ts';
 import type { RepairOrder, RepairRow } from './ledger.ts';
 import { addGiftToOrder } from './order-edit.ts';
+import { shopStillThere } from './shop-lock.ts';
 import { FINAL_STATUSES } from './statuses.ts';
 import type { RepairStatus } from './statuses.ts';
 
@@ -55,12 +56,6 @@ export type OrderRepairOptions = {
 };
 
 type Extra = { detail?: string | null; platformOrderId?: string; lineItemId?: string | null };
-
-/** Locks the shop row (KEY SHARE: shop/redact's FOR UPDATE waits, writers of orders do not) and tells whether it still exists. */
-export async function shopStillThere(tx: Tx, shopId: string): Promise<boolean> {
-  const [row] = await tx.select({ id: shops.id }).from(shops).where(eq(shops.id, shopId)).for('key share');
-  return row !== undefined;
-}
 
 /**
  * One move of the repair as a unit of work: the shop row and the order row locked in that order,

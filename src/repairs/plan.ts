@@ -16,7 +16,7 @@ import type { AppContext } from '../context.ts';
 import { orderRepairs } from '../db/schema.ts';
 import { customerRedemptions } from '../evaluate/customer-redemptions.ts';
 import { writeOutbox } from '../outbox/enqueue.ts';
-import { shopStillThere } from './job.ts';
+import { shopStillThere } from './shop-lock.ts';
 import type { Order } from '../orders/schema.ts';
 import { repairMissingGiftsOf } from '../shops/settings.ts';
 import type { ShopRecord } from '../shops/store.ts';

@@ -139,11 +139,11 @@ export async function repairsOf(t: TestApp, shop: TestShop): Promise<Repair[]> {
 export const repairJobs = (t: TestApp, shop: TestShop) => t.ctx.db.select().from(outbox).where(and(eq(outbox.shopId, shop.id), eq(outbox.kind, 'order_repair')));
 
 /** What a rule of a shop holds: its budget units used and its customers' redemptions (all customers). */
-export function repairCounters(t: TestApp) {
+export function repairCounters(app: () => TestApp) {
   return {
     budgetUsed: async (shopId: string, ruleId: string) =>
-      (await t.ctx.db.select().from(giftBudgetUsage).where(and(eq(giftBudgetUsage.shopId, shopId), eq(giftBudgetUsage.scopeId, ruleId))))[0]?.used ?? 0,
+      (await app().ctx.db.select().from(giftBudgetUsage).where(and(eq(giftBudgetUsage.shopId, shopId), eq(giftBudgetUsage.scopeId, ruleId))))[0]?.used ?? 0,
     redemptionCount: async (shopId: string, ruleId: string) =>
-      (await t.ctx.db.select().from(redemptions).where(and(eq(redemptions.shopId, shopId), eq(redemptions.ruleId, ruleId))))[0]?.count ?? 0,
+      (await app().ctx.db.select().from(redemptions).where(and(eq(redemptions.shopId, shopId), eq(redemptions.ruleId, ruleId))))[0]?.count ?? 0,
   };
 }

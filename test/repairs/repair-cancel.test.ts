@@ -23,8 +23,7 @@ beforeAll(async () => {
   ({ t, platform, close } = await repairWorld());
 });
 afterAll(() => close());
-const budgetUsed = (shopId: string, ruleId: string) => repairCounters(t).budgetUsed(shopId, ruleId);
-const redemptionCount = (shopId: string, ruleId: string) => repairCounters(t).redemptionCount(shopId, ruleId);
+const { budgetUsed, redemptionCount } = repairCounters(() => t);
 
 const CUSTOMER = 6161;
 const dueNow = (shopId: string) => t.ctx.db.update(outbox).set({ nextAttemptAt: new Date() }).where(and(eq(outbox.shopId, shopId), eq(outbox.kind, 'order_repair'), eq(outbox.status, 'pending')));

@@ -21,8 +21,7 @@ beforeAll(async () => {
   ({ t, platform, close } = await repairWorld());
 });
 afterAll(() => close());
-const budgetUsed = (shopId: string, ruleId: string) => repairCounters(t).budgetUsed(shopId, ruleId);
-const redemptionCount = (shopId: string, ruleId: string) => repairCounters(t).redemptionCount(shopId, ruleId);
+const { budgetUsed, redemptionCount } = repairCounters(() => t);
 
 /** Makes the shop's retrying repair jobs due now (the schedule's first retry is 5 s away). */
 const dueNow = (shopId: string) => t.ctx.db.update(outbox).set({ nextAttemptAt: new Date() }).where(and(eq(outbox.shopId, shopId), eq(outbox.kind, 'order_repair'), eq(outbox.status, 'pending')));

@@ -24,8 +24,7 @@ beforeAll(async () => {
   ({ t, platform, close } = await repairWorld());
 });
 afterAll(() => close());
-const budgetUsed = (shopId: string, ruleId: string) => repairCounters(t).budgetUsed(shopId, ruleId);
-const redemptionCount = (shopId: string, ruleId: string) => repairCounters(t).redemptionCount(shopId, ruleId);
+const { budgetUsed, redemptionCount } = repairCounters(() => t);
 
 const CUSTOMER = 5151;
 
