@@ -108,7 +108,7 @@ describe.skipIf(skipWithoutChromium())('the gift picker, in Chromium', () => {
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     expect(await field('Rule 1 gift 2 variant id').inputValue()).toBe('gid://shopify/ProductVariant/777');
     const unknown = page.getByRole('group', { name: 'Rule 1 gift 2, chosen' });
-    expect(await unknown.textContent()).toBe('Unknown product (id gid://shopify/ProductVariant/777)');
+    await expect.poll(() => unknown.textContent()).toBe('Unknown product (id gid://shopify/ProductVariant/777)');
     await checkScreen(page, 'gift-cards');
 
     // A product the catalog gained after the editor read it: the picked card names it all the same.

@@ -67,7 +67,7 @@ describe.skipIf(skipWithoutChromium())('the tier ladder editor, in Chromium', ()
     await field('Tier 3 gift 1').fill(gid(31));
     await page.getByRole('button', { name: 'Add gift to Tier 3' }).click();
     await field('Tier 3 gift 2').fill(gid(41));
-    expect(await card('Tier 3 gift 2').textContent()).toBe(`Unknown product (id ${gid(41)})`);
+    await expect.poll(() => card('Tier 3 gift 2').textContent()).toBe(`Unknown product (id ${gid(41)})`);
     await page.getByRole('button', { name: 'Add gift to Tier 3' }).click();
     await field('Tier 3: the shopper chooses one of these gifts').check();
 
