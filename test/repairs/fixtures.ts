@@ -147,3 +147,35 @@ export function repairCounters(app: () => TestApp) {
       (await app().ctx.db.select().from(redemptions).where(and(eq(redemptions.shopId, shopId), eq(redemptions.ruleId, ruleId))))[0]?.count ?? 0,
   };
 }
+
+export type RefundedLine = { lineItemId?: string | null; variantId: number; quantity?: number; price: string; discount?: string; allocations?: string[]; properties?: Array<{ name: string; value: string }> };
+
+/** A `refunds/create` payload as the platform sends it: the refunded lines, each with its order line (variant, price, discount, properties). */
+export function refundText(input: { id: string; orderId: string; lines: RefundedLine[] }): string {
+  const payload = {
+    id: 0,
+    order_id: 1,
+    created_at: '2026-01-20T10:00:00-05:00',
+    restock: false,
+    transactions: [],
+    refund_line_items: input.lines.map((line, index) => ({
+      id: 204689539 + index,
+      quantity: line.quantity ?? 1,
+      line_item_id: Number(line.lineItemId ?? 566157049 + index),
+      restock_type: 'no_restock',
+      line_item: {
+        id: Number(line.lineItemId ?? 566157049 + index),
+        variant_id: line.variantId,
+        quantity: line.quantity ?? 1,
+        price: line.price,
+        total_discount: line.discount ?? '0.00',
+        discount_allocations: (line.allocations ?? []).map((amount) => ({ amount, discount_application_index: 0 })),
+        properties: line.properties ?? [],
+      },
+    })),
+  };
+  return JSON.stringify(payload).replace('"id":0', `"id":${input.id}`).replace('"order_id":1', `"order_id":${input.orderId}`);
+}
+
+/** The repaired gift line (by its id when known): 100 % off, as the order edit discounts it (newer API versions fill only the allocations). */
+export const repairedLine = (variantId: number, quantity = 1, lineItemId: string | null = null): RefundedLine => ({ lineItemId, variantId, quantity, price: '12.00', allocations: [(12 * quantity).toFixed(2)] });

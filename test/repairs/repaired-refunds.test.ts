@@ -14,7 +14,7 @@ import { cancelledText } from '../give-backs/fixtures.ts';
 import { deliver } from '../platform-webhooks/fixtures.ts';
 import { testDbKind } from '../support/database.ts';
 import type { TestApp } from '../support/test-app.ts';
-import { connectedShop, giftRule, paidOrder, repairsOf, runJobs, repairWorld, repairCounters } from './fixtures.ts';
+import { connectedShop, giftRule, paidOrder, refundText, repairedLine, repairsOf, runJobs, repairWorld, repairCounters } from './fixtures.ts';
 
 let t: TestApp;
 let platform: PlatformStandin;
@@ -27,38 +27,6 @@ afterAll(() => close());
 const { budgetUsed, redemptionCount } = repairCounters(() => t);
 
 const CUSTOMER = 5151;
-
-type Line = { lineItemId?: string | null; variantId: number; quantity?: number; price: string; discount?: string; allocations?: string[]; properties?: Array<{ name: string; value: string }> };
-
-/** A `refunds/create` payload as the platform sends it: the refunded line with its order line. */
-function refundText(input: { id: string; orderId: string; lines: Line[] }): string {
-  const payload = {
-    id: 0,
-    order_id: 1,
-    created_at: '2026-01-20T10:00:00-05:00',
-    restock: false,
-    transactions: [],
-    refund_line_items: input.lines.map((line, index) => ({
-      id: 204689539 + index,
-      quantity: line.quantity ?? 1,
-      line_item_id: Number(line.lineItemId ?? 566157049 + index),
-      restock_type: 'no_restock',
-      line_item: {
-        id: Number(line.lineItemId ?? 566157049 + index),
-        variant_id: line.variantId,
-        quantity: line.quantity ?? 1,
-        price: line.price,
-        total_discount: line.discount ?? '0.00',
-        discount_allocations: (line.allocations ?? []).map((amount) => ({ amount, discount_application_index: 0 })),
-        properties: line.properties ?? [],
-      },
-    })),
-  };
-  return JSON.stringify(payload).replace('"id":0', `"id":${input.id}`).replace('"order_id":1', `"order_id":${input.orderId}`);
-}
-
-/** The repaired gift line (by its id when known): 100 % off, as the order edit discounts it (newer API versions fill only the allocations). */
-const repairedLine = (variantId: number, quantity = 1, lineItemId: string | null = null): Line => ({ lineItemId, variantId, quantity, price: '12.00', allocations: [(12 * quantity).toFixed(2)] });
 
 /** The order line a repair's edit added, as the service recorded it. */
 const addedLineOf = async (shopId: string, orderId: string) =>
