@@ -56,8 +56,10 @@ export async function giveBackIn(uow: ShopUnitOfWork, request: GiveBackRequest, 
   if (previous.some((row) => row.ref === ref)) return { outcome: 'duplicate' };
 
   // Repairs this request overtakes (repairs/cancel.ts): a cancellation ends every open one; a
-  // refund the one whose gift it refunds, if the edit may have put it on the order.
-  await cancelOpenRepairs(uow, request.orderId, request.kind === 'cancel' ? () => true : (repair) => refundsOpenRepair(request, repair), now);
+  // refund the one whose gift it refunds, if the edit may have put it on the order. What they give
+  // back is in the answer (not in `order_give_backs.budget_units`: their charges leave
+  // `orders.budget_charges` instead, and the row keeps counting only what the order's lines returned).
+  const overtaken = await cancelOpenRepairs(uow, request.orderId, request.kind === 'cancel' ? () => true : (repair) => refundsOpenRepair(request, repair), now);
 
   const orderLines = ((order.payload.lines ?? []) as StoredLine[]).filter((line) => line && typeof line.quantity === 'number');
   // Gifts a committed repair added (docs/repairs.md): the order carries them as gift lines of their rule.
@@ -97,7 +99,7 @@ export async function giveBackIn(uow: ShopUnitOfWork, request: GiveBackRequest, 
   if (given.length === 0) {
     // Recorded even when it gives nothing (a refund of regular lines): its redelivery is a duplicate all the same.
     await record(0);
-    return { outcome: 'given_back', giftUnits: 0, budgetUnits: 0, redemptions: 0 };
+    return { outcome: 'given_back', giftUnits: 0, budgetUnits: overtaken.budgetUnits, redemptions: overtaken.redemptions };
   }
 
   // Rules as intake attributed them: a rule of this shop, of the campaign the line names.
@@ -139,5 +141,5 @@ export async function giveBackIn(uow: ShopUnitOfWork, request: GiveBackRequest, 
     uow.touchRules();
   }
   const giftUnits = given.reduce((sum, entry) => sum + entry.units, 0);
-  return { outcome: 'given_back', giftUnits, budgetUnits: budget.units, redemptions: redemptionCount };
+  return { outcome: 'given_back', giftUnits, budgetUnits: budget.units + overtaken.budgetUnits, redemptions: redemptionCount + overtaken.redemptions };
 }

@@ -33,7 +33,8 @@ function giveBackTopic(schema: z.ZodType<GiveBackRequest, unknown>): TopicHandle
       return { duplicate: false, ignored: 'unknown_order' };
     }
     const { giftUnits, budgetUnits, redemptions } = result;
-    if (giftUnits > 0) delivery.log.info({ orderId: request.orderId, giftUnits, budgetUnits, redemptions }, 'order gave back');
+    // Repairs the delivery overtook give back budget units and redemptions without gift units: logged too.
+    if (giftUnits + budgetUnits + redemptions > 0) delivery.log.info({ orderId: request.orderId, giftUnits, budgetUnits, redemptions }, 'order gave back');
     return { duplicate: false, givenBack: { giftUnits, budgetUnits, redemptions } };
   };
 }

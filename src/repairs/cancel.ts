@@ -19,13 +19,17 @@ import { giveBackRepair } from './ledger.ts';
 import type { RepairRow } from './ledger.ts';
 import { CANCELLABLE_STATUSES } from './statuses.ts';
 
-export type CancelledRepairs = { cancelled: number; marked: number };
+/**
+ * The repairs ended and marked, and what the ended ones gave back (the give-back's answer adds it:
+ * give-backs/give-back.ts). A marked `editing` repair gives back later, in the job: not counted here.
+ */
+export type CancelledRepairs = { cancelled: number; marked: number; budgetUnits: number; redemptions: number };
 
 /**
  * Ends the order's open repairs that `which` selects (all of them for a cancellation).
  *
  * @example
- *   await cancelOpenRepairs(uow, '820982911946154508', () => true, new Date()); // { cancelled: 1, marked: 0 }
+ *   await cancelOpenRepairs(uow, '820982911946154508', () => true, new Date()); // { cancelled: 1, marked: 0, budgetUnits: 1, redemptions: 1 }
  */
 export async function cancelOpenRepairs(uow: ShopUnitOfWork, orderId: string, which: (repair: RepairRow) => boolean, now: Date): Promise<CancelledRepairs> {
   const { tx, shop } = uow;
@@ -36,12 +40,12 @@ export async function cancelOpenRepairs(uow: ShopUnitOfWork, orderId: string, wh
     .orderBy(orderRepairs.ruleId)
     .for('update');
   const chosen = open.filter(which);
-  if (chosen.length === 0) return { cancelled: 0, marked: 0 };
+  const result: CancelledRepairs = { cancelled: 0, marked: 0, budgetUnits: 0, redemptions: 0 };
+  if (chosen.length === 0) return result;
   const [order] = await tx
     .select({ customerId: orders.customerId, completedAt: orders.completedAt })
     .from(orders)
     .where(and(eq(orders.shopId, shop.id), eq(orders.id, orderId)));
-  const result: CancelledRepairs = { cancelled: 0, marked: 0 };
   for (const repair of chosen) {
     const row = and(eq(orderRepairs.shopId, shop.id), eq(orderRepairs.orderId, orderId), eq(orderRepairs.ruleId, repair.ruleId));
     if (repair.status === 'editing') {
@@ -54,7 +58,11 @@ export async function cancelOpenRepairs(uow: ShopUnitOfWork, orderId: string, wh
       continue;
     }
     await tx.update(orderRepairs).set({ status: 'cancelled', cancelRequestedAt: now, updatedAt: now, detail: 'The order was cancelled or the gift refunded before the repair ended' }).where(row);
-    if (repair.status !== 'pending' && order) await giveBackRepair(uow, repair, order);
+    if (repair.status !== 'pending' && order) {
+      const given = await giveBackRepair(uow, repair, order);
+      result.budgetUnits += given.budgetUnits;
+      result.redemptions += given.redemptions;
+    }
     result.cancelled += 1;
   }
   return result;

@@ -9,7 +9,7 @@
  */
 import type { Budget } from '@gcrs/engine';
 import { GIFT_ATTRIBUTE, numericIdOf } from '@gcrs/engine';
-import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, ne, sql } from 'drizzle-orm';
 import { addCampaignDayGifts } from '../analytics/store.ts';
 import { addRuleDayOrders } from '../analytics/funnel.ts';
 import { chargeBudgets } from '../budgets/charge.ts';
@@ -24,6 +24,9 @@ import type { ShopUnitOfWork } from '../shops/unit-of-work.ts';
 
 export type RepairRow = typeof orderRepairs.$inferSelect;
 export type RepairOrder = { customerId: string | null; completedAt: Date; day: string; total: number; giftLines: number; payload: Record<string, unknown> };
+
+/** What {@link giveBackRepair} gave back: the budget units (the repair's gift units, once) and the customer's redemption. */
+export type RepairGiveBack = { budgetUnits: number; redemptions: number };
 
 /** Why a repair gives nothing, as its final status. */
 export type Skip = 'skipped_sold_out' | 'skipped_budget' | 'skipped_limit';
@@ -88,11 +91,14 @@ function rulesChanged(uow: ShopUnitOfWork, campaignIds: readonly string[]): void
  * Gives back what {@link reserveRepair} took, for an edit the platform refused or a repair the
  * order's cancellation ended: the budget units of the rule and its campaign in the order's window
  * (never below zero), and the redemption. The caller moves the row out of a holding status in
- * the same transaction, so this runs once per repair.
+ * the same transaction, so this runs once per repair. Returns what came back, as a give-back's
+ * answer counts it: the repair's units when a budget counter of it was lowered (counted once
+ * however many counters, before the floor at zero, as give-backs/counters.ts counts), and the
+ * redemption when the customer's count was above zero.
  *
- * @example await writeShopUnlocked(deps, shop, (uow) => giveBackRepair(uow, repair, order));
+ * @example await writeShopUnlocked(deps, shop, (uow) => giveBackRepair(uow, repair, order)); // { budgetUnits: 1, redemptions: 1 }
  */
-export async function giveBackRepair(uow: ShopUnitOfWork, repair: RepairRow, order: Pick<RepairOrder, 'customerId' | 'completedAt'>): Promise<void> {
+export async function giveBackRepair(uow: ShopUnitOfWork, repair: RepairRow, order: Pick<RepairOrder, 'customerId' | 'completedAt'>): Promise<RepairGiveBack> {
   const { tx, shop } = uow;
   // The order row first (the lock order of give-backs); the gift never reached the order, so
   // refunds have no charge of it to give back. Intake never charges this (rule, campaign): the
@@ -111,6 +117,7 @@ export async function giveBackRepair(uow: ShopUnitOfWork, repair: RepairRow, ord
     { scope: 'rule' as const, scopeId: repair.ruleId, budget: row?.ruleBudget },
   ];
   let reopened = false;
+  let lowered = false;
   // The lock order of chargeBudgets (scope, id, window): campaign before rule.
   for (const counter of counters) {
     if (!counter.budget) continue;
@@ -120,16 +127,22 @@ export async function giveBackRepair(uow: ShopUnitOfWork, repair: RepairRow, ord
       .set({ used: sql`greatest(0, ${giftBudgetUsage.used} - ${repair.quantity})` })
       .where(and(eq(giftBudgetUsage.shopId, shop.id), eq(giftBudgetUsage.scope, counter.scope), eq(giftBudgetUsage.scopeId, counter.scopeId), eq(giftBudgetUsage.windowStart, windowStart)))
       .returning({ used: giftBudgetUsage.used });
+    if (after) lowered = true;
     if (after && after.used < counter.budget.maxGifts && after.used + repair.quantity >= counter.budget.maxGifts) reopened = true;
   }
+  let redeemed = 0;
   if (order.customerId !== null) {
-    await tx
+    // A count already at zero stays so (as `greatest` left it) and is not reported as given back.
+    const counted = await tx
       .update(redemptions)
       .set({ count: sql`greatest(0, ${redemptions.count} - 1)` })
-      .where(and(eq(redemptions.shopId, shop.id), eq(redemptions.customerId, order.customerId), eq(redemptions.ruleId, repair.ruleId)));
+      .where(and(eq(redemptions.shopId, shop.id), eq(redemptions.customerId, order.customerId), eq(redemptions.ruleId, repair.ruleId), gt(redemptions.count, 0)))
+      .returning({ count: redemptions.count });
+    redeemed = counted.length;
     uow.enqueue(...(await redemptionsSync(tx, shop.id, order.customerId, [repair.ruleId])).events);
   }
   if (reopened) rulesChanged(uow, [repair.campaignId]);
+  return { budgetUnits: lowered ? repair.quantity : 0, redemptions: redeemed };
 }
 
 /** Whether the order as recorded carried a gift line of the campaign. */
