@@ -18,7 +18,7 @@
  * unknown one is.
  */
 import { numericIdOf } from '@gcrs/engine';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { discountSyncEvents } from '../campaigns/transitions.ts';
 import type { Queryable } from '../db/database.ts';
 import { campaigns, rules, variants } from '../db/schema.ts';
@@ -62,9 +62,11 @@ function campaignsGiving(gifts: LiveGifts, variantIds: readonly string[]): strin
 async function liveGiftStock(tx: Queryable, shopId: string, scope: StockScope, gifts: LiveGifts): Promise<Map<string, boolean>> {
   const columns = { id: variants.id, inventoryQuantity: variants.inventoryQuantity, inventoryPolicy: variants.inventoryPolicy };
   const rows: Array<{ id: string; inventoryQuantity: number; inventoryPolicy: string }> = [];
+  // Only the live gifts among the products' variants come back (compared by numeric id, as the catalog store does).
+  const isGift = inArray(sql<string>`substring(${variants.id} from '[0-9]+$')`, [...gifts.keys()]);
   for (let start = 0; start < scope.productIds.length; start += BATCH) {
     const batch = scope.productIds.slice(start, start + BATCH);
-    rows.push(...(await tx.select(columns).from(variants).where(and(eq(variants.shopId, shopId), inArray(variants.productId, batch)))));
+    rows.push(...(await tx.select(columns).from(variants).where(and(eq(variants.shopId, shopId), inArray(variants.productId, batch), isGift))));
   }
   // A variant sent under a product it is not stored under yet (it moves there): its stock before too.
   const given = [...new Set(scope.variantIds)].filter((id) => gifts.has(keyOf(id)));
