@@ -1,6 +1,8 @@
 /**
  * Admin API: the catalog (CONTRACT "Admin API" and "Product and collection"). Catalog writes
- * touch the rules: collections feed the rules payload's collection map.
+ * touch the rules: collections feed the rules payload's collection map. An upsert that makes a
+ * live rule's gift sold out or back in stock also resyncs the checkout configuration of the
+ * campaigns giving it (catalog/gift-stock-sync.ts).
  */
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
@@ -16,6 +18,7 @@ import {
   catalogVariantsResponseSchema,
   encodeCatalogCursor,
 } from './schemas.ts';
+import { syncingGiftStock, upsertScope } from './gift-stock-sync.ts';
 import { isSoldOut } from './stock.ts';
 import { findListedVariants, listCatalogProducts, markProductDeleted, upsertCatalog } from './store.ts';
 
@@ -43,9 +46,10 @@ export function catalogAdminRoutes(ctx: AppContext): MountableRoute[] {
         409: { description: 'A collection handle belongs to another collection: `{ "error": "Collection handle already in use", issue, path }`' },
       },
       handler: async ({ shop, body }) => {
-        await writeShop(ctx, shop.id, async ({ tx, touchRules }) => {
-          touchRules();
-          const result = await upsertCatalog(tx, shop.id, body);
+        await writeShop(ctx, shop.id, async (uow) => {
+          uow.touchRules();
+          // A live gift made sold out or back in stock resyncs its campaigns' checkout configuration.
+          const result = await syncingGiftStock(uow, upsertScope(body), () => upsertCatalog(uow.tx, shop.id, body));
           if (!result.ok) {
             throw new ApiError('conflict', {
               error: 'Collection handle already in use',
@@ -123,6 +127,8 @@ export function catalogAdminRoutes(ctx: AppContext): MountableRoute[] {
         const { productId } = params;
         await writeShop(ctx, shop.id, async ({ tx, touchRules }) => {
           touchRules();
+          // No discount sync: a deleted product's variants keep their stock as the rules payload
+          // reads it (catalog/gift-stock-sync.ts), so the checkout configuration stays as it is.
           // Thrown inside: nothing is bumped or invalidated for an unknown product.
           if (!(await markProductDeleted(tx, shop.id, productId))) throw notFound('Product');
         });

@@ -8,6 +8,9 @@
  *   claims the job again once its lease ends).
  * - Seen at once: a page changes what GET /rules shows (gift titles, collections, sold-out
  *   gifts), so each page stored touches the rules: a new ETag, every instance's cache evicted.
+ *   A page that makes a live rule's gift sold out or back in stock (a reinstall, campaigns live)
+ *   also queues the discount sync of the campaigns giving it (catalog/gift-stock-sync.ts); a
+ *   page that crosses no live gift queues none.
  * - Bounded: one attempt imports pages for at most IMPORT_ATTEMPT_MS (well inside the outbox
  *   lease), then queues the next job of the run under a fixed id and ends; the next attempt goes on.
  * - Idempotent: rows are upserted; a page is stored only if the cursor is still the one it was
@@ -18,6 +21,7 @@
  *   kept on the import for the admin.
  */
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import { syncingGiftStock, upsertScope } from '../catalog/gift-stock-sync.ts';
 import { upsertCatalog } from '../catalog/store.ts';
 import type { Queryable } from '../db/database.ts';
 import { catalogImports, collections, inventoryItems, shops } from '../db/schema.ts';
@@ -119,13 +123,16 @@ async function storePage(deps: WriteShopDeps, shopId: string, run: { id: string;
       .where(and(eq(catalogImports.shopId, shopId), eq(catalogImports.id, run.id), eq(catalogImports.status, 'running'), run.cursor === null ? isNull(catalogImports.cursor) : eq(catalogImports.cursor, run.cursor)))
       .returning({ pages: catalogImports.pages });
     if (advanced.length === 0) return false;
-    await upsertCatalog(tx, shopId, rows.upsert);
-    if (rows.inventoryItems.length > 0) {
-      await tx
-        .insert(inventoryItems)
-        .values(rows.inventoryItems.map((item) => ({ shopId, id: item.id, variantId: item.variantId })))
-        .onConflictDoUpdate({ target: [inventoryItems.shopId, inventoryItems.id], set: { variantId: sql`excluded.variant_id` } });
-    }
+    // On a reinstall the shop's campaigns may be live: a gift the page sells out or brings back resyncs them.
+    await syncingGiftStock(uow, upsertScope(rows.upsert), async () => {
+      await upsertCatalog(tx, shopId, rows.upsert);
+      if (rows.inventoryItems.length > 0) {
+        await tx
+          .insert(inventoryItems)
+          .values(rows.inventoryItems.map((item) => ({ shopId, id: item.id, variantId: item.variantId })))
+          .onConflictDoUpdate({ target: [inventoryItems.shopId, inventoryItems.id], set: { variantId: sql`excluded.variant_id` } });
+      }
+    });
     await mergeCollections(tx, shopId, rows.collections);
     uow.touchRules();
     return true;

@@ -5,67 +5,24 @@
  * goes from sold out to in stock or back and a live rule gives it — the one thing of the
  * catalog these topics change that the rules payload shows (rules/gift-stock.ts) — the rules
  * are touched (ETag, cache) and the checkout configuration, built from the same payload, is
- * resynced for the campaigns concerned. A live gift renamed touches the rules too (the
+ * resynced for the campaigns concerned (catalog/gift-stock-sync.ts, shared with the admin's
+ * catalog writes and the install's import). A live gift renamed touches the rules too (the
  * storefront payload names gifts). Any other change touches neither, so the stream
  * of changes a busy shop sends does not re-download its storefronts' rules each time.
  */
-import { numericIdOf } from '@gcrs/engine';
 import { and, eq, sql } from 'drizzle-orm';
-import { discountSyncEvents } from '../campaigns/transitions.ts';
+import { giftStockChanged, liveCampaignsGiving, syncingGiftStock, upsertScope } from '../catalog/gift-stock-sync.ts';
 import { catalogUpsertBodySchema } from '../catalog/schemas.ts';
 import { isSoldOut, shopperTitle } from '../catalog/stock.ts';
 import { markProductDeleted, upsertCatalog } from '../catalog/store.ts';
 import type { Queryable } from '../db/database.ts';
-import { campaigns, inventoryItems, inventoryLevels, products, rules, variants } from '../db/schema.ts';
+import { inventoryItems, inventoryLevels, products, variants } from '../db/schema.ts';
 import { parseOr400 } from '../http/errors.ts';
 import type { ShopUnitOfWork } from '../shops/unit-of-work.ts';
 import { decimalToMinorUnits } from './decimal.ts';
 import type { PlatformProduct } from './payloads.ts';
 
 type Stock = { inventoryQuantity: number; inventoryPolicy: string };
-
-/** Sold-out state by variant gid of the given product's stored variants. */
-async function soldOutByVariant(tx: Queryable, shopId: string, productId: string): Promise<Map<string, boolean>> {
-  const rows = await tx
-    .select({ id: variants.id, inventoryQuantity: variants.inventoryQuantity, inventoryPolicy: variants.inventoryPolicy })
-    .from(variants)
-    .where(and(eq(variants.shopId, shopId), eq(variants.productId, productId)));
-  return new Map(rows.map((row) => [row.id, isSoldOut(row)]));
-}
-
-/** The variants sold out in one map and not in the other (absent: in stock). */
-function crossed(before: ReadonlyMap<string, boolean>, after: ReadonlyMap<string, boolean>): string[] {
-  return [...new Set([...before.keys(), ...after.keys()])].filter((id) => (before.get(id) ?? false) !== (after.get(id) ?? false));
-}
-
-/** The live campaigns with an enabled rule giving one of `variantIds` (gids or numeric ids). */
-async function liveCampaignsGiving(uow: ShopUnitOfWork, variantIds: readonly string[]): Promise<string[]> {
-  if (variantIds.length === 0) return [];
-  const keys = new Set(variantIds.map((id) => numericIdOf(id) ?? id));
-  const live = await uow.tx
-    .select({ campaignId: rules.campaignId, giftConfig: rules.giftConfig })
-    .from(rules)
-    .innerJoin(campaigns, and(eq(campaigns.shopId, rules.shopId), eq(campaigns.id, rules.campaignId)))
-    .where(and(eq(rules.shopId, uow.shop.id), eq(rules.enabled, true), eq(campaigns.enabled, true), eq(campaigns.isDraft, false)));
-  const concerned = new Set<string>();
-  for (const row of live) {
-    const { gifts } = row.giftConfig;
-    if (gifts.some((gift) => keys.has(numericIdOf(gift.variantId) ?? String(gift.variantId)))) concerned.add(row.campaignId);
-  }
-  return [...concerned].sort();
-}
-
-/**
- * After `variantIds` crossed between sold out and in stock: the live campaigns with an enabled
- * rule giving one of them get the rules touched and a discount sync (which rewrites the shop's
- * checkout configuration). Nothing when no live rule gives them.
- */
-async function giftStockChanged(uow: ShopUnitOfWork, variantIds: readonly string[]): Promise<void> {
-  const concerned = await liveCampaignsGiving(uow, variantIds);
-  if (concerned.length === 0) return;
-  uow.touchRules();
-  uow.enqueue(...discountSyncEvents(concerned));
-}
 
 /**
  * After `variantIds` were renamed or repriced: the storefront payload names gifts and shows
@@ -102,17 +59,16 @@ export async function applyProduct(uow: ShopUnitOfWork, input: PlatformProduct):
   const prices = new Map(input.prices.map(({ variantId, amount }) => [variantId, decimalToMinorUnits(amount, shop.currency) ?? null]));
   const product = { ...input.product, variants: input.product.variants.map((variant) => ({ ...variant, price: prices.get(variant.id) ?? null })) };
   const upsert = parseOr400(catalogUpsertBodySchema, { products: [product] }, 'Invalid product payload');
-  const before = await soldOutByVariant(tx, shop.id, input.product.id);
   const namesBefore = await namesByVariant(tx, shop.id, input.product.id);
-  await upsertCatalog(tx, shop.id, upsert);
-  if (input.inventoryItems.length > 0) {
-    await tx
-      .insert(inventoryItems)
-      .values(input.inventoryItems.map((item) => ({ shopId: shop.id, id: item.inventoryItemId, variantId: item.variantId })))
-      .onConflictDoUpdate({ target: [inventoryItems.shopId, inventoryItems.id], set: { variantId: sql`excluded.variant_id` } });
-  }
-  const after = new Map(input.product.variants.map((variant) => [variant.id, isSoldOut(variant)]));
-  await giftStockChanged(uow, crossed(before, after));
+  await syncingGiftStock(uow, upsertScope(upsert), async () => {
+    await upsertCatalog(tx, shop.id, upsert);
+    if (input.inventoryItems.length > 0) {
+      await tx
+        .insert(inventoryItems)
+        .values(input.inventoryItems.map((item) => ({ shopId: shop.id, id: item.inventoryItemId, variantId: item.variantId })))
+        .onConflictDoUpdate({ target: [inventoryItems.shopId, inventoryItems.id], set: { variantId: sql`excluded.variant_id` } });
+    }
+  });
   const renamed = product.variants
     .filter((variant) => namesBefore.get(variant.id) !== shownAs(shopperTitle({ productTitle: input.product.title, title: variant.title }), variant.price))
     .map((variant) => variant.id);
@@ -121,7 +77,8 @@ export async function applyProduct(uow: ShopUnitOfWork, input: PlatformProduct):
 
 /**
  * `products/delete`: the product is marked deleted (the health check then says so); an
- * unknown product changes nothing. Stock is unchanged, so the rules are not touched.
+ * unknown product changes nothing. Its variants keep their stock as the rules payload reads it
+ * (catalog/gift-stock-sync.ts), so neither the rules nor the checkout configuration change.
  *
  * @example
  *   await writeShop(ctx, shop.id, (uow) => applyProductDelete(uow, '632910392'));

@@ -8,8 +8,9 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogImports, collections, inventoryItems, outbox, products, shops, variants } from '../../src/db/schema.ts';
 import { runCatalogImport } from '../../src/install/catalog-import.ts';
+import { deliver } from '../platform-webhooks/fixtures.ts';
 import { answerErrors } from '../support/admin-schema.ts';
-import { asMerchant, caches, createInstallWorld, drain, dispatcher, sessionToken } from './fixtures.ts';
+import { asMerchant, caches, createInstallWorld, drain, dispatcher, SECRET, sessionToken } from './fixtures.ts';
 import type { InstallWorld } from './fixtures.ts';
 
 let world: InstallWorld;
@@ -158,6 +159,67 @@ describe('the catalog import', () => {
     await drain(world);
     expect(await run(shopId)).toMatchObject({ status: 'done', products: 6 });
     expect((await world.t.ctx.db.select().from(shops).where(eq(shops.domain, domain))).length).toBe(1);
+  });
+});
+
+describe('the catalog import on a reinstall, campaigns live', () => {
+  it('a page that sells out or brings back a live rule\'s gift queues one discount sync for its campaign; a page that crosses none queues nothing', async () => {
+    const domain = 'cat-reinstall.myshopify.com';
+    const shopId = await install(domain, 3);
+    await drain(world);
+    // Product 1002's first variant: 1 in stock, policy DENY.
+    const gift = world.platform.catalog.catalogOf(domain).products.find((p) => p.id === 1002)?.variants[0];
+    if (gift === undefined) throw new Error('no gift variant');
+    const campaign = { name: 'Gift', enabled: true, isDraft: false, rules: [{ name: 'Gift', enabled: true, conditionTree: { type: 'cart.subtotal_gte', value: 1000 },
+      giftConfig: { type: 'fixed', gifts: [{ variantId: `gid://shopify/ProductVariant/${gift.id}`, quantity: 1 }] }, options: { actionType: 'auto_add' } }] };
+    const imported = await world.t.admin({ method: 'POST', url: `/admin/v1/shops/${shopId}/campaigns/import`, payload: { campaigns: [campaign] } });
+    expect(imported.statusCode, imported.body).toBe(200);
+    const [campaignId] = (imported.json() as { campaignIds: string[] }).campaignIds;
+    const syncs = async () => (await world.t.ctx.db.select({ payload: outbox.payload }).from(outbox).where(and(eq(outbox.shopId, shopId), eq(outbox.kind, 'discount_sync')))).filter((row) => row.payload.campaignId === campaignId).length;
+    const offered = async () => ((await world.t.admin({ method: 'GET', url: `/admin/v1/shops/${shopId}/rules` })).json() as { rules: unknown[] }).rules.length;
+    /** A new run (as a reinstall starts) over the whole catalog, the import job alone. */
+    const importAgain = async () => {
+      await world.t.ctx.db.update(catalogImports).set({ status: 'running', cursor: null, pages: 0, products: 0, variants: 0 }).where(eq(catalogImports.shopId, shopId));
+      const options = { ...caches(world.t), db: world.t.ctx.db, secret: SECRET_OF(world), adminApiUrl: world.platform.url };
+      expect(await runCatalogImport(options, shopId, { importId: (await run(shopId))?.id })).toMatchObject({ ok: true });
+      expect(await run(shopId)).toMatchObject({ status: 'done' });
+    };
+    expect(await offered()).toBe(1);
+
+    // Uninstalled (the campaign disabled), the gift sells out meanwhile; after the reinstall the
+    // merchant enables the campaign again before the import has run: the import brings the news.
+    expect((await deliver(world.t, { id: 1, domain }, { topic: 'app/uninstalled', domain, secret: SECRET, webhookId: `wh-uninstall-${domain}` })).statusCode).toBe(200);
+    gift.inventoryQuantity = 0;
+    expect((await asMerchant(world, sessionToken(domain))).statusCode).toBe(200);
+    const enabled = await world.t.admin({ method: 'POST', url: `/admin/v1/shops/${shopId}/campaigns/${campaignId}/enable?force=1` });
+    expect(enabled.statusCode, enabled.body).toBe(200);
+    expect(await offered()).toBe(1);
+    const settled = await syncs();
+    /** The gifts of the rules in the configuration the platform's discount holds. */
+    const configured = () => {
+      const [discount] = world.platform.discounts.discounts.get(domain) ?? [];
+      const raw = world.platform.discounts.metafields.get(domain)?.get(`${discount?.id} $app:gifts.config`);
+      return (JSON.parse(raw ?? 'null') as { r: Array<[string, number, unknown, unknown[]]> }).r.map((rule) => JSON.stringify(rule[3][0]));
+    };
+    const [job] = (await importJobs(shopId)).filter((j) => j.status === 'pending');
+    const options = { ...caches(world.t), db: world.t.ctx.db, secret: SECRET_OF(world), adminApiUrl: world.platform.url };
+    expect(await runCatalogImport(options, shopId, job?.payload ?? {})).toMatchObject({ ok: true });
+    expect(await syncs()).toBe(settled + 1);
+    expect(await offered()).toBe(0);
+    // The sync writes the discount's configuration on the platform: without the sold-out gift's rule.
+    await drain(world);
+    expect(configured()).toEqual([]);
+
+    // The same catalog again: nothing crossed, nothing queued.
+    await importAgain();
+    expect(await syncs()).toBe(settled + 1);
+    // Back in stock: one more.
+    gift.inventoryQuantity = 4;
+    await importAgain();
+    expect(await syncs()).toBe(settled + 2);
+    expect(await offered()).toBe(1);
+    await drain(world);
+    expect(configured()).toEqual([JSON.stringify(gift.id)]);
   });
 });
 
