@@ -11,6 +11,7 @@ import type { PlatformStandin } from '../../dev/platform/platform.ts';
 import { signSessionToken } from '../../src/merchant-admin/session-token.ts';
 import { SHOP_LOCALES_QUERY } from '../../src/platform/admin-documents.ts';
 import { connectShop } from '../../src/platform/connections.ts';
+import { SHOP_LOCALES_TIMEOUT_MS } from '../../src/platform/shop-locales.ts';
 import { openLoginLink } from '../support/login-link.ts';
 import { startTestPlatform } from '../support/platform-standin.ts';
 import { createTestApp } from '../support/test-app.ts';
@@ -131,6 +132,21 @@ describe('platform failures: a clear 4xx, never a 5xx', () => {
     // The next read, the platform well again, answers.
     expect((await asMerchant(s)).json()).toEqual({ locales: [{ locale: 'en', primary: true }] });
   });
+
+  it('no answer within the timeout: 409, the merchant not kept waiting', async () => {
+    const s = await shop();
+    const answer = platform.locales.family.answer;
+    platform.locales.family.answer = (call) => new Promise((resolve) => setTimeout(() => resolve(answer(call)), SHOP_LOCALES_TIMEOUT_MS + 2000));
+    try {
+      const started = Date.now();
+      const res = await asMerchant(s);
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json()).toMatchObject({ error: 'The platform did not answer with the shop\'s languages' });
+      expect(Date.now() - started).toBeLessThan(SHOP_LOCALES_TIMEOUT_MS + 1500);
+    } finally {
+      platform.locales.family.answer = answer;
+    }
+  }, 20_000);
 
   it('a revoked token: 409, and the connection is marked broken', async () => {
     const s = await shop();
