@@ -15,6 +15,7 @@ import { loginLinkAdminRoutes } from './merchant-admin/login-link-routes.ts';
 import { onboardingAdminRoutes } from './onboarding/routes.ts';
 import { orderAdminRoutes } from './orders/admin-routes.ts';
 import { platformConnectionAdminRoutes } from './platform/connection-routes.ts';
+import { shopLocaleRoutes } from './platform/shop-locales.ts';
 import { repairAdminRoutes } from './repairs/routes.ts';
 import { shopAdminRoutes } from './shops/admin-routes.ts';
 import { storefrontTokenAdminRoutes } from './storefront/admin-routes.ts';
@@ -33,6 +34,7 @@ export function adminOnlyRoutes(ctx: AppContext): MountableRoute[] {
     ...simulateAdminRoutes(ctx),
     ...checkoutAdminRoutes(ctx),
     ...platformConnectionAdminRoutes(ctx),
+    ...shopLocaleRoutes(ctx),
     ...billingAdminRoutes(ctx),
     ...loginLinkAdminRoutes(ctx),
     ...complianceAdminRoutes(ctx),

@@ -24,6 +24,13 @@ const deliverWebhook = (headers: Record<string, string>, body: string) => fetch(
 const platform = await startPlatformStandin({ appKey, appSecret, port, host: '127.0.0.1', routes: [openApp], deliverWebhook });
 platform.addShop({ domain, name: 'Demo Gifts', currencyCode: 'USD', ianaTimezone: 'America/New_York' });
 platform.catalog.seed(domain, Number(process.env.DEMO_PRODUCTS ?? 40));
+// The rule editor offers the published ones for the discount title's translations.
+platform.locales.locales.set(domain, [
+  { locale: 'en', primary: true, published: true },
+  { locale: 'fr', primary: false, published: true },
+  { locale: 'pt-BR', primary: false, published: true },
+  { locale: 'de', primary: false, published: false },
+]);
 
 const print = (text = '') => process.stdout.write(`${text}\n`);
 print(`stand-in platform at ${platform.url} (shop ${domain}, ${platform.catalog.catalogOf(domain).products.length} products)`);

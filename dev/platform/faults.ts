@@ -8,7 +8,8 @@ import type { GraphqlAnswer } from './standin.ts';
 export type Fault =
   | { kind: 'throttled'; retryAfterSeconds: number }
   | { kind: 'outage'; status: 500 | 502 | 503 | 504 }
-  | { kind: 'errors'; message: string }
+  /** `code`: the error's `extensions.code` (INTERNAL_SERVER_ERROR unless said; ACCESS_DENIED for a scope the app lacks). */
+  | { kind: 'errors'; message: string; code?: string }
   /** The answer's data with the field at `path` (response keys from the root) removed. */
   | { kind: 'missing'; path: readonly string[] };
 
@@ -38,7 +39,7 @@ export function faultAnswer(fault: Fault): GraphqlAnswer | undefined {
     case 'outage':
       return { status: fault.status, errors: [{ message: 'Internal error. Looks like something went wrong on our end.' }] };
     case 'errors':
-      return { errors: [{ message: fault.message, extensions: { code: 'INTERNAL_SERVER_ERROR' } }] };
+      return { errors: [{ message: fault.message, extensions: { code: fault.code ?? 'INTERNAL_SERVER_ERROR' } }] };
     case 'missing':
       return undefined;
   }

@@ -1,7 +1,8 @@
 /**
  * The whole stand-in platform (docs/install.md "The stand-in platform"): the Admin GraphQL
  * server of standin.ts with every family the service talks to — install (token exchange, `shop`),
- * catalog, discounts, billing (docs/billing.md), order editing (docs/repairs.md) — for the tests and `npm run platform:dev`.
+ * catalog, discounts, billing (docs/billing.md), order editing (docs/repairs.md), the shop's
+ * languages (`shopLocales`) — for the tests and `npm run platform:dev`.
  * Billing's confirmation page sends `app_subscriptions/update` through `deliverWebhook` (to the
  * service's `/webhooks/platform`); without it the subscription moves and nothing is sent.
  */
@@ -13,12 +14,14 @@ import { createDiscountsFamily } from './discounts.ts';
 import type { DiscountsFamily } from './discounts.ts';
 import { createInstallFamily } from './install.ts';
 import type { InstallFamily } from './install.ts';
+import { createLocalesFamily } from './locales.ts';
+import type { LocalesFamily } from './locales.ts';
 import { createOrderEditingFamily } from './order-editing.ts';
 import type { OrderEditingFamily } from './order-editing.ts';
 import { startStandinPlatform } from './standin.ts';
 import type { StandinPlatform, StandinRoute } from './standin.ts';
 
-export type PlatformStandin = StandinPlatform & { install: InstallFamily; catalog: CatalogFamily; discounts: DiscountsFamily; billing: StandinBilling; orderEditing: OrderEditingFamily };
+export type PlatformStandin = StandinPlatform & { install: InstallFamily; catalog: CatalogFamily; discounts: DiscountsFamily; billing: StandinBilling; orderEditing: OrderEditingFamily; locales: LocalesFamily };
 
 export type PlatformStandinOptions = {
   appKey: string;
@@ -41,9 +44,10 @@ export async function startPlatformStandin(options: PlatformStandinOptions): Pro
   const catalog = createCatalogFamily();
   const discounts = createDiscountsFamily();
   const orderEditing = createOrderEditingFamily();
+  const locales = createLocalesFamily();
   const billing = createStandinBilling({ secret: options.appSecret, ...(options.deliverWebhook ? { deliver: options.deliverWebhook } : {}) });
   const platform = await startStandinPlatform({
-    families: [install.family, catalog.family, discounts.family, billing.family, orderEditing.family],
+    families: [install.family, catalog.family, discounts.family, billing.family, orderEditing.family, locales.family],
     routes: [install.route, catalog.route, ...billing.routes, ...(options.routes ?? [])],
     ...(options.port === undefined ? {} : { port: options.port }),
     ...(options.host === undefined ? {} : { host: options.host }),
@@ -51,5 +55,5 @@ export async function startPlatformStandin(options: PlatformStandinOptions): Pro
   install.attach(platform);
   billing.origin = platform.url;
   catalog.origin = platform.url;
-  return Object.assign(platform, { install, catalog, discounts, billing, orderEditing });
+  return Object.assign(platform, { install, catalog, discounts, billing, orderEditing, locales });
 }

@@ -32,10 +32,13 @@ export class PlatformAnswerError extends Error {
   override name = 'PlatformAnswerError';
   readonly statusCode: number | null;
   readonly retryAfterMs: number | undefined;
-  constructor(message: string, statusCode: number | null, retryAfterMs?: number) {
+  /** The `extensions.code` of each GraphQL error (`THROTTLED`, `ACCESS_DENIED` for a scope the app lacks, …). */
+  readonly codes: readonly string[];
+  constructor(message: string, statusCode: number | null, retryAfterMs?: number, codes: readonly string[] = []) {
     super(message);
     this.statusCode = statusCode;
     this.retryAfterMs = retryAfterMs;
+    this.codes = codes;
   }
 }
 
@@ -64,19 +67,29 @@ export function assertAnswered(what: string, errors: ClientErrors | undefined): 
   const status = errors.networkStatusCode;
   if (status === 401) throw new PlatformUnauthorizedError(`${what}: the platform refused the access token (401)`);
   const retryAfterMs = parseRetryAfter(errors.response?.headers.get('retry-after'), new Date());
-  const graphql = (errors.graphQLErrors ?? []).map((e) => (e as { message?: string }).message ?? String(e)).join('; ');
+  const graphqlErrors = (errors.graphQLErrors ?? []) as Array<{ message?: string; extensions?: { code?: unknown } }>;
+  const graphql = graphqlErrors.map((e) => e.message ?? String(e)).join('; ');
+  const codes = graphqlErrors.flatMap((e) => (typeof e.extensions?.code === 'string' ? [e.extensions.code] : []));
   const detail = graphql === '' ? (errors.message ?? 'unknown error') : graphql;
-  throw new PlatformAnswerError(`${what}: ${detail}${status === undefined ? '' : ` (HTTP ${status})`}`, status ?? null, retryAfterMs);
+  throw new PlatformAnswerError(`${what}: ${detail}${status === undefined ? '' : ` (HTTP ${status})`}`, status ?? null, retryAfterMs, codes);
 }
 
 /**
  * Sends `document` and returns its data as `parse` reads it (a Zod schema's `parse`); an answer
- * without data, with errors, or whose data `parse` refuses throws (see assertAnswered).
+ * without data, with errors, or whose data `parse` refuses throws (see assertAnswered). `signal`
+ * ends a request that takes too long (a merchant's screen waits on it): no answer, an error.
  *
  * @example const { shop } = await adminRequest(client, 'Reading the shop', SHOP_QUERY, {}, (d) => shopAnswer.parse(d));
  */
-export async function adminRequest<T>(client: AdminClient, what: string, document: string, variables: Record<string, unknown>, parse: (data: unknown) => T): Promise<T> {
-  const answer = await client.request(document, { variables });
+export async function adminRequest<T>(
+  client: AdminClient,
+  what: string,
+  document: string,
+  variables: Record<string, unknown>,
+  parse: (data: unknown) => T,
+  options: { signal?: AbortSignal } = {},
+): Promise<T> {
+  const answer = await client.request(document, { variables, ...(options.signal ? { signal: options.signal } : {}) });
   assertAnswered(what, answer.errors as ClientErrors | undefined);
   try {
     return parse(answer.data);

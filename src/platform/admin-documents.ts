@@ -10,6 +10,12 @@
 export const SHOP_QUERY = `query InstallShop { shop { name currencyCode ianaTimezone } }`;
 
 /**
+ * The languages the shop publishes to buyers (docs/merchant-admin.md "The shop's languages"): the
+ * rule editor offers them for the discount title's translations. Needs `read_locales`.
+ */
+export const SHOP_LOCALES_QUERY = `query ShopLocales { shopLocales(published: true) { locale primary published } }`;
+
+/**
  * Products per catalog import page, and variants and collections read with each product. The
  * platform refuses a query whose requested cost is over 1,000 points (an object costs 1, a
  * connection 2 plus `first` times its node): 2 + 25 × (1 + 3 + (2 + 10 × 2) + (2 + 5)) = 827, the 3

@@ -72,6 +72,7 @@ describe('the stand-in\'s answers to them', () => {
     platform = await startTestPlatform('schema-secret');
     platform.addShop({ domain, accessTokens: new Set(['shpat_schema_check_0000000000']) });
     platform.orderEditing.addOrder(domain, { id: '820982911946154508', lineItems: [{ variantId: 1001000, quantity: 1 }] });
+    platform.locales.locales.set(domain, [{ locale: 'en', primary: true, published: true }, { locale: 'pt-BR', primary: false, published: true }, { locale: 'de', primary: false, published: false }]);
     const catalog = platform.catalog.seed(domain, 30, 12);
     expect(catalog.products).toHaveLength(30);
   });
@@ -86,6 +87,7 @@ describe('the stand-in\'s answers to them', () => {
   const metafield = (ownerId: string) => ({ ownerId, namespace: '$app:gifts', key: 'config', type: 'json', value: '{}' });
   const cases: Array<[string, string, () => Record<string, unknown>]> = [
     ['shop', documents.SHOP_QUERY, () => ({})],
+    ['shop locales', documents.SHOP_LOCALES_QUERY, () => ({})],
     ['products', documents.PRODUCTS_QUERY, () => ({ first: documents.IMPORT_PAGE_PRODUCTS, after: null, variants: documents.IMPORT_PRODUCT_VARIANTS, collections: documents.IMPORT_PRODUCT_COLLECTIONS })],
     ['product variants', documents.PRODUCT_VARIANTS_QUERY, () => ({ id: 'gid://shopify/Product/1001', after: null })],
     ['create discount', documents.CREATE_GIFT_DISCOUNT, () => ({ discount: { title: 'Gift with purchase', functionId: 'fn', startsAt: new Date().toISOString(), discountClasses: ['PRODUCT'], metafields: [] } })],

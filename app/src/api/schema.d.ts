@@ -653,6 +653,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/app/api/v1/shop-locales": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The languages the shop publishes, from the platform: what the rule editor offers for the discount title's translations
+         * @description The Admin API's `shopLocales(published: true)` through the shop's platform connection (scope `read_locales`), read at each request. A shop without a platform connection answers `{ "locales": [] }`. Platform failures are answered 409 (429 when it throttles), never 5xx.
+         */
+        get: operations["listShopLocales"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/app/api/v1/billing": {
         parameters: {
             query?: never;
@@ -6554,6 +6574,79 @@ export interface operations {
             /** @description A state-changing request of a cookie session without its `X-CSRF-Token`, or from another site */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listShopLocales: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The published languages */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Published languages, the primary one first; `[]` for a shop without a platform connection */
+                        locales: {
+                            /** @description The platform's locale code, e.g. `fr` or `pt-BR` */
+                            locale: string;
+                            /** @description The shop's default language (the rule's `discountTitle` is in it) */
+                            primary: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description No live session: no valid session token and no live session cookie */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A state-changing request of a cookie session without its `X-CSRF-Token`, or from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The shop's connection is broken (the platform refused its token), the app lacks `read_locales` (the merchant approves the updated access), or the platform did not answer (an outage, an error, no answer in 5 s): `issue` says which */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The platform is throttling the shop: `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -30,6 +30,7 @@ import type { Plan } from './ConditionTreeBuilder.tsx';
 import { ErrorContext, PlainTextField as Field, ShopCurrency } from './ConditionFields.tsx';
 import type { FieldError } from './ConditionFields.tsx';
 import { RuleEditor } from './RuleEditor.tsx';
+import { ShopLocalesProvider } from './shop-locales.tsx';
 
 const newRule = (index: number): RuleBody => ({
   name: `Rule ${index + 1}`,
@@ -115,76 +116,78 @@ export function CampaignEditorPage() {
   return (
     <ErrorContext.Provider value={fieldError}>
       <CatalogNamesProvider>
-        <Page title={title} backAction={backAction} primaryAction={saveAction} secondaryActions={[{ content: showJson ? 'Hide JSON' : 'Show JSON', onAction: () => setShowJson(!showJson) }]}>
-          <Notice notice={notice} onDismiss={() => setNotice(undefined)} />
-          {template && (
-            <Box paddingBlockEnd="400">
-              <Banner tone="info" title={`Filled from the template ${template.title}`}>
-                <p>{template.summary} Nothing is saved until you create the campaign.</p>
-              </Banner>
-            </Box>
-          )}
-          <Layout>
-            <Layout.Section>
-              <BlockStack gap="400">
-                <Card>
-                  <FormLayout>
-                    <Field label="Campaign name" value={body.name} path={['name']} onChange={(name) => setBody({ ...body, name })} />
-                    <Checkbox label="Draft (a draft is never live)" checked={body.isDraft} onChange={(isDraft) => setBody({ ...body, isDraft })} />
-                    <FormLayout.Group>
-                      <Field label="Starts" type="datetime-local" value={toLocalInput(body.startAt)} path={['startAt']} helpText="Your browser's time zone; empty for no start" onChange={(value) => setBody({ ...body, startAt: fromLocalInput(value) })} />
-                      <Field label="Ends" type="datetime-local" value={toLocalInput(body.endAt)} path={['endAt']} helpText="Empty for no end" onChange={(value) => setBody({ ...body, endAt: fromLocalInput(value) })} />
-                    </FormLayout.Group>
-                    <Text as="p" tone="subdued">
-                      {body.enabled ? 'The campaign is enabled.' : 'The campaign is not enabled.'} Enable or disable it from the campaigns list.
-                    </Text>
-                    <BudgetFields
-                      label="Campaign"
-                      budget={body.budget ?? undefined}
-                      usage={usage?.campaign}
-                      path={['budget']}
-                      onChange={(budget) => {
-                        const { budget: _old, ...rest } = body;
-                        setBody(budget ? { ...rest, budget } : rest);
-                      }}
-                    />
-                  </FormLayout>
-                </Card>
-                {body.rules.map((rule, index) => (
-                  <RuleEditor key={index} rule={rule} index={index} plan={plan} usage={rule.id === undefined ? undefined : usage?.rules[rule.id]} onChange={(next) => setRule(index, next)} onRemove={() => setBody({ ...body, rules: body.rules.filter((_, i) => i !== index) })} />
-                ))}
-                {body.rules.length === 0 && (
+        <ShopLocalesProvider>
+          <Page title={title} backAction={backAction} primaryAction={saveAction} secondaryActions={[{ content: showJson ? 'Hide JSON' : 'Show JSON', onAction: () => setShowJson(!showJson) }]}>
+            <Notice notice={notice} onDismiss={() => setNotice(undefined)} />
+            {template && (
+              <Box paddingBlockEnd="400">
+                <Banner tone="info" title={`Filled from the template ${template.title}`}>
+                  <p>{template.summary} Nothing is saved until you create the campaign.</p>
+                </Banner>
+              </Box>
+            )}
+            <Layout>
+              <Layout.Section>
+                <BlockStack gap="400">
                   <Card>
-                    <Text as="p">This campaign has no rules: it gives nothing. Add a rule.</Text>
-                  </Card>
-                )}
-                <InlineStack gap="200">
-                  <Button onClick={() => setBody({ ...body, rules: [...body.rules, newRule(body.rules.length)] })}>Add rule</Button>
-                  <Button variant="primary" loading={saving} onClick={() => void save()}>
-                    {isNew ? 'Create campaign' : 'Save campaign'}
-                  </Button>
-                </InlineStack>
-                {showJson && (
-                  <Card>
-                    <BlockStack gap="200">
-                      <Text as="h2" variant="headingMd">
-                        JSON
-                      </Text>
+                    <FormLayout>
+                      <Field label="Campaign name" value={body.name} path={['name']} onChange={(name) => setBody({ ...body, name })} />
+                      <Checkbox label="Draft (a draft is never live)" checked={body.isDraft} onChange={(isDraft) => setBody({ ...body, isDraft })} />
+                      <FormLayout.Group>
+                        <Field label="Starts" type="datetime-local" value={toLocalInput(body.startAt)} path={['startAt']} helpText="Your browser's time zone; empty for no start" onChange={(value) => setBody({ ...body, startAt: fromLocalInput(value) })} />
+                        <Field label="Ends" type="datetime-local" value={toLocalInput(body.endAt)} path={['endAt']} helpText="Empty for no end" onChange={(value) => setBody({ ...body, endAt: fromLocalInput(value) })} />
+                      </FormLayout.Group>
                       <Text as="p" tone="subdued">
-                        Exactly what {isNew ? 'POST /api/v1/campaigns/import sends as its one campaign' : `PUT /api/v1/campaigns/${id} sends`}.
+                        {body.enabled ? 'The campaign is enabled.' : 'The campaign is not enabled.'} Enable or disable it from the campaigns list.
                       </Text>
-                      <Box overflowX="scroll">
-                        <pre tabIndex={0} aria-label="Campaign JSON" data-testid="campaign-json" style={{ margin: 0, fontSize: 12, whiteSpace: 'pre' }}>
-                          {JSON.stringify(body, null, 2)}
-                        </pre>
-                      </Box>
-                    </BlockStack>
+                      <BudgetFields
+                        label="Campaign"
+                        budget={body.budget ?? undefined}
+                        usage={usage?.campaign}
+                        path={['budget']}
+                        onChange={(budget) => {
+                          const { budget: _old, ...rest } = body;
+                          setBody(budget ? { ...rest, budget } : rest);
+                        }}
+                      />
+                    </FormLayout>
                   </Card>
-                )}
-              </BlockStack>
-            </Layout.Section>
-          </Layout>
-        </Page>
+                  {body.rules.map((rule, index) => (
+                    <RuleEditor key={index} rule={rule} index={index} plan={plan} usage={rule.id === undefined ? undefined : usage?.rules[rule.id]} onChange={(next) => setRule(index, next)} onRemove={() => setBody({ ...body, rules: body.rules.filter((_, i) => i !== index) })} />
+                  ))}
+                  {body.rules.length === 0 && (
+                    <Card>
+                      <Text as="p">This campaign has no rules: it gives nothing. Add a rule.</Text>
+                    </Card>
+                  )}
+                  <InlineStack gap="200">
+                    <Button onClick={() => setBody({ ...body, rules: [...body.rules, newRule(body.rules.length)] })}>Add rule</Button>
+                    <Button variant="primary" loading={saving} onClick={() => void save()}>
+                      {isNew ? 'Create campaign' : 'Save campaign'}
+                    </Button>
+                  </InlineStack>
+                  {showJson && (
+                    <Card>
+                      <BlockStack gap="200">
+                        <Text as="h2" variant="headingMd">
+                          JSON
+                        </Text>
+                        <Text as="p" tone="subdued">
+                          Exactly what {isNew ? 'POST /api/v1/campaigns/import sends as its one campaign' : `PUT /api/v1/campaigns/${id} sends`}.
+                        </Text>
+                        <Box overflowX="scroll">
+                          <pre tabIndex={0} aria-label="Campaign JSON" data-testid="campaign-json" style={{ margin: 0, fontSize: 12, whiteSpace: 'pre' }}>
+                            {JSON.stringify(body, null, 2)}
+                          </pre>
+                        </Box>
+                      </BlockStack>
+                    </Card>
+                  )}
+                </BlockStack>
+              </Layout.Section>
+            </Layout>
+          </Page>
+        </ShopLocalesProvider>
       </CatalogNamesProvider>
     </ErrorContext.Provider>
   );

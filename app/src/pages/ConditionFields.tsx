@@ -140,7 +140,7 @@ export function MoneyOverridesField(props: FieldProps<Overrides>) {
 }
 
 /** Text as typed (or a `datetime-local` value), with the server's error for its path. */
-export function PlainTextField(props: Omit<FieldProps<string | undefined>, 'onChange'> & { onChange: (value: string) => void; type?: 'text' | 'datetime-local' }) {
+export function PlainTextField(props: Omit<FieldProps<string | undefined>, 'onChange'> & { onChange: (value: string) => void; type?: 'text' | 'datetime-local'; focused?: boolean }) {
   const error = useErrorAt(props.path);
-  return <TextField label={props.label} value={props.value ?? ''} onChange={props.onChange} error={error} type={props.type} helpText={props.helpText} autoComplete="off" />;
+  return <TextField label={props.label} value={props.value ?? ''} onChange={props.onChange} error={error} type={props.type} helpText={props.helpText} autoComplete="off" focused={props.focused} />;
 }
