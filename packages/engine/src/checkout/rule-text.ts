@@ -9,7 +9,7 @@
  * rule took as an array in format 1 (`["key",…]`).
  *
  * The text is the JSON of the rule's fields after the key with `"` and `'` swapped, so that it
- * needs no escaping inside the metafield's JSON (a `\"` per quote would cost ~20 bytes a rule):
+ * needs no escaping inside the metafield's JSON (a `\"` per quote: 14 bytes a depth-4 rule):
  * first every `'` of the JSON is written `\u0027` (valid JSON, the same value), so the JSON has
  * no raw `'`; then each `"` becomes `'`. The text therefore has no `"` at all, and reading it
  * back is one native `replaceAll("'", '"')` and `JSON.parse`: the same value, for any content.
