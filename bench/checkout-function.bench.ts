@@ -9,6 +9,7 @@
  *   npm run bench:function -- [runs]
  */
 import { buildFunction } from '../scripts/build-function.ts';
+import { compactRules } from '@gcrs/engine/checkout';
 import type { GiftFunctionLine } from '@gcrs/engine/checkout';
 import { functionInput, hundredRuleConfig, plainLine, twoHundredLineCart } from '../test/support/checkout-shop.ts';
 import { withUuidLineIds } from '../test/support/cart-line-ids.ts';
@@ -38,7 +39,7 @@ async function timeSection(): Promise<void> {
   times.sort((a, b) => a - b);
   const at = (q: number) => (times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0).toFixed(2);
   console.log(`bundle: ${(bytes / 1024).toFixed(1)} KB minified, ${(gzipBytes / 1024).toFixed(1)} KB gzip`);
-  console.log(`configuration: ${built.bytes} bytes for ${built.config.r.length} rules (limit 10000)`);
+  console.log(`configuration: ${built.bytes} bytes for ${compactRules(built.config).length} rules (limit 10000)`);
   console.log(`QuickJS, 200-line cart, 100 rules: p50 ${at(0.5)} ms  p99 ${at(0.99)} ms  (${runs} runs, parse + run + stringify)`);
 }
 

@@ -11,7 +11,7 @@ describe('configuration', () => {
   it('fits a 100-rule shop in the platform limit', () => {
     const built = hundredRuleConfig();
     console.log(`100-rule shop: checkout configuration ${built.bytes} bytes (limit ${CHECKOUT_CONFIG_LIMIT_BYTES})`);
-    expect(built.config.r).toHaveLength(100);
+    expect(Object.keys(built.config.r)).toHaveLength(100);
     expect(built.fits).toBe(true);
     expect(built.bytes).toBeLessThanOrEqual(CHECKOUT_CONFIG_LIMIT_BYTES);
   });
@@ -20,7 +20,7 @@ describe('configuration', () => {
     // About 94 bytes a rule: 300 rules are more than the two metafields hold.
     const built = buildCheckoutConfig(shopPayload(300));
     expect(built.fits).toBe(false);
-    expect(built.config.r).toHaveLength(300);
+    expect(Object.keys(built.config.r)).toHaveLength(300);
   });
 
   it('leaves out rules the function cannot re-check, and says why', () => {
@@ -48,7 +48,7 @@ describe('configuration', () => {
       { ruleId: ruleIdOf(0), reason: 'market_condition' },
       { ruleId: ruleIdOf(1), reason: 'market_condition' },
     ]);
-    expect(built.config.r).toHaveLength(2);
+    expect(Object.keys(built.config.r)).toHaveLength(2);
     // A shopper claiming the excluded "NOT eu" rule pays full price whatever the country; the
     // country rule still works from localization.country.
     const claims = (isoCode: string) =>

@@ -14,6 +14,7 @@ import {
   giftLine,
   giftVariant,
   hundredRuleConfig,
+  mapRules,
   plainLine,
   ruleIdOf,
   shopPayload,
@@ -128,7 +129,7 @@ describe('repeatable gifts (giftConfig.per)', () => {
     expect(result).toEqual(runGiftDiscount(functionInput(perConfig, [plainLine(0, '60.00', items), giftLine(1, 0, { quantity: claimed })])));
   });
   it('a malformed per in the configuration fails closed', () => {
-    const broken = { ...perConfig, r: perConfig.r.map((r) => [...r.slice(0, 7), [0, 0, 3]]) } as unknown as CheckoutFunctionConfig;
+    const broken = mapRules(perConfig, (r) => [...r.slice(0, 7), [0, 0, 3]]);
     expect(run(functionInput(broken, [plainLine(0, '60.00', 4), giftLine(1, 0)]))).toEqual({ operations: [] });
   });
 });
@@ -160,7 +161,7 @@ describe('stacking (priority, exclusive, highest_tier)', () => {
   });
   it('a malformed stack entry fails closed', () => {
     const config = withOptions([{ priority: 2 }]);
-    const broken = { ...config, r: config.r.map((r, i) => (i === 0 ? [...r.slice(0, 8), ['x', 2]] : r)) } as unknown as CheckoutFunctionConfig;
+    const broken = mapRules(config, (r, i) => (i === 0 ? [...r.slice(0, 8), ['x', 2]] : r));
     expect(ids(broken)).toEqual(['gid://shopify/CartLine/g1', 'gid://shopify/CartLine/g2']);
   });
 });
@@ -196,6 +197,7 @@ describe('per-customer limits (maxPerCustomer, the customer metafield)', () => {
     const withOne = buildCheckoutConfig({ ...shopPayload(100), rules: shopPayload(100).rules.map((r, i) => (i === 0 ? { ...r, options: { ...r.options, maxPerCustomer: 2 } } : r)) });
     console.log(`100-rule shop: ${plainBytes} bytes; with one maxPerCustomer: ${withOne.bytes} bytes`);
     // 9,826 before ANDs lost their "&" when their first child is an array (compact-tree.ts).
+    // Format 2's `"key":"…"` takes the bytes of format 1's `["key",…]`.
     expect(plainBytes).toBe(9426);
     // ",100,0,null,null,null,2": the defaults before it are written out, 23 bytes at most for a 1-digit limit.
     expect(withOne.bytes - plainBytes).toBe(23);

@@ -4,12 +4,24 @@
  * discount holds (or, unconnected, would hold) survives restarts and every instance sees it.
  */
 import { eq } from 'drizzle-orm';
-import type { CheckoutFunctionConfig, CheckoutFunctionVariables } from '@gcrs/engine/checkout';
+import type { CheckoutFunctionVariables, ReadableCheckoutConfig } from '@gcrs/engine/checkout';
 import type { Queryable } from '../db/database.ts';
 import { checkoutConfigs } from '../db/schema.ts';
+import type { StoredCheckoutConfig } from '../db/schema.ts';
 
-/** The shop's checkout function configuration and input variables, as the metafields hold them. */
-export type CheckoutConfigWrite = { config: CheckoutFunctionConfig; variables: CheckoutFunctionVariables; bytes: number };
+/**
+ * The shop's checkout function configuration and input variables, as the metafields hold them
+ * (the sync writes format 2; a row written before holds format 1 until the next sync).
+ */
+export type CheckoutConfigWrite = { config: ReadableCheckoutConfig; variables: CheckoutFunctionVariables; bytes: number };
+
+// jsonb does not keep an object's key order (PostgreSQL sorts keys), and format 2's rules are an
+// object in the rules' order (stacking and the output's cut follow it): the row keeps them as
+// `[key, text]` pairs (StoredCheckoutConfig).
+const toRow = (config: ReadableCheckoutConfig): StoredCheckoutConfig => (config.v === 2 ? { ...config, r: Object.entries(config.r) } : config);
+
+const fromRow = (config: StoredCheckoutConfig): ReadableCheckoutConfig =>
+  config.v === 2 && Array.isArray(config.r) ? { ...config, r: Object.fromEntries(config.r) } : (config as ReadableCheckoutConfig);
 
 /** Where the configuration went: the platform's metafields, or only this table (no connection). */
 export type CheckoutConfigTarget = (typeof checkoutConfigs.$inferSelect)['target'];
@@ -34,7 +46,7 @@ export async function recordCheckoutConfig(
   options: { target: CheckoutConfigTarget; at: Date; platformDiscountId?: string },
 ): Promise<void> {
   const values = {
-    config: write.config,
+    config: toRow(write.config),
     variables: write.variables,
     bytes: write.bytes,
     target: options.target,
@@ -57,7 +69,7 @@ export async function getCheckoutConfig(db: Queryable, shopId: string): Promise<
   const [row] = await db.select().from(checkoutConfigs).where(eq(checkoutConfigs.shopId, shopId));
   if (!row) return undefined;
   return {
-    config: row.config,
+    config: fromRow(row.config),
     variables: row.variables,
     bytes: row.bytes,
     target: row.target,

@@ -97,7 +97,7 @@ describe('the checkout configuration', () => {
       for (let round = 0; round < 20 && (await dispatcher.runOnce()).claimed > 0; round += 1);
     };
     await drain();
-    expect((await port.recordedConfig(target.id))?.config.r).toHaveLength(2);
+    expect(Object.keys((await port.recordedConfig(target.id))?.config.r ?? [])).toHaveLength(2);
 
     // The sync reads the real clock: the order completes now.
     const ruleId = (await read(target, campaignId)).rules[0]?.id as string;
@@ -108,7 +108,7 @@ describe('the checkout configuration', () => {
       .where(and(eq(outbox.shopId, target.id), eq(outbox.kind, 'discount_sync'), eq(outbox.status, 'pending')));
     expect(queued.map((row) => row.payload)).toEqual([{ campaignId, active: true }]);
     await drain();
-    expect((await port.recordedConfig(target.id))?.config.r).toHaveLength(1);
+    expect(Object.keys((await port.recordedConfig(target.id))?.config.r ?? [])).toHaveLength(1);
     const followUps = await t.ctx.db
       .select()
       .from(outbox)

@@ -6,7 +6,7 @@
  * counts, and intake queues the customer metafield's sync only for a limited rule. PGlite, and
  * PostgreSQL with TEST_DATABASE_URL.
  */
-import { buildCheckoutConfig } from '@gcrs/engine/checkout';
+import { buildCheckoutConfig, compactRules } from '@gcrs/engine/checkout';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outbox, webhookEndpoints } from '../../src/db/schema.ts';
@@ -61,8 +61,8 @@ describe('maxPerCustomer through the app', () => {
     expect(payload.rules.find((r) => r.name === 'Once')?.options).toMatchObject({ maxPerCustomer: 1 });
     expect(payload.rules.find((r) => r.name === 'Always')?.options).not.toHaveProperty('maxPerCustomer');
     const { config } = buildCheckoutConfig(payload as never);
-    expect(config.r[0]?.[9]).toBe(1);
-    expect(config.r[1]).toHaveLength(4);
+    expect(compactRules(config)[0]?.[9]).toBe(1);
+    expect(compactRules(config)[1]).toHaveLength(4);
   });
 
   it('/evaluate: an anonymous or logged-out cart gets nothing from the limited rule; a customer below it does, and sees used 0', async () => {

@@ -164,8 +164,8 @@ describe('the discount sync per shop, and GET /admin/v1/shops/:shopId/checkout-c
     expect(sentA[0]?.path).toBe('/admin/api/2025-10/graphql.json');
     const discount = sentA[1]?.variables.discount as { functionId: string; metafields: Array<{ key: string; value: string }> };
     expect(discount.functionId).toBe('fn-gifts-1');
-    const sentConfig = JSON.parse(discount.metafields.find((m) => m.key === 'config')?.value ?? 'null') as { r: unknown[] };
-    expect(sentConfig.r).toHaveLength(2);
+    const sentConfig = JSON.parse(discount.metafields.find((m) => m.key === 'config')?.value ?? 'null') as { r: Record<string, string> };
+    expect(Object.keys(sentConfig.r)).toHaveLength(2);
 
     const res = await checkoutConfig(shop);
     expect(res.statusCode).toBe(200);
@@ -176,9 +176,9 @@ describe('the discount sync per shop, and GET /admin/v1/shops/:shopId/checkout-c
     expect(body.checkoutConfig.bytes).toBeLessThanOrEqual(10000);
 
     // The unconnected shop: recorded, nothing sent; its own rules only.
-    const recorded = (await checkoutConfig(other)).json() as { checkoutConfig: { target: string; platformDiscountId: null; config: { r: unknown[] } } };
+    const recorded = (await checkoutConfig(other)).json() as { checkoutConfig: { target: string; platformDiscountId: null; config: { r: Record<string, string> } } };
     expect(recorded.checkoutConfig).toMatchObject({ target: 'recorded', platformDiscountId: null });
-    expect(recorded.checkoutConfig.config.r).toHaveLength(1);
+    expect(Object.keys(recorded.checkoutConfig.config.r)).toHaveLength(1);
     expect(platform.requests.every((r) => r.token === TOKEN_A)).toBe(true);
     // Another instance (a new port on the same database) sees the same configuration.
     expect((await createRecordingDiscountPort(t.ctx.db).recordedConfig(other.id))?.config).toEqual(recorded.checkoutConfig.config);
@@ -193,8 +193,8 @@ describe('the discount sync per shop, and GET /admin/v1/shops/:shopId/checkout-c
     ]);
     const metafields = platform.requests[1]?.variables.metafields as Array<{ ownerId: string; key: string; value: string }>;
     expect(metafields.map((m) => [m.ownerId, m.key])).toEqual(['config', 'config2', 'vars'].map((key) => [discountIdOf(platform, domainA), key]));
-    expect((JSON.parse(metafields[0]?.value ?? 'null') as { r: unknown[] }).r).toHaveLength(0);
-    expect(((await checkoutConfig(shop)).json() as { checkoutConfig: { config: { r: unknown[] } } }).checkoutConfig.config.r).toHaveLength(0);
+    expect(Object.keys((JSON.parse(metafields[0]?.value ?? 'null') as { r: Record<string, string> }).r)).toHaveLength(0);
+    expect(Object.keys(((await checkoutConfig(shop)).json() as { checkoutConfig: { config: { r: Record<string, string> } } }).checkoutConfig.config.r)).toHaveLength(0);
   });
 
   it('a 401 marks the connection broken and the job retries; a new token repairs it', async () => {
@@ -204,9 +204,9 @@ describe('the discount sync per shop, and GET /admin/v1/shops/:shopId/checkout-c
     const worker = dispatcher();
     expect(await worker.runOnce()).toMatchObject({ retrying: 1 });
     expect(await status(shop)).toMatchObject({ connected: true, broken: true, brokenReason: expect.stringMatching(/401/) });
-    const config = (await checkoutConfig(shop)).json() as { checkoutConfig: { lastError: string; config: { r: unknown[] } } };
+    const config = (await checkoutConfig(shop)).json() as { checkoutConfig: { lastError: string; config: { r: Record<string, string> } } };
     expect(config.checkoutConfig.lastError).toMatch(/refused the access token \(401\)/);
-    expect(config.checkoutConfig.config.r).toHaveLength(0);
+    expect(Object.keys(config.checkoutConfig.config.r)).toHaveLength(0);
     const pending = await t.ctx.db.select().from(outbox).where(and(eq(outbox.shopId, shop.id), eq(outbox.kind, 'discount_sync'), eq(outbox.status, 'pending')));
     expect(pending.map((row) => row.lastError)).toEqual([expect.stringMatching(/refused the access token \(401\)/)]);
 
@@ -215,9 +215,9 @@ describe('the discount sync per shop, and GET /admin/v1/shops/:shopId/checkout-c
     ahead += 24 * 3_600_000;
     await worker.runOnce();
     expect(platform.requests.at(-1)?.token).toBe(TOKEN_A2);
-    const repaired = (await checkoutConfig(shop)).json() as { checkoutConfig: { lastError: null; target: string; config: { r: unknown[] } } };
+    const repaired = (await checkoutConfig(shop)).json() as { checkoutConfig: { lastError: null; target: string; config: { r: Record<string, string> } } };
     expect(repaired.checkoutConfig).toMatchObject({ lastError: null, target: 'platform' });
-    expect(repaired.checkoutConfig.config.r).toHaveLength(1);
+    expect(Object.keys(repaired.checkoutConfig.config.r)).toHaveLength(1);
 
     const log = lines.join('');
     expect(log).toContain('platform connection broken');

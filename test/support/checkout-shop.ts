@@ -3,8 +3,8 @@
  * campaigns of 10), carts as the function's input query returns them, and the function input
  * carrying a configuration.
  */
-import { buildCheckoutConfig } from '@gcrs/engine/checkout';
-import type { CheckoutFunctionConfig, GiftFunctionInput, GiftFunctionLine } from '@gcrs/engine/checkout';
+import { buildCheckoutConfig, compactRules, encodeRule } from '@gcrs/engine/checkout';
+import type { CheckoutFunctionConfig, CompactRule, GiftFunctionInput, GiftFunctionLine } from '@gcrs/engine/checkout';
 
 export const productGid = (n: number) => `gid://shopify/Product/${8_000_000_000_000 + n}`;
 export const variantGid = (n: number) => `gid://shopify/ProductVariant/${45_000_000_000_000 + n}`;
@@ -90,6 +90,18 @@ export function functionInput(
     discount: { discountClasses: ['PRODUCT'], metafield: { jsonValue: config } },
   };
 }
+
+/**
+ * `config` with each rule changed by `change` (given its compact array), written back as texts:
+ * how the tests write a malformed rule into a configuration.
+ */
+export const mapRules = (config: CheckoutFunctionConfig, change: (rule: CompactRule, index: number) => unknown[]): CheckoutFunctionConfig => ({
+  ...config,
+  r: Object.fromEntries(compactRules(config).map((rule, index) => {
+    const changed = change(rule as CompactRule, index) as CompactRule;
+    return [String(changed[0]), encodeRule(changed)];
+  })),
+});
 
 /** The 100-rule shop's configuration. */
 export const hundredRuleConfig = () => buildCheckoutConfig(shopPayload(100));

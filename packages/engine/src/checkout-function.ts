@@ -7,11 +7,14 @@ export { CHECKOUT_CONFIG_LIMIT_BYTES, buildCheckoutConfig, keyOf, utf8Length } f
 export type {
   CheckoutConfigBuild,
   CheckoutFunctionConfig,
+  CheckoutFunctionConfigV1,
   CheckoutFunctionVariables,
   CompactRule,
   ConfigCollection,
   ExcludedRule,
+  ReadableCheckoutConfig,
 } from './checkout/compact-config.ts';
+export { compactRules, decodeRule, encodeRule } from './checkout/rule-text.ts';
 export { LEAF_CODEC, decodeTree, encodeTree } from './checkout/compact-tree.ts';
 export { CONFIG_METAFIELD_KEYS, joinCheckoutConfig, splitCheckoutConfig } from './checkout/config-metafields.ts';
 export type { ConfigContinuation, ConfigMetafield, ConfigMetafieldKey } from './checkout/config-metafields.ts';

@@ -5,8 +5,8 @@
 // planner gives for the same counts.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildCheckoutConfig, runGiftDiscount } from '../src/checkout-function.ts';
-import type { GiftFunctionInput, GiftFunctionLine } from '../src/checkout-function.ts';
+import { buildCheckoutConfig, compactRules, encodeRule, runGiftDiscount } from '../src/checkout-function.ts';
+import type { CompactRule, GiftFunctionInput, GiftFunctionLine } from '../src/checkout-function.ts';
 import type { EvaluationContext, RulesPayloadInput } from '../src/index.ts';
 import { customerLimit, planCart, ruleOptionsSchema } from '../src/index.ts';
 import { readRuleOptions } from '../src/compile/read-rule-parts.ts';
@@ -205,8 +205,8 @@ describe('laws', () => {
 describe('compact configuration', () => {
   it('carries maxPerCustomer as the 10th element, null-padding what is absent before it', () => {
     const { config } = buildCheckoutConfig(payload([{ ...rule('a', always, { options: { maxPerCustomer: 3 } }), campaignId: 'c' }, { ...rule('b', always), campaignId: 'c' }]));
-    expect(config.r[0]?.slice(4)).toEqual([100, 0, null, null, null, 3]);
-    expect(config.r[1]).toHaveLength(4);
+    expect(compactRules(config)[0]?.slice(4)).toEqual([100, 0, null, null, null, 3]);
+    expect(compactRules(config)[1]).toHaveLength(4);
   });
 
   it('a malformed limit drops the rule; a malformed metafield gives no limited rule but the others', () => {
@@ -234,7 +234,7 @@ describe('compact configuration', () => {
     expect(run('{"a":2}')).toEqual(['a', 'b']);
     expect(run('{"a":3}')).toEqual(['b']);
     for (const bad of ['{', '[1]', '{"a":"1"}', '{"a":-1}', '{"x":1.5}', '7']) expect(run(bad), bad).toEqual(['b']);
-    const broken = { ...config, r: config.r.map((r, i) => (i === 0 ? [...r.slice(0, 9), 0] : r)) } as typeof config;
+    const broken = { ...config, r: Object.fromEntries(compactRules(config).map((r, i) => [String(r?.[0]), encodeRule((i === 0 ? [...(r ?? []).slice(0, 9), 0] : r) as CompactRule)])) };
     expect(run(null, broken)).toEqual(['b']);
   });
 });

@@ -1,5 +1,5 @@
 /** Campaigns, their rules and experiments, and what the checkout function is given of them. */
-import type { CheckoutFunctionConfig, CheckoutFunctionVariables } from '@gcrs/engine/checkout';
+import type { CheckoutFunctionConfig, CheckoutFunctionConfigV1, CheckoutFunctionVariables } from '@gcrs/engine/checkout';
 import type { Budget, GiftConfig, RuleOptions } from '@gcrs/engine';
 import { boolean, foreignKey, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { ts, createdAt } from './columns.ts';
@@ -97,9 +97,16 @@ export const discountSyncs = pgTable(
  * (`target` 'platform', with the discount's id) or, for a shop without a platform connection,
  * only here ('recorded': what the metafields would hold). One row per shop.
  */
+/**
+ * A checkout configuration as its row holds it: format 2's rules (an object, in the rules'
+ * order) as `[key, text]` pairs, since jsonb does not keep an object's key order
+ * (src/checkout/config-store.ts converts both ways); format 1 as written.
+ */
+export type StoredCheckoutConfig = CheckoutFunctionConfigV1 | (Omit<CheckoutFunctionConfig, 'r'> & { r: Array<[string, string]> });
+
 export const checkoutConfigs = pgTable('checkout_configs', {
   shopId: text('shop_id').primaryKey().references(() => shops.id, { onDelete: 'cascade' }),
-  config: jsonb('config').$type<CheckoutFunctionConfig>().notNull(),
+  config: jsonb('config').$type<StoredCheckoutConfig>().notNull(),
   variables: jsonb('variables').$type<CheckoutFunctionVariables>().notNull(),
   /** Both metafields' JSON in UTF-8 bytes, against the platform's 10,000. */
   bytes: integer('bytes').notNull(),

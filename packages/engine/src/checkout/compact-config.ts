@@ -12,12 +12,22 @@ import { CHECKOUT_CONFIG_LIMIT_BYTES, keyOf, utf8Length } from './config-bytes.t
 import { splitCheckoutConfig } from './config-metafields.ts';
 import type { ConfigMetafield } from './config-metafields.ts';
 import { compactId, encodeTree } from './compact-tree.ts';
+import { encodeRule, orderedKey } from './rule-text.ts';
 import type { CheckoutFunctionConfig, CheckoutFunctionVariables, CompactGift, CompactPer, CompactRule, CompactStack } from './config-format.ts';
 
 // The byte and key helpers live in config-bytes.ts and the format's types in config-format.ts
 // (the metafield split needs them too, and must not import this module back).
 export { CHECKOUT_CONFIG_LIMIT_BYTES, keyOf, utf8Length } from './config-bytes.ts';
-export type { CheckoutFunctionConfig, CheckoutFunctionVariables, CompactGift, CompactPer, CompactRule, CompactStack } from './config-format.ts';
+export type {
+  CheckoutFunctionConfig,
+  CheckoutFunctionConfigV1,
+  CheckoutFunctionVariables,
+  CompactGift,
+  CompactPer,
+  CompactRule,
+  CompactStack,
+  ReadableCheckoutConfig,
+} from './config-format.ts';
 
 export type ExcludedRule = { ruleId: string; reason: 'invalid_rule' | 'discount_code_condition' | 'market_condition' | 'no_discount' };
 
@@ -92,10 +102,14 @@ const trimmed = <T>(list: Array<T | 0>): Array<T | 0> => {
   return list.slice(0, end);
 };
 
+/**
+ * Each id's key: its `keyOf`, or the id itself when another id shares that key, or when the key
+ * is all digits (format 2 keys rules by object keys, and an array index would move first).
+ */
 function uniqueKeys(ids: readonly string[]): Map<string, string> {
   const counts = new Map<string, number>();
   for (const id of new Set(ids)) counts.set(keyOf(id), (counts.get(keyOf(id)) ?? 0) + 1);
-  return new Map(ids.map((id) => [id, counts.get(keyOf(id)) === 1 ? keyOf(id) : id]));
+  return new Map(ids.map((id) => [id, counts.get(keyOf(id)) === 1 && orderedKey(keyOf(id)) ? keyOf(id) : id]));
 }
 
 /**
@@ -103,7 +117,8 @@ function uniqueKeys(ids: readonly string[]): Map<string, string> {
  * and schedules are already applied) and its size. Rules that cannot be re-checked at
  * checkout are left out and listed in `excluded`: a condition on discount codes (the
  * function's run target is not told the codes entered) or on the market (`needsMarket`), an
- * invalid gift or options, a discount of 0.
+ * invalid gift or options, a discount of 0, an id that is all digits (a rule's key in format
+ * 2 must not be an array index, rule-text.ts `orderedKey`; the service's ids never are).
  *
  * @example
  *   const { config, bytes, fits } = buildCheckoutConfig(payload, catalogCollections);
@@ -129,11 +144,17 @@ export function buildCheckoutConfig(payload: PayloadLike, collections: readonly 
   const titleKeys: string[] = [];
   const rules: CompactRule[] = [];
   const experimentIndex = new Map<number, number>();
+  let exclusive = false;
 
   for (const rule of live) {
     const gifts = readGiftConfig(rule.giftConfig);
     const options = readRuleOptions(rule.options);
     if (gifts === undefined || options === undefined) {
+      excluded.push({ ruleId: rule.id, reason: 'invalid_rule' });
+      continue;
+    }
+    const ruleKey = ruleKeys.get(rule.id) ?? rule.id;
+    if (!orderedKey(ruleKey)) {
       excluded.push({ ruleId: rule.id, reason: 'invalid_rule' });
       continue;
     }
@@ -186,6 +207,7 @@ export function buildCheckoutConfig(payload: PayloadLike, collections: readonly 
       per === undefined ? undefined : [per.every, per.of === 'subtotal' ? 1 : 0, per.max, ...(per.currencyOverrides === undefined ? [] : [per.currencyOverrides])] as CompactPer;
     const priority = options.priority ?? 0;
     const stack: CompactStack | null = priority === 0 && options.exclusive !== true ? null : [priority, options.exclusive === true ? 1 : 0];
+    if (options.exclusive === true) exclusive = true;
     const tail: unknown[] = [
       discount,
       titleKeys.indexOf(titleKey),
@@ -196,7 +218,7 @@ export function buildCheckoutConfig(payload: PayloadLike, collections: readonly 
     ];
     const defaults: unknown[] = [100, 0, null, null, null, null];
     while (tail.length > 0 && tail[tail.length - 1] === defaults[tail.length - 1]) tail.pop();
-    rules.push([ruleKeys.get(rule.id) ?? rule.id, campaigns.indexOf(campaignKey), tree, compactGifts, ...tail] as CompactRule);
+    rules.push([ruleKey, campaigns.indexOf(campaignKey), tree, compactGifts, ...tail] as CompactRule);
   }
 
   const settings = readShopSettings(payload.shopSettings ?? {})?.checkout ?? {};
@@ -205,13 +227,14 @@ export function buildCheckoutConfig(payload: PayloadLike, collections: readonly 
   if (settings.minOrderTotalCents !== undefined) k.n = settings.minOrderTotalCents;
   if (readShopSettings(payload.shopSettings ?? {})?.engine?.stacking === 'highest_tier') k.t = 1;
   const config: CheckoutFunctionConfig = {
-    v: 1,
+    v: 2,
     c: payload.baseCurrency.toUpperCase(),
     p: campaigns,
     m: titles,
     ...(titleTranslations.some((t) => t !== 0) ? { l: trimmed(titleTranslations) } : {}),
-    r: rules,
+    r: Object.fromEntries(rules.map((rule) => [rule[0], encodeRule(rule)])),
     ...(Object.keys(k).length > 0 ? { k } : {}),
+    ...(exclusive ? { x: 1 as const } : {}),
   };
   const variables: CheckoutFunctionVariables = { tags: [...tags], collectionIds: [...collectionIds] };
   const variablesBytes = utf8Length(JSON.stringify(variables));

@@ -30,9 +30,8 @@ export type CompactRule = [
   number?,
 ];
 
-export type CheckoutFunctionConfig = {
-  /** Format version. */
-  v: 1;
+/** What every version of the configuration has besides its rules. */
+type ConfigHeader = {
   /** Base currency. */
   c: string;
   /** Campaign keys, referenced by index. */
@@ -44,13 +43,37 @@ export type CheckoutFunctionConfig = {
    * no rule has any): locale in lower case (`fr`, `pt-br`) → title. An older function ignores it.
    */
   l?: Array<Record<string, string> | 0>;
-  r: CompactRule[];
   /**
    * Checkout settings a discount can express: `s` stripZeroPriceItems, `n` minOrderTotalCents;
    * and `t` 1 for `engine.stacking: highest_tier`.
    */
   k?: { s?: 1; n?: number; t?: 1 };
 };
+
+/**
+ * The configuration as the server writes it (format 2): `r` maps each rule's key to the text
+ * of its other fields (rule-text.ts), parsed by the function only when a cart needs the rule;
+ * the keys are in the rules' order (never an array index, which an object lists first). `x` is
+ * 1 when some rule is exclusive (stacking can then suppress, so the function reads every rule:
+ * it cannot see that in an unparsed text). `r2` is never written: `joinCheckoutConfig` puts
+ * `config2`'s rules there (merging the two objects would copy every rule).
+ */
+export type CheckoutFunctionConfig = ConfigHeader & {
+  /** Format version. */
+  v: 2;
+  r: Record<string, string>;
+  r2?: Record<string, string>;
+  x?: 1;
+};
+
+/**
+ * Format 1, written before rules were texts: each rule a nested array. The function still reads
+ * it (a deployed configuration stays until the next sync rewrites it).
+ */
+export type CheckoutFunctionConfigV1 = ConfigHeader & { v: 1; r: CompactRule[] };
+
+/** A configuration the function reads: either format. */
+export type ReadableCheckoutConfig = CheckoutFunctionConfig | CheckoutFunctionConfigV1;
 
 /** The input query's variables (a second metafield): customer tags and collections to ask about. */
 export type CheckoutFunctionVariables = { tags: string[]; collectionIds: string[] };

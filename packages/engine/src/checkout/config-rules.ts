@@ -1,12 +1,14 @@
 /**
  * The checkout function's rules as it reads them from the compact configuration
- * (compact-config.ts): each rule checked field by field (a malformed one is dropped: its gifts
- * pay full price), and only when first asked for.
+ * (compact-config.ts): each rule parsed from its text (format 2, rule-text.ts) or taken as the
+ * array of format 1, checked field by field (a malformed one is dropped: its gifts pay full
+ * price), and only when first asked for.
  */
 import { readPer } from '../compile/read-rule-parts.ts';
 import { idKeyOf } from '../ids.ts';
 import type { GiftPer } from '../schema/gift-config.ts';
-import type { CheckoutFunctionConfig, CompactRule } from './compact-config.ts';
+import type { CompactRule, ReadableCheckoutConfig } from './compact-config.ts';
+import { decodeRule } from './rule-text.ts';
 
 export type Rule = {
   campaign: string;
@@ -35,7 +37,7 @@ export const buyerLocale = (isoCode: unknown): string | undefined => (typeof iso
  * Title `index` of the configuration in the buyer's locale: the exact locale, else its language
  * (`pt` for `pt-br`), else the title itself (`discountTitle`, the shop's default language).
  */
-function titleIn(config: CheckoutFunctionConfig, index: number, locale: string | undefined): string {
+function titleIn(config: ReadableCheckoutConfig, index: number, locale: string | undefined): string {
   const title = String(config.m[index] ?? '');
   const translations = locale === undefined || !Array.isArray(config.l) ? undefined : config.l[index];
   if (typeof translations !== 'object' || translations === null || locale === undefined) return title;
@@ -44,7 +46,7 @@ function titleIn(config: CheckoutFunctionConfig, index: number, locale: string |
   return typeof found === 'string' && found !== '' ? found : title;
 }
 
-function readRule(compact: CompactRule, config: CheckoutFunctionConfig, locale: string | undefined): Rule | undefined {
+function readRule(compact: CompactRule, config: ReadableCheckoutConfig, locale: string | undefined): Rule | undefined {
   if (!Array.isArray(compact)) return undefined;
   const [, campaignIndex, tree, compactGifts, discount = 100, titleIndex = 0, experiment, compactPer, stack, maxPerCustomer] = compact;
   const campaign = config.p[campaignIndex];
@@ -80,24 +82,59 @@ function readRule(compact: CompactRule, config: CheckoutFunctionConfig, locale: 
 /**
  * The configuration's rules by key, each read (`readRule`) when first asked for: most carts
  * claim a few rules, and reading all of a 100-rule configuration costs the function about
- * 4.6M of its WebAssembly instructions. `all()` reads every rule, in configuration order.
- * `locale` (`buyerLocale`) picks each rule's title.
+ * 4.6M of its WebAssembly instructions. In format 2 a rule is found by one property read of
+ * `r` (or `r2`, `config2`'s rules) and its text parsed then (rule-text.ts); nothing is done per
+ * rule before. `all()` reads every rule, in configuration order. `locale` (`buyerLocale`) picks
+ * each rule's title.
  */
 export type RuleBook = { get(key: string): Rule | undefined; keyOf: Map<Rule, string>; all(): Rule[] };
 
-export function ruleBook(config: CheckoutFunctionConfig, locale?: string): RuleBook {
-  const compacts = new Map<string, CompactRule>();
-  for (const compact of config.r) if (Array.isArray(compact)) compacts.set(String(compact[0]), compact);
+export function ruleBook(config: ReadableCheckoutConfig, locale?: string): RuleBook {
   const read = new Map<string, Rule | undefined>();
   const keyOfRule = new Map<Rule, string>();
-  const get = (key: string): Rule | undefined => {
-    if (read.has(key)) return read.get(key);
-    const compact = compacts.get(key);
-    const rule = compact === undefined ? undefined : readRule(compact, config, locale);
+  const remember = (key: string, compact: unknown): Rule | undefined => {
+    const rule = Array.isArray(compact) ? readRule(compact as CompactRule, config, locale) : undefined;
     read.set(key, rule);
     if (rule !== undefined) keyOfRule.set(rule, key);
     return rule;
   };
+  if (config.v === 2) {
+    const parts = config.r2 === undefined ? [config.r] : [config.r, config.r2];
+    // Own texts only: a key such as `constructor` names no rule (inherited values are not strings).
+    const textOf = (key: string): string | undefined => {
+      for (const part of parts) {
+        const text: unknown = part[key];
+        if (typeof text === 'string') return text;
+      }
+      return undefined;
+    };
+    const get = (key: string): Rule | undefined => {
+      if (read.has(key)) return read.get(key);
+      const text = textOf(key);
+      return remember(key, text === undefined ? undefined : decodeRule(key, text));
+    };
+    const all = (): Rule[] => {
+      const rules = new Set<Rule>();
+      for (const part of parts) {
+        for (const key of Object.keys(part)) {
+          const rule = get(key);
+          if (rule !== undefined) rules.add(rule);
+        }
+      }
+      return [...rules];
+    };
+    return { get, keyOf: keyOfRule, all };
+  }
+  const compacts = new Map<string, CompactRule>();
+  for (const compact of config.r) if (Array.isArray(compact)) compacts.set(String(compact[0]), compact);
+  const get = (key: string): Rule | undefined => (read.has(key) ? read.get(key) : remember(key, compacts.get(key)));
   const all = () => [...compacts.keys()].flatMap((key) => get(key) ?? []);
   return { get, keyOf: keyOfRule, all };
 }
+
+/**
+ * Whether some rule of the configuration is exclusive, so stacking under "all" can suppress a
+ * rule: format 2 says so in `x` (its rules are unparsed texts), format 1 in each rule's `stack`.
+ */
+export const hasExclusiveRule = (config: ReadableCheckoutConfig): boolean =>
+  config.v === 2 ? config.x === 1 : config.r.some((compact) => Array.isArray(compact) && Array.isArray(compact[8]) && compact[8][1] === 1);

@@ -32,12 +32,12 @@ import type { IdKey } from '../ids.ts';
 import { gidKeyOf, idKeyOf } from '../ids.ts';
 import { minorUnitExponent } from '../currency/minor-units.ts';
 import type { EvaluationContext } from '../schema/evaluation-context.ts';
-import type { CheckoutFunctionConfig } from './compact-config.ts';
+import type { ReadableCheckoutConfig } from './compact-config.ts';
 import { keyOf } from './compact-config.ts';
 import { joinCheckoutConfig } from './config-metafields.ts';
 import { fitOutput } from './fit-output.ts';
 import type { Rule, RuleBook } from './config-rules.ts';
-import { buyerLocale, ruleBook } from './config-rules.ts';
+import { buyerLocale, hasExclusiveRule, ruleBook } from './config-rules.ts';
 import { decodeTree } from './compact-tree.ts';
 import { treeNeeds } from './tree-needs.ts';
 import type { GiftDiscountCandidate, GiftDiscountValue, GiftFunctionInput, GiftFunctionLine, GiftFunctionResult } from './function-input.ts';
@@ -57,7 +57,7 @@ function metafieldJson(metafield: { jsonValue?: unknown; value?: unknown } | nul
 }
 
 /** The configuration: `config`, with `config2`'s rules when it continues it (config-metafields.ts). */
-const readConfig = (input: GiftFunctionInput): CheckoutFunctionConfig | undefined =>
+const readConfig = (input: GiftFunctionInput): ReadableCheckoutConfig | undefined =>
   joinCheckoutConfig(metafieldJson(input.discount?.metafield), [metafieldJson(input.discount?.config2)]);
 
 /** A gid as its id key when it has one (what the engine compares), else as given; absent is '0'. */
@@ -80,7 +80,7 @@ function claimedRule(line: GiftFunctionLine, rules: RuleBook): Rule | undefined 
   return variant !== undefined && rule.gifts.has(String(variant)) ? rule : undefined;
 }
 
-function discountValue(rule: Rule, currency: string, config: CheckoutFunctionConfig, rate: number): GiftDiscountValue | undefined {
+function discountValue(rule: Rule, currency: string, config: ReadableCheckoutConfig, rate: number): GiftDiscountValue | undefined {
   if (typeof rule.discount === 'number') return { percentage: { value: String(rule.discount) } };
   // A fixed amount is in the base currency; the platform wants the cart's, at its own rate.
   const base = rule.discount[0];
@@ -114,9 +114,12 @@ function readRedemptions(input: GiftFunctionInput): RedemptionCounts | undefined
   return counts;
 }
 
-/** Only an exclusive rule can suppress under "all" (a malformed one is dropped when read). */
-const stackingCanSuppress = (config: CheckoutFunctionConfig, stacking: Stacking): boolean =>
-  stacking !== 'all' || config.r.some((compact) => Array.isArray(compact) && Array.isArray(compact[8]) && compact[8][1] === 1);
+/**
+ * Only an exclusive rule can suppress under "all" (a malformed one is dropped when read): the
+ * configuration says whether it has one; a claimed exclusive rule (already read) counts anyway.
+ */
+const stackingCanSuppress = (config: ReadableCheckoutConfig, stacking: Stacking, exclusiveClaim: boolean): boolean =>
+  stacking !== 'all' || exclusiveClaim || hasExclusiveRule(config);
 
 /**
  * The rules stacking suppresses (`stackRules`, as the planner applies it): the matching rules
@@ -167,18 +170,21 @@ export function runGiftDiscount(input: GiftFunctionInput): GiftFunctionResult {
   const rules = ruleBook(config, buyerLocale(input.localization?.language?.isoCode));
   const claims: Array<Rule | undefined> = [];
   let claimed = false;
+  let exclusiveClaim = false;
   for (const line of lines) {
     // Most lines claim nothing: one property read decides it.
     const claim = line.ruleId == null ? undefined : claimedRule(line, rules);
     claims.push(claim);
-    if (claim !== undefined) claimed = true;
+    if (claim === undefined) continue;
+    claimed = true;
+    if (claim.exclusive) exclusiveClaim = true;
   }
   if (!claimed) return NO_DISCOUNT;
 
   const stacking: Stacking = config.k?.t === 1 ? 'highest_tier' : 'all';
   // The trees this cart evaluates: the claimed rules', or every rule's when stacking can
   // suppress. A line's gids are keyed, and its collections read, only when one compares them.
-  const canSuppress = stackingCanSuppress(config, stacking);
+  const canSuppress = stackingCanSuppress(config, stacking, exclusiveClaim);
   const evaluated = canSuppress ? rules.all() : claims;
   const trees: unknown[] = [];
   for (const rule of evaluated) if (rule !== undefined) trees.push(rule.tree);

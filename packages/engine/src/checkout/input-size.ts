@@ -11,6 +11,7 @@
  */
 import type { CheckoutConfigBuild, CompactRule } from './compact-config.ts';
 import { utf8Length } from './config-bytes.ts';
+import { compactRules } from './rule-text.ts';
 
 /** The platform's cap on a function's input for carts of up to 200 lines (1 kB = 1,000 bytes). */
 export const FUNCTION_INPUT_LIMIT_BYTES = 128_000;
@@ -55,7 +56,7 @@ export type InputSizeParts = {
 export type InputSizeEstimate = { bytes: number; limit: number; lines: number; collections: number };
 
 /** The 10th element of a compact rule is its `maxPerCustomer` (compact-config.ts). */
-const isLimited = (rule: CompactRule): boolean => typeof (rule as readonly unknown[])[9] === 'number';
+const isLimited = (rule: CompactRule | undefined): boolean => Array.isArray(rule) && typeof (rule as readonly unknown[])[9] === 'number';
 
 /**
  * The parts of a built configuration: the metafields as written, its variables, its limited rules.
@@ -67,7 +68,7 @@ export function inputSizeParts(build: Pick<CheckoutConfigBuild, 'metafields' | '
     metafieldBytes: build.metafields.map((m) => m.bytes),
     tags: build.variables.tags,
     collectionIds: build.variables.collectionIds,
-    limitedRules: build.config.r.filter(isLimited).length,
+    limitedRules: compactRules(build.config).filter(isLimited).length,
   };
 }
 
