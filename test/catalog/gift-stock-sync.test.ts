@@ -7,6 +7,7 @@
  * variants keep their stock as the payload reads it). The sync then writes a configuration
  * holding exactly the rules GET /rules offers.
  */
+import { compactRules } from '@gcrs/engine/checkout';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outbox } from '../../src/db/schema.ts';
@@ -167,7 +168,10 @@ describe('the sync after a catalog write', () => {
       while ((await dispatcher.runOnce()).claimed > 0);
     };
     const { shop } = await shopWithGift();
-    const giftsConfigured = async () => ((await port.recordedConfig(shop.id))?.config.r ?? []).map((rule) => JSON.stringify(rule[3]));
+    const giftsConfigured = async () => {
+      const recorded = await port.recordedConfig(shop.id);
+      return recorded === undefined ? [] : compactRules(recorded.config).map((rule) => JSON.stringify(rule?.[3]));
+    };
     await drain();
     expect(await giftsConfigured()).toEqual(['[90]']);
 
