@@ -19,7 +19,7 @@ import {
   runGiftDiscount,
   splitCheckoutConfig,
 } from '@gcrs/engine/checkout';
-import type { CheckoutFunctionConfig, GiftFunctionInput, InputSizeParts } from '@gcrs/engine/checkout';
+import type { CheckoutFunctionConfig, GiftDiscountCandidate, GiftFunctionInput, GiftFunctionResult, InputSizeParts } from '@gcrs/engine/checkout';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFunction } from '../scripts/build-function.ts';
 import { loadFunctionInQuickJs } from '../dev/checkout/quickjs-function.ts';
@@ -42,6 +42,15 @@ const runJson = (input: GiftFunctionInput) => {
 /** Line id → [quantity, value, message] of every target. */
 const targets = (result: Result) =>
   new Map(result.operations.flatMap((op) => op.productDiscountsAdd.candidates.flatMap((c) => c.targets.map((t) => [t.cartLine.id, [t.cartLine.quantity, JSON.stringify(c.value), c.message]] as const))));
+
+/** Bytes of `out`'s JSON with `candidate`'s one target added, to its discount's candidate if it has one. */
+function bytesWith(out: GiftFunctionResult, candidate: GiftDiscountCandidate): number {
+  const candidates = structuredClone(out.operations[0]?.productDiscountsAdd.candidates ?? []);
+  const same = candidates.find((c) => JSON.stringify(c.value) === JSON.stringify(candidate.value) && c.message === candidate.message);
+  if (same === undefined) candidates.push(candidate);
+  else same.targets.push(...candidate.targets);
+  return Buffer.byteLength(JSON.stringify({ operations: [{ productDiscountsAdd: { candidates, selectionStrategy: 'ALL' } }] }));
+}
 
 describe('output ≤ 20,000 bytes', () => {
   it('150 gift lines of a 200-line cart with the platform line ids: 22.8 KB as one candidate per rule, merged under the limit, nothing lost', () => {
@@ -92,9 +101,9 @@ describe('output ≤ 20,000 bytes', () => {
     expect(whole.get(cartLineId(3))).toEqual([1, JSON.stringify({ fixedAmount: { amount: '5.00', appliesToEachItem: true } }), 'Gift 2']);
   });
 
-  it('fitOutput: any candidates, at most the limit, only targets it was given, all of them when they fit', () => {
+  it('fitOutput: any candidates, at most the limit, only targets it was given, all of them when they fit, none left out that fits', () => {
     const value = fc.oneof(fc.constant({ percentage: { value: '100' } }), fc.constant({ fixedAmount: { amount: '5.00', appliesToEachItem: true as const } }));
-    const rule = fc.record({ priority: fc.integer({ min: 0, max: 3 }), message: fc.constantFrom('Free gift', 'Cadeau offert', 'Gift'), value, lines: fc.integer({ min: 1, max: 4 }) });
+    const rule = fc.record({ priority: fc.integer({ min: 0, max: 3 }), message: fc.constantFrom('Free gift', 'Cadeau offert – merci', 'Gift', 'Geschenk für dich 🎁', '贈り物'), value, lines: fc.integer({ min: 1, max: 4 }) });
     fc.assert(
       fc.property(fc.array(rule, { minLength: 1, maxLength: 60 }), fc.integer({ min: 300, max: 20_000 }), (rules, limit) => {
         let line = 0;
@@ -108,6 +117,9 @@ describe('output ≤ 20,000 bytes', () => {
         expect(new Set(kept.map(([id]) => id)).size).toBe(kept.length);
         const all = fitOutput(byRule, () => rules, Infinity);
         if (Buffer.byteLength(JSON.stringify(all)) <= limit) expect(out).toEqual(all);
+        // Every target is the same size, so one left out would not fit even now: the count is exact.
+        const keptIds = new Set(kept.map(([id]) => id));
+        for (const c of byRule.values()) for (const t of c.targets) if (!keptIds.has(t.cartLine.id)) expect(bytesWith(out, { ...c, targets: [t] })).toBeGreaterThan(limit);
       }),
       { numRuns: 200 },
     );

@@ -18,7 +18,7 @@ export { compactRules, decodeRule, encodeRule } from './checkout/rule-text.ts';
 export { LEAF_CODEC, decodeTree, encodeTree } from './checkout/compact-tree.ts';
 export { CONFIG_METAFIELD_KEYS, joinCheckoutConfig, splitCheckoutConfig } from './checkout/config-metafields.ts';
 export type { ConfigContinuation, ConfigMetafield, ConfigMetafieldKey } from './checkout/config-metafields.ts';
-export { FUNCTION_OUTPUT_LIMIT_BYTES, fitOutput } from './checkout/fit-output.ts';
+export { FUNCTION_OUTPUT_LIMIT_BYTES, fitOutput, textBytes } from './checkout/fit-output.ts';
 export {
   FUNCTION_INPUT_LIMIT_BYTES,
   FUNCTION_INPUT_LINES,
