@@ -28,10 +28,9 @@ import { giftSets } from '../planner/gift-sets.ts';
 import type { StackEntry, Stacking } from '../planner/stack-rules.ts';
 import { stackRules } from '../planner/stack-rules.ts';
 import { prepareContext } from '../evaluate/prepare-context.ts';
-import type { IdKey } from '../ids.ts';
-import { gidKeyOf, idKeyOf } from '../ids.ts';
+import { openCollectionMap } from '../evaluate/collection-map.ts';
+import { idKeyOf } from '../ids.ts';
 import { minorUnitExponent } from '../currency/minor-units.ts';
-import type { EvaluationContext } from '../schema/evaluation-context.ts';
 import type { CheckoutFunctionConfig } from './compact-config.ts';
 import { keyOf } from './compact-config.ts';
 import { joinCheckoutConfig } from './config-metafields.ts';
@@ -40,8 +39,9 @@ import type { Rule, RuleBook } from './config-rules.ts';
 import { buyerLocale, ruleBook } from './config-rules.ts';
 import { decodeTree } from './compact-tree.ts';
 import { treeNeeds } from './tree-needs.ts';
+import { tallyInputLines } from './tally-lines.ts';
 import type { GiftDiscountCandidate, GiftDiscountValue, GiftFunctionInput, GiftFunctionLine, GiftFunctionResult } from './function-input.ts';
-import { toDecimalString, toMinorUnits, toMinorUnitsAt } from './money.ts';
+import { toDecimalString, toMinorUnits } from './money.ts';
 
 const NO_DISCOUNT: GiftFunctionResult = { operations: [] };
 
@@ -59,12 +59,6 @@ function metafieldJson(metafield: { jsonValue?: unknown; value?: unknown } | nul
 /** The configuration: `config`, with `config2`'s rules when it continues it (config-metafields.ts). */
 const readConfig = (input: GiftFunctionInput): CheckoutFunctionConfig | undefined =>
   joinCheckoutConfig(metafieldJson(input.discount?.metafield), [metafieldJson(input.discount?.config2)]);
-
-/** A gid as its id key when it has one (what the engine compares), else as given; absent is '0'. */
-const idOrKey = (id: string | undefined): IdKey => (typeof id === 'string' ? (gidKeyOf(id) ?? id) : '0');
-
-/** The id of a line fact no evaluated tree compares (tree-needs.ts): never keyed, never read. */
-const UNCOMPARED: IdKey = '0';
 
 const attributeOf = (field: { value?: string | null } | null | undefined): string | undefined =>
   typeof field?.value === 'string' ? field.value : undefined;
@@ -184,52 +178,25 @@ export function runGiftDiscount(input: GiftFunctionInput): GiftFunctionResult {
   for (const rule of evaluated) if (rule !== undefined) trees.push(rule.tree);
   const needs = treeNeeds(trees);
   const currency = String(lines[0]?.cost.amountPerQuantity.currencyCode ?? '').toUpperCase();
-  const scale = 10 ** minorUnitExponent(currency);
-  const collections: Record<string, IdKey[]> = {};
-  const cartLines: EvaluationContext['cart']['lines'] = [];
-  let nonGiftSubtotal = 0;
-  // Every line passes here, so it reads each field once and turns gids into id keys with
-  // gidKeyOf: the platform counts the function's WebAssembly instructions, and in QuickJS a
-  // property read or a runtime call costs hundreds (docs/checkout-function.md "Instructions").
-  for (let index = 0; index < lines.length; index++) {
-    // A line is a gift line only when its claim holds (rule, campaign, variant): a forged
-    // attribute on any other line leaves it in the cart the conditions see.
-    const line = lines[index];
-    if (line === undefined || claims[index] !== undefined) continue;
-    const merchandise = line.merchandise;
-    const product = merchandise.product;
-    const productId = needs.products ? idOrKey(product?.id) : UNCOMPARED;
-    const price = toMinorUnitsAt(line.cost.amountPerQuantity.amount, scale);
-    const quantity = Number.isSafeInteger(line.quantity) && line.quantity > 0 ? line.quantity : 0;
-    cartLines.push({
-      id: line.id,
-      productId,
-      variantId: needs.variants ? idOrKey(merchandise.id) : UNCOMPARED,
-      quantity,
-      price: Number.isFinite(price) && price > 0 ? price : 0,
-      sellingPlanId: line.sellingPlanAllocation?.sellingPlan.id ?? null,
-    });
-    nonGiftSubtotal += (Number.isFinite(price) ? price : 0) * quantity;
-    const memberships = needs.collections ? product?.inCollections : undefined;
-    if (memberships == null || memberships.length === 0) continue;
-    for (const membership of memberships) {
-      if (!membership.isMember) continue;
-      (collections[membership.collectionId] ??= []).push(productId);
-    }
-  }
   const buyer = input.cart.buyerIdentity;
   // No market handle: rules that need one are not in the configuration (compact-config.ts).
   const country = input.localization?.country?.isoCode;
-  const context: EvaluationContext = {
-    cart: { currency, lines: cartLines },
-    customer:
-      buyer?.customer != null
-        ? { loggedIn: buyer.isAuthenticated === true, tags: (buyer.customer.hasTags ?? []).filter((t) => t.hasTag).map((t) => t.tag) }
-        : null,
-    market: country !== undefined ? { handle: '', country } : null,
-    collections,
-  };
-  const prepared = prepareContext(context, { baseCurrency: config.c });
+  // The cart without its lines: each non-gift line is tallied below (tallyLine), with the ids
+  // keyed as it reads them, never turned into a CartLine unless a tree walks lines (needs.lines).
+  const prepared = prepareContext(
+    {
+      cart: { currency, lines: [] },
+      customer:
+        buyer?.customer != null
+          ? { loggedIn: buyer.isAuthenticated === true, tags: (buyer.customer.hasTags ?? []).filter((t) => t.hasTag).map((t) => t.tag) }
+          : null,
+      market: country !== undefined ? { handle: '', country } : null,
+    },
+    { baseCurrency: config.c },
+  );
+  // Each non-gift line tallied into it once (tally-lines.ts), its memberships opened after.
+  const { collections, nonGiftSubtotal } = tallyInputLines(lines, claims, needs, prepared, 10 ** minorUnitExponent(currency));
+  prepared.collections = openCollectionMap(collections);
   const minimum = config.k?.n;
   // As the validation guard: compared only when the cart is in the base currency.
   if (minimum !== undefined && currency === config.c && nonGiftSubtotal < minimum) return NO_DISCOUNT;
