@@ -29,7 +29,8 @@ import type { StackEntry, Stacking } from '../planner/stack-rules.ts';
 import { stackRules } from '../planner/stack-rules.ts';
 import { prepareContext } from '../evaluate/prepare-context.ts';
 import { openCollectionMap } from '../evaluate/collection-map.ts';
-import { idKeyOf } from '../ids.ts';
+import type { IdKey } from '../ids.ts';
+import { gidKeyOf } from '../ids.ts';
 import { minorUnitExponent } from '../currency/minor-units.ts';
 import type { CheckoutFunctionConfig } from './compact-config.ts';
 import { keyOf } from './compact-config.ts';
@@ -63,6 +64,9 @@ const readConfig = (input: GiftFunctionInput): CheckoutFunctionConfig | undefine
 const attributeOf = (field: { value?: string | null } | null | undefined): string | undefined =>
   typeof field?.value === 'string' ? field.value : undefined;
 
+/** A line's variant as its id key (gidKeyOf: idKeyOf's answer for fewer instructions). */
+const variantKeyOf = (line: GiftFunctionLine): IdKey | undefined => (typeof line.merchandise.id === 'string' ? gidKeyOf(line.merchandise.id) : undefined);
+
 /** The rule a line claims, by full id or by key; undefined when none. */
 function claimedRule(line: GiftFunctionLine, rules: RuleBook): Rule | undefined {
   const ruleId = attributeOf(line.ruleId);
@@ -70,7 +74,7 @@ function claimedRule(line: GiftFunctionLine, rules: RuleBook): Rule | undefined 
   if (ruleId === undefined || campaignId === undefined) return undefined;
   const rule = rules.get(ruleId) ?? rules.get(keyOf(ruleId));
   if (rule === undefined || (rule.campaign !== campaignId && rule.campaign !== keyOf(campaignId))) return undefined;
-  const variant = idKeyOf(line.merchandise.id);
+  const variant = variantKeyOf(line);
   return variant !== undefined && rule.gifts.has(String(variant)) ? rule : undefined;
 }
 
@@ -222,7 +226,7 @@ export function runGiftDiscount(input: GiftFunctionInput): GiftFunctionResult {
       experimentWinner.set(rule.experiment, winner);
       if (winner !== rule) return;
     }
-    const variant = String(idKeyOf(line.merchandise.id));
+    const variant = String(variantKeyOf(line));
     const sets = rule.per === undefined ? 1 : giftSets(rule.per, prepared).sets;
     const state = allowance.get(rule) ?? { variant, remaining: (rule.gifts.get(variant) ?? 0) * sets };
     allowance.set(rule, state);
