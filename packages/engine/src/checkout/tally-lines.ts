@@ -61,12 +61,15 @@ export function tallyInputLines(
     const productId = needs.products ? keyOfGid(product?.id) : undefined;
     const variantId = needs.variants ? keyOfGid(merchandise.id) : undefined;
     const price = toMinorUnitsAt(line.cost.amountPerQuantity.amount, scale);
-    const quantity = Number.isSafeInteger(line.quantity) && line.quantity > 0 ? line.quantity : 0;
-    const unitPrice = Number.isFinite(price) && price > 0 ? price : 0;
+    const units = line.quantity;
+    const quantity = Number.isSafeInteger(units) && units > 0 ? units : 0;
+    // Comparisons rather than Number.isFinite (a runtime call): NaN compares false, and
+    // Infinity − Infinity is NaN.
+    const unitPrice = price > 0 && price !== Infinity ? price : 0;
     const plan = line.sellingPlanAllocation?.sellingPlan.id ?? null;
     const cartLine = needs.lines ? cartLineOf(line, needs, productId, variantId, quantity, unitPrice, plan) : undefined;
     tallyLine(prepared, productId, variantId, quantity, unitPrice, plan !== null && plan !== '', cartLine);
-    nonGiftSubtotal += (Number.isFinite(price) ? price : 0) * quantity;
+    nonGiftSubtotal += (price - price === 0 ? price : 0) * quantity;
     const memberships = needs.collections ? product?.inCollections : undefined;
     if (memberships == null || memberships.length === 0) continue;
     for (const membership of memberships) {
