@@ -164,14 +164,15 @@ export function runGiftDiscount(input: GiftFunctionInput): GiftFunctionResult {
   // The discount's message in the buyer's language (options.discountTitleTranslations).
   const rules = ruleBook(config, buyerLocale(input.localization?.language?.isoCode));
   const claims: Array<Rule | undefined> = [];
-  let claimed = false;
+  // The lines whose claim holds, by index in cart order: the only ones discounted.
+  const claimed: number[] = [];
   for (const line of lines) {
     // Most lines claim nothing: one property read decides it.
     const claim = line.ruleId == null ? undefined : claimedRule(line, rules);
     claims.push(claim);
-    if (claim !== undefined) claimed = true;
+    if (claim !== undefined) claimed.push(claims.length - 1);
   }
-  if (!claimed) return NO_DISCOUNT;
+  if (claimed.length === 0) return NO_DISCOUNT;
 
   const stacking: Stacking = config.k?.t === 1 ? 'highest_tier' : 'all';
   // The trees this cart evaluates: the claimed rules', or every rule's when stacking can
@@ -216,31 +217,32 @@ export function runGiftDiscount(input: GiftFunctionInput): GiftFunctionResult {
   const allowance = new Map<Rule, { variant: string; remaining: number }>();
   const experimentWinner = new Map<number, Rule>();
   const candidates = new Map<Rule, GiftDiscountCandidate>();
-  lines.forEach((line, index) => {
+  for (const index of claimed) {
+    const line = lines[index];
     const rule = claims[index];
-    if (rule === undefined) return;
-    if (config.k?.s === 1 && toMinorUnits(line.cost.amountPerQuantity.amount, currency) === 0) return;
-    if (!matches(rule) || suppressed.has(rule)) return;
+    if (line === undefined || rule === undefined) continue;
+    if (config.k?.s === 1 && toMinorUnits(line.cost.amountPerQuantity.amount, currency) === 0) continue;
+    if (!matches(rule) || suppressed.has(rule)) continue;
     if (rule.experiment !== undefined) {
       const winner = experimentWinner.get(rule.experiment) ?? rule;
       experimentWinner.set(rule.experiment, winner);
-      if (winner !== rule) return;
+      if (winner !== rule) continue;
     }
     const variant = String(variantKeyOf(line));
     const sets = rule.per === undefined ? 1 : giftSets(rule.per, prepared).sets;
     const state = allowance.get(rule) ?? { variant, remaining: (rule.gifts.get(variant) ?? 0) * sets };
     allowance.set(rule, state);
-    if (state.variant !== variant) return;
+    if (state.variant !== variant) continue;
     const quantity = Math.min(Number.isSafeInteger(line.quantity) ? line.quantity : 0, state.remaining);
-    if (quantity <= 0) return;
+    if (quantity <= 0) continue;
     const value = discountValue(rule, currency, config, rate);
-    if (value === undefined) return;
+    if (value === undefined) continue;
     state.remaining -= quantity;
     const target = { cartLine: { id: line.id, quantity } };
     const existing = candidates.get(rule);
     if (existing === undefined) candidates.set(rule, { targets: [target], value, message: rule.title });
     else existing.targets.push(target);
-  });
+  }
   // Merged per discount, and within the platform's output limit (fit-output.ts).
   return fitOutput(candidates, () => rules.all());
 }
