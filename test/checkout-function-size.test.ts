@@ -101,6 +101,16 @@ describe('output ≤ 20,000 bytes', () => {
     expect(whole.get(cartLineId(3))).toEqual([1, JSON.stringify({ fixedAmount: { amount: '5.00', appliesToEachItem: true } }), 'Gift 2']);
   });
 
+  it('fitOutput counts bytes, not characters: a title of 3-byte characters that fits by length only is cut', () => {
+    // The fast path takes a text of at most limit / 3 UTF-16 units without counting its bytes.
+    const candidate = { targets: [{ cartLine: { id: cartLineId(0), quantity: 1 } }], value: { percentage: { value: '100' } }, message: '無'.repeat(300) };
+    const rule = { priority: 0 };
+    const whole = fitOutput(new Map([[rule, candidate]]), () => [rule], Infinity);
+    const text = JSON.stringify(whole);
+    expect(fitOutput(new Map([[rule, candidate]]), () => [rule], text.length + 10)).toEqual({ operations: [] });
+    expect(fitOutput(new Map([[rule, candidate]]), () => [rule], Buffer.byteLength(text))).toEqual(whole);
+  });
+
   it('fitOutput: any candidates, at most the limit, only targets it was given, all of them when they fit, none left out that fits', () => {
     const value = fc.oneof(fc.constant({ percentage: { value: '100' } }), fc.constant({ fixedAmount: { amount: '5.00', appliesToEachItem: true as const } }));
     const rule = fc.record({ priority: fc.integer({ min: 0, max: 3 }), message: fc.constantFrom('Free gift', 'Cadeau offert – merci', 'Gift', 'Geschenk für dich 🎁', '贈り物'), value, lines: fc.integer({ min: 1, max: 4 }) });

@@ -114,52 +114,61 @@ function shorten(tree: unknown): void {
  * @example decodeTree([0, 5000]) // { type: 'cart.subtotal_gte', value: 5000 }
  */
 export function decodeTree(compact: unknown): unknown {
-  const holder: { child?: unknown } = {};
-  const stack: Array<{ node: unknown; put: (value: unknown) => void }> = [{ node: compact, put: (value) => (holder.child = value) }];
+  const holder: Record<string, unknown> = {};
+  // Each item says where its decoded node goes (`into[key]`): no closure per node, and loops
+  // rather than callbacks or spreads, as the checkout function decodes each claimed rule's tree
+  // and QuickJS counts every call (docs/checkout-function.md "Instructions").
+  const stack: Array<{ node: unknown; into: Record<string | number, unknown>; key: string | number }> = [{ node: compact, into: holder, key: 'child' }];
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
     const node = item.node;
     if (!Array.isArray(node) || node.length === 0) {
-      item.put({ type: 'malformed' });
+      item.into[item.key] = { type: 'malformed' };
       continue;
     }
     const head: unknown = node[0];
     // The short spellings: a bare AND (its head is its first child) and a negated leaf.
     if (Array.isArray(head)) {
       const children: unknown[] = [];
-      item.put({ type: 'AND', children });
-      for (let i = node.length - 1; i >= 0; i--) stack.push({ node: node[i], put: (value) => (children[i] = value) });
+      item.into[item.key] = { type: 'AND', children };
+      for (let i = node.length - 1; i >= 0; i--) stack.push({ node: node[i], into: children as unknown as Record<number, unknown>, key: i });
       continue;
     }
     if (typeof head === 'number' && Number.isInteger(head) && head < 0) {
       const decoded: Record<string, unknown> = { type: 'NOT' };
-      item.put(decoded);
-      stack.push({ node: [~head, ...(node.slice(1) as unknown[])], put: (value) => (decoded.child = value) });
+      item.into[item.key] = decoded;
+      const leaf = node.slice();
+      leaf[0] = ~head;
+      stack.push({ node: leaf, into: decoded, key: 'child' });
       continue;
     }
     const combinator = typeof head === 'string' ? COMBINATOR_TYPES[head] : undefined;
     if (combinator === 'NOT') {
       const decoded: Record<string, unknown> = { type: 'NOT' };
-      item.put(decoded);
-      stack.push({ node: node[1], put: (value) => (decoded.child = value) });
+      item.into[item.key] = decoded;
+      stack.push({ node: node[1], into: decoded, key: 'child' });
       continue;
     }
     if (combinator !== undefined) {
       const children: unknown[] = [];
-      item.put({ type: combinator, children });
-      for (let i = node.length - 1; i >= 1; i--) stack.push({ node: node[i], put: (value) => (children[i - 1] = value) });
+      item.into[item.key] = { type: combinator, children };
+      for (let i = node.length - 1; i >= 1; i--) stack.push({ node: node[i], into: children as unknown as Record<number, unknown>, key: i - 1 });
       continue;
     }
     const entry = typeof head === 'number' ? LEAF_OF_CODE.get(head) : undefined;
     if (entry === undefined) {
-      item.put({ type: 'malformed' });
+      item.into[item.key] = { type: 'malformed' };
       continue;
     }
     const leaf: Record<string, unknown> = { type: entry.type };
-    entry.leaf.fields.forEach((field, i) => {
+    const fields = entry.leaf.fields;
+    const lists = entry.leaf.lists;
+    for (let i = 0; i < fields.length; i++) {
       const value: unknown = node[i + 1];
-      if (value !== undefined && value !== null) leaf[field] = entry.leaf.lists?.includes(field) === true && !Array.isArray(value) ? [value] : value;
-    });
-    item.put(leaf);
+      if (value === undefined || value === null) continue;
+      const field = fields[i] as string;
+      leaf[field] = lists !== undefined && !Array.isArray(value) && lists.includes(field as never) ? [value] : value;
+    }
+    item.into[item.key] = leaf;
   }
   return holder.child;
 }

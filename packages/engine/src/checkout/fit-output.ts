@@ -59,6 +59,17 @@ export function textBytes(text: string): number {
 
 const jsonBytes = (value: unknown): number => textBytes(JSON.stringify(value));
 
+/**
+ * Whether `value`'s JSON is at most `limit` bytes. A UTF-16 code unit is at most 3 bytes of
+ * UTF-8 (a surrogate pair, 2 units, is 4), so a text of at most `limit / 3` units fits without
+ * counting: the usual output (a few targets) skips even textBytes; utf8Length's walk in QuickJS costs
+ * ~2K instructions a character (docs/checkout-function.md "Instructions").
+ */
+function fits(value: unknown, limit: number): boolean {
+  const text = JSON.stringify(value);
+  return text.length * 3 <= limit || textBytes(text) <= limit;
+}
+
 /** One candidate per distinct discount, its targets in the order the candidates give them. */
 function merge(candidates: Iterable<GiftDiscountCandidate>): GiftDiscountCandidate[] {
   const byDiscount = new Map<string, GiftDiscountCandidate>();
@@ -84,7 +95,7 @@ export function fitOutput<R extends { priority: number }>(
   limit: number = FUNCTION_OUTPUT_LIMIT_BYTES,
 ): GiftFunctionResult {
   const merged = resultOf(merge(byRule.values()));
-  if (jsonBytes(merged) <= limit) return merged;
+  if (fits(merged, limit)) return merged;
 
   const rank = new Map<R, number>();
   configOrder().forEach((rule, index) => rank.set(rule, index));

@@ -28,10 +28,10 @@ import { giftSets } from '../planner/gift-sets.ts';
 import type { StackEntry, Stacking } from '../planner/stack-rules.ts';
 import { stackRules } from '../planner/stack-rules.ts';
 import { prepareContext } from '../evaluate/prepare-context.ts';
+import { openCollectionMap } from '../evaluate/collection-map.ts';
 import type { IdKey } from '../ids.ts';
-import { gidKeyOf, idKeyOf } from '../ids.ts';
+import { gidKeyOf } from '../ids.ts';
 import { minorUnitExponent } from '../currency/minor-units.ts';
-import type { EvaluationContext } from '../schema/evaluation-context.ts';
 import type { ReadableCheckoutConfig } from './compact-config.ts';
 import { keyOf } from './compact-config.ts';
 import { joinCheckoutConfig } from './config-metafields.ts';
@@ -40,8 +40,9 @@ import type { Rule, RuleBook } from './config-rules.ts';
 import { buyerLocale, hasExclusiveRule, ruleBook } from './config-rules.ts';
 import { decodeTree } from './compact-tree.ts';
 import { treeNeeds } from './tree-needs.ts';
+import { tallyInputLines } from './tally-lines.ts';
 import type { GiftDiscountCandidate, GiftDiscountValue, GiftFunctionInput, GiftFunctionLine, GiftFunctionResult } from './function-input.ts';
-import { toDecimalString, toMinorUnits, toMinorUnitsAt } from './money.ts';
+import { toDecimalString, toMinorUnits } from './money.ts';
 
 const NO_DISCOUNT: GiftFunctionResult = { operations: [] };
 
@@ -60,14 +61,11 @@ function metafieldJson(metafield: { jsonValue?: unknown; value?: unknown } | nul
 const readConfig = (input: GiftFunctionInput): ReadableCheckoutConfig | undefined =>
   joinCheckoutConfig(metafieldJson(input.discount?.metafield), [metafieldJson(input.discount?.config2)]);
 
-/** A gid as its id key when it has one (what the engine compares), else as given; absent is '0'. */
-const idOrKey = (id: string | undefined): IdKey => (typeof id === 'string' ? (gidKeyOf(id) ?? id) : '0');
-
-/** The id of a line fact no evaluated tree compares (tree-needs.ts): never keyed, never read. */
-const UNCOMPARED: IdKey = '0';
-
 const attributeOf = (field: { value?: string | null } | null | undefined): string | undefined =>
   typeof field?.value === 'string' ? field.value : undefined;
+
+/** A line's variant as its id key (gidKeyOf: idKeyOf's answer for fewer instructions). */
+const variantKeyOf = (line: GiftFunctionLine): IdKey | undefined => (typeof line.merchandise.id === 'string' ? gidKeyOf(line.merchandise.id) : undefined);
 
 /** The rule a line claims, by full id or by key; undefined when none. */
 function claimedRule(line: GiftFunctionLine, rules: RuleBook): Rule | undefined {
@@ -76,7 +74,7 @@ function claimedRule(line: GiftFunctionLine, rules: RuleBook): Rule | undefined 
   if (ruleId === undefined || campaignId === undefined) return undefined;
   const rule = rules.get(ruleId) ?? rules.get(keyOf(ruleId));
   if (rule === undefined || (rule.campaign !== campaignId && rule.campaign !== keyOf(campaignId))) return undefined;
-  const variant = idKeyOf(line.merchandise.id);
+  const variant = variantKeyOf(line);
   return variant !== undefined && rule.gifts.has(String(variant)) ? rule : undefined;
 }
 
@@ -169,17 +167,18 @@ export function runGiftDiscount(input: GiftFunctionInput): GiftFunctionResult {
   // The discount's message in the buyer's language (options.discountTitleTranslations).
   const rules = ruleBook(config, buyerLocale(input.localization?.language?.isoCode));
   const claims: Array<Rule | undefined> = [];
-  let claimed = false;
+  // The lines whose claim holds, by index in cart order: the only ones discounted.
+  const claimed: number[] = [];
   let exclusiveClaim = false;
   for (const line of lines) {
     // Most lines claim nothing: one property read decides it.
     const claim = line.ruleId == null ? undefined : claimedRule(line, rules);
     claims.push(claim);
     if (claim === undefined) continue;
-    claimed = true;
+    claimed.push(claims.length - 1);
     if (claim.exclusive) exclusiveClaim = true;
   }
-  if (!claimed) return NO_DISCOUNT;
+  if (claimed.length === 0) return NO_DISCOUNT;
 
   const stacking: Stacking = config.k?.t === 1 ? 'highest_tier' : 'all';
   // The trees this cart evaluates: the claimed rules', or every rule's when stacking can
@@ -190,52 +189,25 @@ export function runGiftDiscount(input: GiftFunctionInput): GiftFunctionResult {
   for (const rule of evaluated) if (rule !== undefined) trees.push(rule.tree);
   const needs = treeNeeds(trees);
   const currency = String(lines[0]?.cost.amountPerQuantity.currencyCode ?? '').toUpperCase();
-  const scale = 10 ** minorUnitExponent(currency);
-  const collections: Record<string, IdKey[]> = {};
-  const cartLines: EvaluationContext['cart']['lines'] = [];
-  let nonGiftSubtotal = 0;
-  // Every line passes here, so it reads each field once and turns gids into id keys with
-  // gidKeyOf: the platform counts the function's WebAssembly instructions, and in QuickJS a
-  // property read or a runtime call costs hundreds (docs/checkout-function.md "Instructions").
-  for (let index = 0; index < lines.length; index++) {
-    // A line is a gift line only when its claim holds (rule, campaign, variant): a forged
-    // attribute on any other line leaves it in the cart the conditions see.
-    const line = lines[index];
-    if (line === undefined || claims[index] !== undefined) continue;
-    const merchandise = line.merchandise;
-    const product = merchandise.product;
-    const productId = needs.products ? idOrKey(product?.id) : UNCOMPARED;
-    const price = toMinorUnitsAt(line.cost.amountPerQuantity.amount, scale);
-    const quantity = Number.isSafeInteger(line.quantity) && line.quantity > 0 ? line.quantity : 0;
-    cartLines.push({
-      id: line.id,
-      productId,
-      variantId: needs.variants ? idOrKey(merchandise.id) : UNCOMPARED,
-      quantity,
-      price: Number.isFinite(price) && price > 0 ? price : 0,
-      sellingPlanId: line.sellingPlanAllocation?.sellingPlan.id ?? null,
-    });
-    nonGiftSubtotal += (Number.isFinite(price) ? price : 0) * quantity;
-    const memberships = needs.collections ? product?.inCollections : undefined;
-    if (memberships == null || memberships.length === 0) continue;
-    for (const membership of memberships) {
-      if (!membership.isMember) continue;
-      (collections[membership.collectionId] ??= []).push(productId);
-    }
-  }
   const buyer = input.cart.buyerIdentity;
   // No market handle: rules that need one are not in the configuration (compact-config.ts).
   const country = input.localization?.country?.isoCode;
-  const context: EvaluationContext = {
-    cart: { currency, lines: cartLines },
-    customer:
-      buyer?.customer != null
-        ? { loggedIn: buyer.isAuthenticated === true, tags: (buyer.customer.hasTags ?? []).filter((t) => t.hasTag).map((t) => t.tag) }
-        : null,
-    market: country !== undefined ? { handle: '', country } : null,
-    collections,
-  };
-  const prepared = prepareContext(context, { baseCurrency: config.c });
+  // The cart without its lines: each non-gift line is tallied below (tallyLine), with the ids
+  // keyed as it reads them, never turned into a CartLine unless a tree walks lines (needs.lines).
+  const prepared = prepareContext(
+    {
+      cart: { currency, lines: [] },
+      customer:
+        buyer?.customer != null
+          ? { loggedIn: buyer.isAuthenticated === true, tags: (buyer.customer.hasTags ?? []).filter((t) => t.hasTag).map((t) => t.tag) }
+          : null,
+      market: country !== undefined ? { handle: '', country } : null,
+    },
+    { baseCurrency: config.c },
+  );
+  // Each non-gift line tallied into it once (tally-lines.ts), its memberships opened after.
+  const { collections, nonGiftSubtotal } = tallyInputLines(lines, claims, needs, prepared, 10 ** minorUnitExponent(currency));
+  prepared.collections = openCollectionMap(collections);
   const minimum = config.k?.n;
   // As the validation guard: compared only when the cart is in the base currency.
   if (minimum !== undefined && currency === config.c && nonGiftSubtotal < minimum) return NO_DISCOUNT;
@@ -251,31 +223,32 @@ export function runGiftDiscount(input: GiftFunctionInput): GiftFunctionResult {
   const allowance = new Map<Rule, { variant: string; remaining: number }>();
   const experimentWinner = new Map<number, Rule>();
   const candidates = new Map<Rule, GiftDiscountCandidate>();
-  lines.forEach((line, index) => {
+  for (const index of claimed) {
+    const line = lines[index];
     const rule = claims[index];
-    if (rule === undefined) return;
-    if (config.k?.s === 1 && toMinorUnits(line.cost.amountPerQuantity.amount, currency) === 0) return;
-    if (!matches(rule) || suppressed.has(rule)) return;
+    if (line === undefined || rule === undefined) continue;
+    if (config.k?.s === 1 && toMinorUnits(line.cost.amountPerQuantity.amount, currency) === 0) continue;
+    if (!matches(rule) || suppressed.has(rule)) continue;
     if (rule.experiment !== undefined) {
       const winner = experimentWinner.get(rule.experiment) ?? rule;
       experimentWinner.set(rule.experiment, winner);
-      if (winner !== rule) return;
+      if (winner !== rule) continue;
     }
-    const variant = String(idKeyOf(line.merchandise.id));
+    const variant = String(variantKeyOf(line));
     const sets = rule.per === undefined ? 1 : giftSets(rule.per, prepared).sets;
     const state = allowance.get(rule) ?? { variant, remaining: (rule.gifts.get(variant) ?? 0) * sets };
     allowance.set(rule, state);
-    if (state.variant !== variant) return;
+    if (state.variant !== variant) continue;
     const quantity = Math.min(Number.isSafeInteger(line.quantity) ? line.quantity : 0, state.remaining);
-    if (quantity <= 0) return;
+    if (quantity <= 0) continue;
     const value = discountValue(rule, currency, config, rate);
-    if (value === undefined) return;
+    if (value === undefined) continue;
     state.remaining -= quantity;
     const target = { cartLine: { id: line.id, quantity } };
     const existing = candidates.get(rule);
     if (existing === undefined) candidates.set(rule, { targets: [target], value, message: rule.title });
     else existing.targets.push(target);
-  });
+  }
   // Merged per discount, and within the platform's output limit (fit-output.ts).
   return fitOutput(candidates, () => rules.all());
 }

@@ -18,8 +18,11 @@ export function toMinorUnits(amount: string | number, currencyCode: string): num
  * @example toMinorUnitsAt('12.34', 100) // 1234
  */
 export function toMinorUnitsAt(amount: string | number, scale: number): number {
-  const value = typeof amount === 'number' ? amount : Number(amount.trim() === '' ? Number.NaN : amount);
-  return Math.round(value * scale);
+  // `+` is Number(): a blank string reads as 0, so only a 0 asks whether the text was blank
+  // (unreadable). The platform's prices are rarely 0: one runtime call (trim) fewer a line
+  // in QuickJS (docs/checkout-function.md "Instructions"); the same answer for every string.
+  const value = +amount;
+  return Math.round((value !== 0 || typeof amount === 'number' || amount.trim() !== '' ? value : Number.NaN) * scale);
 }
 
 /**

@@ -137,6 +137,41 @@ export function prepareContext(ctx: EvaluationContext, options: EvaluationOption
 }
 
 /**
+ * Adds one non-gift line to `prepared`, as {@link prepareContext}'s loop does for each line:
+ * for a caller that has the line's id keys already (`idKeyOf`'s; undefined for none), its
+ * quantity and unit price (minor units). The checkout function prepares its cart without
+ * lines (`prepareContext` of `lines: []`) and tallies each line of the platform's input, so
+ * no line is turned into a {@link CartLine} and walked again (docs/checkout-function.md
+ * "Instructions"). `line`, when given, is kept for the leaves that walk lines
+ * ({@link preparedLines}); a caller may leave it out only when no evaluated tree walks them.
+ * The same sums as `prepareContext` (property-tested: test/unit/prepare-context-tally.test.ts);
+ * its loop does not call this, so the storefront's first load stays within its budget.
+ *
+ * @example tallyLine(prepared, 42, 4201, 2, 1500, false)
+ */
+export function tallyLine(
+  prepared: PreparedContext,
+  productId: IdKey | undefined,
+  variantId: IdKey | undefined,
+  quantity: number,
+  unitPrice: number,
+  subscription: boolean,
+  line?: CartLine,
+): void {
+  const products = prepared.productQuantities as Map<IdKey, number>;
+  const variants = prepared.variantQuantities as Map<IdKey, number>;
+  if (line !== undefined) (prepared.nonGiftLines as CartLine[]).push(line);
+  if (productId !== undefined) products.set(productId, (products.get(productId) ?? 0) + quantity);
+  if (variantId !== undefined) variants.set(variantId, (variants.get(variantId) ?? 0) + quantity);
+  if (subscription) prepared.hasSubscriptionLine = true;
+  const amount = unitPrice * quantity;
+  prepared.subtotal += amount;
+  // The lines' amounts are integers (minor units), so added after shipping and tax, the same total.
+  prepared.total += amount;
+  prepared.itemCount += quantity;
+}
+
+/**
  * The per-line records of the non-gift lines, built on first use: only leaves that walk
  * lines (restricted presence or quantity, properties, the `_collections` fallback) need
  * them; the others read the aggregates, so most carts never build them.
