@@ -12,10 +12,23 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import type { BuildOptions } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const FUNCTION_ENTRY = join(root, 'extensions/gift-discount/src/cart_lines_discounts_generate_run.ts');
 export const FUNCTION_BUNDLE = join(root, 'extensions/gift-discount/dist/function.js');
+
+/** How the function's code is bundled: also for tests that run a piece of it in QuickJS as the platform would. */
+export const FUNCTION_BUILD_OPTIONS = {
+  bundle: true,
+  format: 'esm',
+  platform: 'neutral',
+  // QuickJS implements ES2023; the platform's Javy is QuickJS.
+  target: 'es2020',
+  minify: true,
+  conditions: ['@gcrs/source'],
+  write: false,
+} as const satisfies BuildOptions;
 
 /**
  * The bundle's text (also written to FUNCTION_BUNDLE when `write`).
@@ -23,18 +36,7 @@ export const FUNCTION_BUNDLE = join(root, 'extensions/gift-discount/dist/functio
  * @example const { code, bytes } = await buildFunction({ write: false });
  */
 export async function buildFunction(options: { write: boolean } = { write: true }): Promise<{ code: string; bytes: number; gzipBytes: number }> {
-  const result = await build({
-    entryPoints: [FUNCTION_ENTRY],
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    // QuickJS implements ES2023; the platform's Javy is QuickJS.
-    target: 'es2020',
-    minify: true,
-    conditions: ['@gcrs/source'],
-    write: false,
-    legalComments: 'none',
-  });
+  const result = await build({ ...FUNCTION_BUILD_OPTIONS, entryPoints: [FUNCTION_ENTRY], legalComments: 'none' });
   const code = result.outputFiles[0]?.text ?? '';
   if (options.write) {
     mkdirSync(dirname(FUNCTION_BUNDLE), { recursive: true });

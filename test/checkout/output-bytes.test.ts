@@ -12,6 +12,7 @@ import { textBytes, utf8Length } from '@gcrs/engine/checkout';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFunctionInQuickJs } from '../../dev/checkout/quickjs-function.ts';
 import type { QuickJsFunction } from '../../dev/checkout/quickjs-function.ts';
+import { FUNCTION_BUILD_OPTIONS } from '../../scripts/build-function.ts';
 
 /** Characters at every UTF-8 length's edge, surrogates of both halves, and JSON's escapes. */
 const EDGES = ['a', '\u0000', '\u007f', '\u0080', '\u07ff', '\u0800', '\ud7ff', '\ud800', '\udbff', '\udc00', '\udfff', '\ue000', '\uffff', '😀', '"', '\\', 'é', '€', '%', '%u0041', '%41'];
@@ -56,14 +57,8 @@ describe('textBytes in QuickJS (the platform runs the function there)', () => {
   beforeAll(async () => {
     // The function's own textBytes, bundled as the function is (build-function.ts).
     const bundled = await build({
+      ...FUNCTION_BUILD_OPTIONS,
       stdin: { contents: "import { textBytes } from '@gcrs/engine/checkout'; export const run = (input) => input.texts.map(textBytes);", resolveDir: fileURLToPath(new URL('.', import.meta.url)), loader: 'js' },
-      bundle: true,
-      format: 'esm',
-      platform: 'neutral',
-      target: 'es2020',
-      minify: true,
-      conditions: ['@gcrs/source'],
-      write: false,
     });
     quickJs = await loadFunctionInQuickJs(bundled.outputFiles[0]?.text ?? '');
   });
