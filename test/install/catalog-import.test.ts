@@ -6,6 +6,8 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compactRules } from '@gcrs/engine/checkout';
+import type { CheckoutFunctionConfig } from '@gcrs/engine/checkout';
 import { catalogImports, collections, inventoryItems, outbox, products, shops, variants } from '../../src/db/schema.ts';
 import { runCatalogImport } from '../../src/install/catalog-import.ts';
 import { deliver } from '../platform-webhooks/fixtures.ts';
@@ -199,7 +201,7 @@ describe('the catalog import on a reinstall, campaigns live', () => {
     const configured = () => {
       const [discount] = world.platform.discounts.discounts.get(domain) ?? [];
       const raw = world.platform.discounts.metafields.get(domain)?.get(`${discount?.id} $app:gifts.config`);
-      return (JSON.parse(raw ?? 'null') as { r: Array<[string, number, unknown, unknown[]]> }).r.map((rule) => JSON.stringify(rule[3][0]));
+      return compactRules(JSON.parse(raw ?? 'null') as CheckoutFunctionConfig).map((rule) => JSON.stringify(rule?.[3][0]));
     };
     const [job] = (await importJobs(shopId)).filter((j) => j.status === 'pending');
     const options = { ...caches(world.t), db: world.t.ctx.db, secret: SECRET_OF(world), adminApiUrl: world.platform.url };
