@@ -8,10 +8,12 @@
 import { PLAN_NAMES } from '@gcrs/engine';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
-import { ApiError, conflict } from '../http/errors.ts';
+import type { ApiError } from '../http/errors.ts';
+import { conflict } from '../http/errors.ts';
 import { defineAdminRoute } from '../http/shop-routes.ts';
 import type { MountableRoute } from '../http/shop-routes.ts';
 import { connectionStatus, markConnectionBroken, shopCredentials } from '../platform/connections.ts';
+import { platformThrottled, refusedToken, unreadableToken } from '../platform/refusals.ts';
 import { planSchema } from '../shops/plans.ts';
 import type { ShopRecord } from '../shops/store.ts';
 import { cancelPlatformSubscription, createPlatformSubscription } from './platform-subscription.ts';
@@ -63,9 +65,9 @@ export function embeddedAdminUrl(domain: string, appKey: string | undefined, pub
 function refusal(result: PlatformRefusal, what: 'create' | 'cancel'): ApiError {
   switch (result.reason) {
     case 'unauthorized':
-      return conflict('The shop\'s platform connection is broken', { issue: `${result.message}: open the app from the platform's admin to reinstall it, or set a new access token` });
+      return refusedToken(result.message);
     case 'throttled':
-      return new ApiError('rate_limited', { error: 'Rate limit exceeded', issue: `${result.message}; try again in ${result.retryAfter} s` }, { 'Retry-After': String(result.retryAfter) });
+      return platformThrottled(result.message, result.retryAfter);
     case 'refused':
       return conflict(what === 'create' ? 'The platform refused the subscription' : 'The platform refused to cancel the subscription', { issue: result.message });
     case 'failed':
@@ -129,7 +131,7 @@ export function billingAdminRoutes(ctx: AppContext): MountableRoute[] {
         if (credentials.state === 'none') {
           throw conflict('The shop is not connected to the platform', { issue: `Its plan is changed by the operator: PATCH /admin/v1/shops/${shop.id} { "plan": "${plan}" }` });
         }
-        if (credentials.state === 'unreadable') throw conflict('The shop\'s platform connection is broken', { issue: 'Its access token cannot be opened with this PLATFORM_APP_SECRET: connect again' });
+        if (credentials.state === 'unreadable') throw unreadableToken();
         const writeOptions = { functionId: undefined, ...(config.platformAdminApiUrl === undefined ? {} : { adminApiUrl: config.platformAdminApiUrl }) };
         if (!isPaidPlan(plan) || price === undefined) {
           // Back to Free: cancel the current subscription. The answer already says CANCELLED, but

@@ -15,6 +15,7 @@ import type { MountableRoute } from '../http/shop-routes.ts';
 import { adminClient, adminRequest, PlatformAnswerError, PlatformUnauthorizedError } from './admin-client.ts';
 import { SHOP_LOCALES_QUERY } from './admin-documents.ts';
 import { markConnectionBroken, shopCredentials } from './connections.ts';
+import { platformThrottled, refusedToken, unreadableToken } from './refusals.ts';
 
 /** How long the merchant's screen waits for the platform before it is told the platform did not answer. */
 export const SHOP_LOCALES_TIMEOUT_MS = 5000;
@@ -36,17 +37,12 @@ const shopLocalesSchema = z.object({
 
 export type ShopLocale = z.output<typeof shopLocalesSchema>['locales'][number];
 
-const BROKEN = 'The shop\'s platform connection is broken';
-
 /** What the merchant reads for a failed read: 409 (429 when the platform throttles), as billing's refusals. */
 function refusal(error: unknown): ApiError {
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof PlatformUnauthorizedError) {
-    return conflict(BROKEN, { issue: `${message}: open the app from the platform's admin to reinstall it, or set a new access token` });
-  }
+  if (error instanceof PlatformUnauthorizedError) return refusedToken(message);
   if (error instanceof PlatformAnswerError && (error.statusCode === 429 || error.codes.includes('THROTTLED'))) {
-    const seconds = Math.max(1, Math.ceil((error.retryAfterMs ?? 2000) / 1000));
-    return new ApiError('rate_limited', { error: 'Rate limit exceeded', issue: `The platform is throttling this shop's requests; try again in ${seconds} s` }, { 'Retry-After': String(seconds) });
+    return platformThrottled('The platform is throttling this shop\'s requests', Math.max(1, Math.ceil((error.retryAfterMs ?? 2000) / 1000)));
   }
   if (error instanceof PlatformAnswerError && error.codes.includes('ACCESS_DENIED')) {
     return conflict('The app may not read the shop\'s languages', {
@@ -65,7 +61,7 @@ function refusal(error: unknown): ApiError {
 export async function readShopLocales(ctx: AppContext, shopId: string): Promise<ShopLocale[]> {
   const credentials = await shopCredentials(ctx.db, ctx.config.platformAppSecret, shopId);
   if (credentials.state === 'none') return [];
-  if (credentials.state === 'unreadable') throw conflict(BROKEN, { issue: 'Its access token cannot be opened with this PLATFORM_APP_SECRET: connect again' });
+  if (credentials.state === 'unreadable') throw unreadableToken();
   const url = ctx.config.platformAdminApiUrl;
   const client = adminClient(credentials, url === undefined ? {} : { adminApiUrl: url });
   try {

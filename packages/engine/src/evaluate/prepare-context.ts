@@ -144,7 +144,7 @@ export function prepareContext(ctx: EvaluationContext, options: EvaluationOption
  * no line is turned into a {@link CartLine} and walked again (docs/checkout-function.md
  * "Instructions"). `line`, when given, is kept for the leaves that walk lines
  * ({@link preparedLines}); a caller may leave it out only when no evaluated tree walks them.
- * The same sums as `prepareContext` (property-tested: test/unit/prepare-context-tally.test.ts);
+ * The same sums as `prepareContext` (property-tested: packages/engine/test/prepare-context-tally.test.ts);
  * its loop does not call this, so the storefront's first load stays within its budget.
  *
  * @example tallyLine(prepared, 42, 4201, 2, 1500, false)
